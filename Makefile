@@ -1,0 +1,76 @@
+# kpca - kernel PCA experiments on USPS.  `make help` lists the targets.
+CC       ?= cc
+PKGS     := openblas lapacke hdf5 zlib
+WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
+OPT      ?= -O2 -g
+# pkg-config lists the system directory -I/usr/include/<triplet>, which breaks
+# glibc's header order when given with -I: drop it (it is searched anyway).
+PKG_CFLAGS := $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(PKGS)))
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc $(PKG_CFLAGS)
+CFLAGS   += $(WARN) $(OPT)
+LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lsvm -lm -lpthread
+BUILD    ?= build
+PREFIX   ?= /usr/local
+
+LIB_SRC  := $(wildcard src/lib/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check unit cli-test data clean help experiment bench asan deps
+
+all: $(BUILD)/kpca kpca data
+
+$(BUILD)/%.o: %.c $(wildcard src/lib/*.h src/cli/*.h tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libkpca.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/kpca: $(CLI_OBJ) $(BUILD)/libkpca.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libkpca.a $(LDLIBS)
+
+# a convenience link at the top level
+kpca: $(BUILD)/kpca
+	@ln -sf $(BUILD)/kpca kpca
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libkpca.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
+
+# USPS into data/ (git-ignored): copied from ../shared/data, else downloaded
+data: data/zip.train.gz data/zip.test.gz data/usps.h5
+data/%:
+	@sh scripts/get-data.sh $(notdir $@)
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+cli-test: $(BUILD)/kpca data
+	bats tests/cli
+
+check: all unit cli-test
+
+deps:
+	sh scripts/install-deps.sh
+
+experiment: all
+	sh scripts/run-grid.sh
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	    LDFLAGS="-fsanitize=address,undefined" check
+
+clean:
+	rm -rf build build-asan kpca
+
+help:
+	@echo "make            build build/kpca (and ./kpca) and copy USPS into data/"
+	@echo "make check      build and run every test (unit + CLI)"
+	@echo "make experiment run the paper grid and write results/"
+	@echo "make asan       the test suite under ASan + UBSan"
+	@echo "make deps       install missing Debian packages"

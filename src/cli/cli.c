@@ -1,0 +1,122 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_quiet = 0;
+const char *cli_current = "kpca";
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fputs(prefix, stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("error: ", fmt, ap);
+    va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("warning: ", fmt, ap);
+    va_end(ap);
+}
+
+void cli_info(const char *fmt, ...)
+{
+    if (cli_quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("", fmt, ap);
+    va_end(ap);
+}
+
+void cli_hint(const cli_command *cmd)
+{
+    fprintf(stderr, "see 'kpca %s --help'\n", cmd->name);
+}
+
+int cli_fail(const kpca_error *err)
+{
+    cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
+    return err->code == KPCA_OK ? 1 : (int)err->code;
+}
+
+int cli_parse_range(const char *s, double *lo, double *hi)
+{
+    const char *comma = strchr(s, ',');
+    if (comma == NULL || comma - s >= 64)
+        return -1;
+    char a[64];
+    memcpy(a, s, (size_t)(comma - s));
+    a[comma - s] = '\0';
+    if (cli_parse_double(a, -1e300, 1e300, lo) != 0 || cli_parse_double(comma + 1, -1e300, 1e300, hi) != 0)
+        return -1;
+    return *lo < *hi ? 0 : -1;
+}
+
+int cli_parse_size_list(const char *s, size_t **out, size_t *n)
+{
+    size_t count = 1;
+    for (const char *p = s; *p; p++)
+        count += *p == ',';
+    size_t *v = malloc(count * sizeof *v);
+    if (v == NULL)
+        return -1;
+    const char *p = s;
+    for (size_t i = 0; i < count; i++) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char buf[32];
+        long x;
+        if (len == 0 || len >= sizeof buf) {
+            free(v);
+            return -1;
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (cli_parse_long(buf, 1, 1e9, &x) != 0) {
+            free(v);
+            return -1;
+        }
+        v[i] = (size_t)x;
+        p += len + 1;
+    }
+    *out = v;
+    *n = count;
+    return 0;
+}
+
+int cli_read_input(const char *spec, const cli_input *in, size_t dim, kpca_dataset *ds)
+{
+    kpca_error err;
+    kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, dim};
+    double lo = 0, hi = 0;
+    if (in->format != NULL && (kpca_format_parse(in->format, &ro.format) != 0 || ro.format == KPCA_FMT_CSV)) {
+        cli_error("option '--format': expected esl, libsvm, hdf5 or auto, got '%s'", in->format);
+        return KPCA_EUSAGE;
+    }
+    if (in->range != NULL && cli_parse_range(in->range, &lo, &hi) != 0) {
+        cli_error("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
+        return KPCA_EUSAGE;
+    }
+    if (kpca_dataset_read(spec, &ro, ds, &err) != KPCA_OK)
+        return cli_fail(&err);
+    if (in->range != NULL)
+        kpca_dataset_rescale(ds, lo, hi);
+    if (in->round >= 0)
+        kpca_dataset_round(ds, (int)in->round);
+    return 0;
+}

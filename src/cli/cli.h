@@ -1,0 +1,51 @@
+/* cli.h - helpers shared by the subcommands: messages, exit codes, inputs. */
+#ifndef KPCA_CLI_H
+#define KPCA_CLI_H
+
+#include <stddef.h>
+
+#include "lib/kpca.h"
+#include "opt.h"
+
+extern int cli_quiet; /* -q: no informational messages */
+
+/* "error: ..." on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "warning: ..." on stderr. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "kpca CMD: ..." on stderr unless -q. */
+void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "see 'kpca CMD --help'" on stderr. */
+void cli_hint(const cli_command *cmd);
+/* Reports a library error and returns its status as the exit code. */
+int cli_fail(const kpca_error *err);
+
+/* Input options shared by fit and transform. */
+typedef struct {
+    const char *format; /* NULL: auto */
+    const char *range;  /* "LO,HI" mapped onto [-1,1]; NULL: none */
+    long round;         /* decimals after rescaling; -1: none */
+} cli_input;
+
+/* Reads a data set and applies the input options; 0 or an exit code. */
+int cli_read_input(const char *spec, const cli_input *in, size_t dim, kpca_dataset *ds);
+/* Parses "LO,HI" (LO < HI). */
+int cli_parse_range(const char *s, double *lo, double *hi);
+/* Parses "N1,N2,..." of integers in 1..max into a new array. */
+int cli_parse_size_list(const char *s, size_t **out, size_t *n);
+
+#define CLI_INPUT_OPTIONS(in)                                                                                  \
+    {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"}, \
+    {"input-range", 0, "LO,HI", CLI_STRING, &(in).range, 0, 0,                                                 \
+     "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
+    {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}
+
+int cmd_fit(int argc, char **argv);
+int cmd_transform(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+
+extern const cli_command cli_fit_command;
+extern const cli_command cli_transform_command;
+extern const cli_command cli_eval_command;
+
+#endif

@@ -1,0 +1,151 @@
+/* cmd_eval.c - kpca eval: linear SVMs on feature prefixes -> error table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static struct {
+    const char *components, *multiclass, *scale, *backend, *csv, *markdown, *format;
+    double C, eps;
+    int quiet;
+} o;
+
+static const cli_option options[] = {
+    {"components", 'k', "LIST", CLI_STRING, &o.components, 0, 0,
+     "comma-separated numbers of leading components, e.g. 64,128,256 (default: all)"},
+    {"cost", 'c', "C", CLI_DOUBLE, &o.C, 1e-300, 1e300, "SVM soft-margin constant C > 0 (default: 1)"},
+    {"multiclass", 0, "SCHEME", CLI_STRING, &o.multiclass, 0, 0, "ovo (LIBSVM's one-vs-one) or ovr (one-vs-rest) (default: ovo)"},
+    {"scale", 0, "HOW", CLI_STRING, &o.scale, 0, 0,
+     "none, norm (one factor: mean squared training norm 1) or std (per component) (default: norm)"},
+    {"backend", 0, "B", CLI_STRING, &o.backend, 0, 0,
+     "gram (precomputed kernel by BLAS) or sparse (LIBSVM's linear kernel) (default: gram)"},
+    {"eps", 0, "E", CLI_DOUBLE, &o.eps, 1e-12, 1, "LIBSVM stopping tolerance (default: 0.001)"},
+    {"csv", 0, "FILE", CLI_STRING, &o.csv, 0, 0, "also write the table as CSV to FILE"},
+    {"markdown", 0, "FILE", CLI_STRING, &o.markdown, 0, 0, "also write the table as Markdown to FILE"},
+    {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"},
+    {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the table and errors"},
+};
+
+const cli_command cli_eval_command = {
+    "eval", "[options] TRAIN TEST", "train linear SVMs on TRAIN features, print the TEST error per prefix",
+    "TRAIN and TEST are feature files from 'kpca transform' (or any data file).\n"
+    "For each number k in --components, a C-SVC with the linear kernel is\n"
+    "trained on the first k features of TRAIN and tested on TEST.",
+    options, sizeof options / sizeof options[0], cmd_eval, 2, 2,
+};
+
+static int write_table(const char *path, int markdown, const kpca_eval_row *rows, size_t n)
+{
+    kpca_atomic at;
+    kpca_error err;
+    if (kpca_atomic_begin(&at, path, 1, &err) != KPCA_OK)
+        return cli_fail(&err);
+    if (markdown) {
+        fprintf(at.fp, "| components | error %% | errors | total |\n|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(at.fp, "| %zu | %.2f | %zu | %zu |\n", rows[i].components, rows[i].error_pct, rows[i].errors,
+                    rows[i].total);
+    } else {
+        fprintf(at.fp, "components,error_pct,errors,total,support_vectors,train_seconds\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%zu,%.3f\n", rows[i].components, rows[i].error_pct, rows[i].errors,
+                    rows[i].total, rows[i].nsv, rows[i].sec_train);
+    }
+    if (kpca_atomic_commit(&at, &err) != KPCA_OK)
+        return cli_fail(&err);
+    return 0;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    memset(&o, 0, sizeof o);
+    kpca_svm_params p = kpca_svm_defaults();
+    o.C = p.C;
+    o.eps = p.eps;
+    char *pos[2];
+    int npos;
+    int r = cli_parse(&cli_eval_command, argc, argv, pos, &npos);
+    if (r != 0)
+        return r == 1 ? 0 : r;
+    cli_quiet = o.quiet;
+    p.C = o.C;
+    p.eps = o.eps;
+    if (o.multiclass && kpca_multiclass_parse(o.multiclass, &p.scheme) != 0) {
+        cli_error("option '--multiclass': expected ovo or ovr, got '%s'", o.multiclass);
+        return KPCA_EUSAGE;
+    }
+    if (o.scale && kpca_scale_parse(o.scale, &p.scale) != 0) {
+        cli_error("option '--scale': expected none, norm or std, got '%s'", o.scale);
+        return KPCA_EUSAGE;
+    }
+    if (o.backend && kpca_backend_parse(o.backend, &p.backend) != 0) {
+        cli_error("option '--backend': expected gram or sparse, got '%s'", o.backend);
+        return KPCA_EUSAGE;
+    }
+    size_t *ks = NULL, nk = 0;
+    if (o.components && cli_parse_size_list(o.components, &ks, &nk) != 0) {
+        cli_error("option '--components': expected a comma-separated list of positive integers, got '%s'",
+                  o.components);
+        return KPCA_EUSAGE;
+    }
+    cli_input in = {o.format, NULL, -1};
+    kpca_dataset tr, te;
+    r = cli_read_input(pos[0], &in, 0, &tr);
+    if (r != 0) {
+        free(ks);
+        return r;
+    }
+    r = cli_read_input(pos[1], &in, 0, &te);
+    if (r != 0) {
+        free(ks);
+        kpca_dataset_free(&tr);
+        return r;
+    }
+    if (te.dim != tr.dim) {
+        cli_error("'%s' has %zu features per point but '%s' has %zu", pos[1], te.dim, pos[0], tr.dim);
+        r = KPCA_EFORMAT;
+        goto out;
+    }
+    if (ks == NULL) {
+        ks = malloc(sizeof *ks);
+        if (ks == NULL) {
+            r = KPCA_ENOMEM;
+            goto out;
+        }
+        ks[0] = tr.dim;
+        nk = 1;
+    }
+    for (size_t i = 0; i < nk; i++)
+        if (ks[i] > tr.dim) {
+            cli_error("cannot use %zu components: '%s' has %zu features", ks[i], pos[0], tr.dim);
+            r = KPCA_EUSAGE;
+            goto out;
+        }
+    kpca_eval_row *rows = calloc(nk, sizeof *rows);
+    if (rows == NULL) {
+        r = KPCA_ENOMEM;
+        goto out;
+    }
+    cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.C,
+             kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.backend));
+    kpca_error err;
+    if (kpca_eval(tr.x, tr.y, tr.n, te.x, te.y, te.n, tr.dim, ks, nk, &p, rows, &err) != KPCA_OK) {
+        r = cli_fail(&err);
+        free(rows);
+        goto out;
+    }
+    printf("%10s %9s %8s %7s\n", "components", "error_pct", "errors", "total");
+    for (size_t i = 0; i < nk; i++)
+        printf("%10zu %9.2f %8zu %7zu\n", rows[i].components, rows[i].error_pct, rows[i].errors, rows[i].total);
+    if (o.csv)
+        r = write_table(o.csv, 0, rows, nk);
+    if (r == 0 && o.markdown)
+        r = write_table(o.markdown, 1, rows, nk);
+    free(rows);
+out:
+    free(ks);
+    kpca_dataset_free(&tr);
+    kpca_dataset_free(&te);
+    return r;
+}

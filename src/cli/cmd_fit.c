@@ -1,0 +1,130 @@
+/* cmd_fit.c - kpca fit: kernel PCA on (a subset of) a data file -> model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static struct {
+    long degree;
+    double gamma, coef0, tol;
+    size_t components, subset;
+    long seed;
+    const char *eig, *output;
+    int quiet;
+    cli_input in;
+} o;
+
+static const cli_option options[] = {
+    {"degree", 'd', "D", CLI_INT, &o.degree, 1, KPCA_MAX_DEGREE, "polynomial degree, 1..20 (default: 3)"},
+    {"gamma", 0, "G", CLI_DOUBLE, &o.gamma, 1e-300, 1e300, "kernel scale in (gamma x.y + coef0)^d (default: 1)"},
+    {"coef0", 0, "C", CLI_DOUBLE, &o.coef0, 0, 1e300, "kernel offset, >= 0 (default: 0, the paper's kernel)"},
+    {"components", 'k', "K", CLI_SIZE, &o.components, 1, 1e9,
+     "components to keep (default: all with a non-zero eigenvalue)"},
+    {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9, "fit on M rows of the data (default: all rows)"},
+    {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
+     "0: the first M rows (default); else a random subset drawn with seed S"},
+    {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * largest (default: M * 2.2e-16)"},
+    {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (dsyevd) or evr (dsyevr) (default: auto)"},
+    {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required)"},
+    {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
+    CLI_INPUT_OPTIONS(o.in),
+};
+
+const cli_command cli_fit_command = {
+    "fit", "[options] DATA -o MODEL", "fit kernel PCA on DATA and write the model",
+    "DATA is ESL text (zip.train.gz), LIBSVM text or HDF5 (FILE:GROUP, e.g. usps.h5:train).\n"
+    "The kernel matrix of the M fit points is centred in feature space and its\n"
+    "largest eigenpairs are kept, normalised so that mu (alpha.alpha) = 1.",
+    options, sizeof options / sizeof options[0], cmd_fit, 1, 1,
+};
+
+int cmd_fit(int argc, char **argv)
+{
+    memset(&o, 0, sizeof o);
+    o.degree = 3;
+    o.gamma = 1.0;
+    o.tol = -1.0;
+    o.in.round = -1;
+    char *pos[1];
+    int npos;
+    int r = cli_parse(&cli_fit_command, argc, argv, pos, &npos);
+    if (r != 0)
+        return r == 1 ? 0 : r;
+    cli_quiet = o.quiet;
+    if (o.output == NULL) {
+        cli_error("no output file: give one with -o MODEL");
+        cli_hint(&cli_fit_command);
+        return KPCA_EUSAGE;
+    }
+    kpca_fit_params p = kpca_fit_defaults((int)o.degree);
+    p.kernel.gamma = o.gamma;
+    p.kernel.coef0 = o.coef0;
+    p.components = o.components;
+    p.tol = o.tol;
+    if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0) {
+        cli_error("option '--eig': expected auto, evd or evr, got '%s'", o.eig);
+        return KPCA_EUSAGE;
+    }
+
+    kpca_dataset all, fit;
+    kpca_error err;
+    r = cli_read_input(pos[0], &o.in, 0, &all);
+    if (r != 0)
+        return r;
+    size_t m = o.subset ? o.subset : all.n;
+    if (m > all.n) {
+        cli_error("'%s' has %zu rows: cannot fit on a subset of %zu", pos[0], all.n, m);
+        kpca_dataset_free(&all);
+        return KPCA_EUSAGE;
+    }
+    if (p.components > m) {
+        cli_error("cannot keep %zu components from %zu fit points", p.components, m);
+        kpca_dataset_free(&all);
+        return KPCA_EUSAGE;
+    }
+    size_t *idx = malloc((m ? m : 1) * sizeof *idx);
+    if (idx == NULL) {
+        kpca_dataset_free(&all);
+        cli_error("out of memory");
+        return KPCA_ENOMEM;
+    }
+    kpca_status st = kpca_subset_indices(all.n, m, (uint64_t)o.seed, idx, &err);
+    if (st == KPCA_OK)
+        st = kpca_dataset_select(&all, idx, m, &fit, &err);
+    free(idx);
+    size_t nall = all.n;
+    kpca_dataset_free(&all);
+    if (st != KPCA_OK)
+        return cli_fail(&err);
+
+    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s), kernel (%g x.y + %g)^%ld", m, nall, fit.dim,
+             pos[0], o.seed ? "random subset" : "first rows", p.kernel.gamma, p.kernel.coef0, o.degree);
+    kpca_model model;
+    kpca_fit_info info;
+    st = kpca_model_fit(&fit, &p, &model, &info, &err);
+    kpca_dataset_free(&fit);
+    if (st != KPCA_OK)
+        return cli_fail(&err);
+    if (o.seed)
+        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", pos[0], m, nall,
+                 o.seed);
+    else
+        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
+    if (info.kept < info.requested)
+        cli_info("kept %zu of %zu components: %zu eigenvalues are at or below %.3g x the largest", info.kept,
+                 info.requested, info.requested - info.kept, info.tol);
+    else
+        cli_info("kept %zu components", info.kept);
+    double kept_sum = 0.0;
+    for (size_t c = 0; c < model.k; c++)
+        kept_sum += model.eigval[c];
+    cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
+             model.eigval[0], model.eigval[model.k - 1], 100.0 * kept_sum / model.trace, info.sec_kernel, info.sec_center,
+             info.eig_used == KPCA_EIG_EVD ? "dsyevd" : "dsyevr", info.sec_eig);
+    st = kpca_model_save(&model, o.output, &err);
+    kpca_model_free(&model);
+    if (st != KPCA_OK)
+        return cli_fail(&err);
+    return 0;
+}

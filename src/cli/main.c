@@ -1,0 +1,80 @@
+/* main.c - the kpca command: dispatch to one cmd_*() per subcommand. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command *const commands[] = {
+    &cli_fit_command,
+    &cli_transform_command,
+    &cli_eval_command,
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: kpca <command> [options] [arguments]\n\n"
+                "Kernel PCA with the polynomial kernel, and linear SVMs on its components\n"
+                "(Schoelkopf, Smola & Mueller 1998).\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(fp, "  %-10s %s\n", "help", "show the help of a command: kpca help fit");
+    fprintf(fp, "  %-10s %s\n", "version", "print the version and exit");
+    fprintf(fp, "\nexit codes: 0 success, 1 internal error, 2 usage error, 3 bad input file,\n"
+                "4 i/o error, 5 numerical failure, 6 out of memory.\n");
+}
+
+static const cli_command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i]->name, name) == 0)
+            return commands[i];
+    return NULL;
+}
+
+static int finish(int rc)
+{
+    /* stdout may be a pipe or a full disk: report a failed final flush */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "error: cannot write to standard output: %s\n", strerror(errno));
+        return rc ? rc : KPCA_EIO;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return KPCA_EUSAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("kpca %s\n", KPCA_VERSION);
+        return finish(0);
+    }
+    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
+        usage(stdout);
+        return finish(0);
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return finish(0);
+        }
+        const cli_command *c = find(argv[2]);
+        if (c == NULL) {
+            fprintf(stderr, "error: unknown command '%s'\n", argv[2]);
+            return KPCA_EUSAGE;
+        }
+        cli_print_help(c, stdout);
+        return finish(0);
+    }
+    const cli_command *cmd = find(name);
+    if (cmd == NULL) {
+        fprintf(stderr, "error: unknown command '%s'\nsee 'kpca --help'\n", name);
+        return KPCA_EUSAGE;
+    }
+    return finish(cmd->run(argc - 1, argv + 1));
+}

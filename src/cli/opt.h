@@ -1,0 +1,55 @@
+/* opt.h - options declared as data.
+ *
+ * Each subcommand declares a table of cli_option; one parser reads argv with
+ * it and one printer makes `--help` from it (and `kpca help --man`, the man
+ * page), so the description of an option lives in exactly one place.
+ */
+#ifndef KPCA_OPT_H
+#define KPCA_OPT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum {
+    CLI_FLAG,   /* int, set to 1 */
+    CLI_INT,    /* long, range-checked */
+    CLI_SIZE,   /* size_t, range-checked */
+    CLI_DOUBLE, /* double, range-checked, finite */
+    CLI_STRING  /* const char *, checked by the command */
+} cli_type;
+
+typedef struct {
+    const char *name;  /* long name, without "--" */
+    char short_name;   /* 0: none */
+    const char *arg;   /* metavariable; NULL for flags */
+    cli_type type;
+    void *dest;
+    double min, max;   /* inclusive range for numbers */
+    const char *help;  /* one line; "(default: ...)" is part of it */
+} cli_option;
+
+typedef struct {
+    const char *name;     /* "fit" */
+    const char *synopsis; /* "[options] DATA -o MODEL" */
+    const char *summary;  /* one line */
+    const char *details;  /* paragraphs for --help and the man page (may be NULL) */
+    const cli_option *options;
+    size_t noptions;
+    int (*run)(int argc, char **argv);
+    int npos_min, npos_max; /* positional arguments accepted */
+} cli_command;
+
+/* Parses argv[1..] (argv[0] is the subcommand) with cmd's table.  Writes the
+ * positional arguments into pos (at most cmd->npos_max) and their count into
+ * *npos.  Returns 0 to go on, 1 when --help was printed, or 2 on a usage error
+ * (already reported). */
+int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *npos);
+
+/* Prints the usage and option table of cmd. */
+void cli_print_help(const cli_command *cmd, FILE *fp);
+
+/* Strict number parsing: the whole string, finite, within [min, max]. */
+int cli_parse_double(const char *s, double min, double max, double *out);
+int cli_parse_long(const char *s, double min, double max, long *out);
+
+#endif

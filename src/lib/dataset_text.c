@@ -1,0 +1,443 @@
+/* dataset_text.c - ESL and LIBSVM text readers (plain or gzip, via zlib). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "dataset.h"
+#include "mem.h"
+
+/* A growable line buffer over a gzFile (which also reads plain files). */
+typedef struct {
+    gzFile gz;
+    const char *path;
+    char *buf;
+    size_t cap;
+    size_t lineno;
+} line_reader;
+
+static kpca_status lr_open(line_reader *lr, const char *path, kpca_error *err)
+{
+    memset(lr, 0, sizeof *lr);
+    lr->path = path;
+    lr->gz = gzopen(path, "rb");
+    if (lr->gz == NULL)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, errno ? strerror(errno) : "gzopen failed");
+    lr->cap = 8192;
+    lr->buf = kpca_malloc(lr->cap);
+    if (lr->buf == NULL) {
+        gzclose(lr->gz);
+        lr->gz = NULL;
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    return KPCA_OK;
+}
+
+static void lr_close(line_reader *lr)
+{
+    if (lr->gz != NULL)
+        gzclose(lr->gz);
+    kpca_free(lr->buf);
+    lr->gz = NULL;
+    lr->buf = NULL;
+}
+
+/* Reads the next line into lr->buf without its line end (LF or CRLF).
+ * Returns 1 on a line, 0 at end of file, -1 on error (err set). */
+static int lr_next(line_reader *lr, kpca_error *err)
+{
+    size_t len = 0;
+    lr->buf[0] = '\0';
+    for (;;) {
+        if (gzgets(lr->gz, lr->buf + len, (int)(lr->cap - len > INT_MAX ? INT_MAX : lr->cap - len)) == NULL) {
+            int zerr;
+            const char *msg = gzerror(lr->gz, &zerr);
+            if (zerr != Z_OK && zerr != Z_STREAM_END) {
+                kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: corrupt or truncated gzip data (%s)",
+                          lr->path, lr->lineno + 1, msg);
+                return -1;
+            }
+            if (len == 0)
+                return 0;
+            break; /* last line without newline */
+        }
+        len += strlen(lr->buf + len);
+        if (len > 0 && lr->buf[len - 1] == '\n')
+            break;
+        if (gzeof(lr->gz))
+            break;
+        if (len + 1 >= lr->cap) {
+            if (lr->cap > ((size_t)1 << 30)) {
+                kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: line longer than 1 GiB", lr->path, lr->lineno + 1);
+                return -1;
+            }
+            char *nb = kpca_realloc(lr->buf, lr->cap * 2);
+            if (nb == NULL) {
+                kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                return -1;
+            }
+            lr->buf = nb;
+            lr->cap *= 2;
+        }
+    }
+    if (memchr(lr->buf, '\0', len) != NULL || strlen(lr->buf) != len) {
+        kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", lr->path, lr->lineno + 1);
+        return -1;
+    }
+    lr->lineno++;
+    if (len > 0 && lr->buf[len - 1] == '\n')
+        lr->buf[--len] = '\0';
+    if (len > 0 && lr->buf[len - 1] == '\r')
+        lr->buf[--len] = '\0';
+    return 1;
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static const char *skip_blanks(const char *p)
+{
+    while (is_blank(*p))
+        p++;
+    return p;
+}
+
+/* Copies the token at p (up to a blank) into out for messages. */
+static const char *token_at(const char *p, char *out, size_t cap)
+{
+    size_t i = 0;
+    while (p[i] != '\0' && !is_blank(p[i]) && i + 1 < cap && i < 40) {
+        out[i] = p[i];
+        i++;
+    }
+    out[i] = '\0';
+    if (p[i] != '\0' && !is_blank(p[i]))
+        snprintf(out + i, cap - i, "...");
+    return out;
+}
+
+/* Parses a finite double ending at a blank, end of line or `stop` char. */
+static int parse_value(const char **pp, char stop, double *v)
+{
+    const char *p = *pp;
+    char *end;
+    errno = 0;
+    double d = strtod(p, &end);
+    if (end == p || !(*end == '\0' || is_blank(*end) || (stop != '\0' && *end == stop)))
+        return -1;
+    if (!isfinite(d))
+        return -2;
+    if (errno == ERANGE && fabs(d) > 1.0)
+        return -2;
+    *v = d;
+    *pp = end;
+    return 0;
+}
+
+static int parse_label(const char **pp, int *label)
+{
+    double d;
+    int r = parse_value(pp, '\0', &d);
+    if (r != 0)
+        return -1;
+    if (d != floor(d) || d < INT_MIN || d > INT_MAX)
+        return -1;
+    *label = (int)d;
+    return 0;
+}
+
+/* Growable arrays for rows of unknown count. */
+typedef struct {
+    double *x;
+    int *y;
+    size_t n, cap_rows, dim;
+} row_buf;
+
+static int rows_reserve(row_buf *rb, size_t rows)
+{
+    if (rows <= rb->cap_rows)
+        return 0;
+    size_t cap = rb->cap_rows ? rb->cap_rows : 256;
+    while (cap < rows)
+        cap *= 2;
+    double *nx = kpca_alloc_array(cap, rb->dim ? rb->dim : 1, sizeof(double));
+    int *ny = kpca_alloc_array(cap, 1, sizeof(int));
+    if (nx == NULL || ny == NULL) {
+        kpca_free(nx);
+        kpca_free(ny);
+        return -1;
+    }
+    if (rb->n) {
+        memcpy(nx, rb->x, rb->n * rb->dim * sizeof(double));
+        memcpy(ny, rb->y, rb->n * sizeof(int));
+    }
+    kpca_free(rb->x);
+    kpca_free(rb->y);
+    rb->x = nx;
+    rb->y = ny;
+    rb->cap_rows = cap;
+    return 0;
+}
+
+kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
+{
+    line_reader lr;
+    memset(ds, 0, sizeof *ds);
+    kpca_status st = lr_open(&lr, path, err);
+    if (st != KPCA_OK)
+        return st;
+    row_buf rb = {NULL, NULL, 0, 0, dim};
+    double *tmp = NULL; /* first line, before dim is known */
+    size_t tmp_cap = 0;
+    char tok[64];
+    int r;
+    while ((r = lr_next(&lr, err)) == 1) {
+        const char *p = skip_blanks(lr.buf);
+        if (*p == '\0')
+            continue;
+        int label;
+        if (parse_label(&p, &label) != 0) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'",
+                           path, lr.lineno, token_at(p, tok, sizeof tok));
+            goto fail;
+        }
+        if (rb.dim == 0) { /* first row: count its values */
+            size_t count = 0;
+            for (const char *q = skip_blanks(p); *q != '\0'; q = skip_blanks(q)) {
+                double v;
+                int pr = parse_value(&q, '\0', &v);
+                if (pr != 0) {
+                    st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: value %zu: expected a finite number, found '%s'",
+                                   path, lr.lineno, count + 1, token_at(q, tok, sizeof tok));
+                    goto fail;
+                }
+                if (count == tmp_cap) {
+                    size_t nc = tmp_cap ? 2 * tmp_cap : 512;
+                    double *nt = kpca_realloc(tmp, nc * sizeof(double));
+                    if (nt == NULL) {
+                        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                        goto fail;
+                    }
+                    tmp = nt;
+                    tmp_cap = nc;
+                }
+                tmp[count++] = v;
+            }
+            if (count == 0) {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: a label but no values", path, lr.lineno);
+                goto fail;
+            }
+            rb.dim = count;
+            if (rows_reserve(&rb, 1) != 0) {
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                goto fail;
+            }
+            memcpy(rb.x, tmp, count * sizeof(double));
+            rb.y[0] = label;
+            rb.n = 1;
+            continue;
+        }
+        if (rows_reserve(&rb, rb.n + 1) != 0) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, rb.n + 1);
+            goto fail;
+        }
+        double *row = rb.x + rb.n * rb.dim;
+        size_t count = 0;
+        for (const char *q = skip_blanks(p); *q != '\0'; q = skip_blanks(q)) {
+            double v;
+            int pr = parse_value(&q, '\0', &v);
+            if (pr != 0) {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: value %zu: expected a finite number, found '%s'",
+                               path, lr.lineno, count + 1, token_at(q, tok, sizeof tok));
+                goto fail;
+            }
+            if (count == rb.dim) {
+                count++;
+                while (*skip_blanks(q) != '\0') {
+                    q = skip_blanks(q);
+                    while (*q != '\0' && !is_blank(*q))
+                        q++;
+                    count++;
+                }
+                break;
+            }
+            row[count++] = v;
+        }
+        if (count != rb.dim) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected %zu values after the label, found %zu",
+                           path, lr.lineno, rb.dim, count);
+            goto fail;
+        }
+        rb.y[rb.n++] = label;
+    }
+    if (r < 0) {
+        st = err ? err->code : KPCA_EFORMAT;
+        goto fail;
+    }
+    if (rb.n == 0) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
+        goto fail;
+    }
+    if (dim != 0 && rb.dim != dim) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, rb.dim, dim);
+        goto fail;
+    }
+    lr_close(&lr);
+    kpca_free(tmp);
+    ds->x = rb.x;
+    ds->y = rb.y;
+    ds->n = rb.n;
+    ds->dim = rb.dim;
+    return KPCA_OK;
+fail:
+    lr_close(&lr);
+    kpca_free(tmp);
+    kpca_free(rb.x);
+    kpca_free(rb.y);
+    return st;
+}
+
+/* LIBSVM sparse text: two passes over a buffer of (index, value) pairs. */
+kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
+{
+    line_reader lr;
+    memset(ds, 0, sizeof *ds);
+    kpca_status st = lr_open(&lr, path, err);
+    if (st != KPCA_OK)
+        return st;
+    size_t *rowstart = NULL, *idx = NULL;
+    double *val = NULL;
+    int *lab = NULL;
+    size_t nrows = 0, rows_cap = 0, nnz = 0, nnz_cap = 0, maxidx = 0;
+    char tok[64];
+    int r;
+    while ((r = lr_next(&lr, err)) == 1) {
+        const char *p = skip_blanks(lr.buf);
+        if (*p == '\0')
+            continue;
+        if (nrows + 1 >= rows_cap) {
+            size_t nc = rows_cap ? 2 * rows_cap : 1024;
+            size_t *nr = kpca_realloc(rowstart, nc * sizeof(size_t));
+            if (nr == NULL) {
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                goto fail;
+            }
+            rowstart = nr;
+            int *nl = kpca_realloc(lab, nc * sizeof(int));
+            if (nl == NULL) {
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                goto fail;
+            }
+            lab = nl;
+            rows_cap = nc;
+        }
+        if (parse_label(&p, &lab[nrows]) != 0) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'",
+                           path, lr.lineno, token_at(p, tok, sizeof tok));
+            goto fail;
+        }
+        rowstart[nrows] = nnz;
+        size_t prev = 0;
+        for (const char *q = skip_blanks(p); *q != '\0'; q = skip_blanks(q)) {
+            char *end;
+            if (*q < '0' || *q > '9') {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'",
+                               path, lr.lineno, token_at(q, tok, sizeof tok));
+                goto fail;
+            }
+            errno = 0;
+            unsigned long long ix = strtoull(q, &end, 10);
+            if (*end != ':') {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'",
+                               path, lr.lineno, token_at(q, tok, sizeof tok));
+                goto fail;
+            }
+            if (errno == ERANGE || ix == 0 || ix > (unsigned long long)INT_MAX) {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %s out of range (indices start at 1)",
+                               path, lr.lineno, token_at(q, tok, sizeof tok));
+                goto fail;
+            }
+            if (ix <= prev) {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu after %zu: indices must be strictly ascending",
+                               path, lr.lineno, ix, prev);
+                goto fail;
+            }
+            if (dim != 0 && ix > dim) {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu beyond the dimension %zu",
+                               path, lr.lineno, ix, dim);
+                goto fail;
+            }
+            const char *vq = end + 1;
+            double v;
+            if (parse_value(&vq, '\0', &v) != 0) {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu: expected a finite number, found '%s'",
+                               path, lr.lineno, ix, token_at(end + 1, tok, sizeof tok));
+                goto fail;
+            }
+            if (nnz == nnz_cap) {
+                size_t nc = nnz_cap ? 2 * nnz_cap : 65536;
+                size_t *ni = kpca_realloc(idx, nc * sizeof(size_t));
+                if (ni == NULL) {
+                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                    goto fail;
+                }
+                idx = ni;
+                double *nv = kpca_realloc(val, nc * sizeof(double));
+                if (nv == NULL) {
+                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                    goto fail;
+                }
+                val = nv;
+                nnz_cap = nc;
+            }
+            idx[nnz] = (size_t)ix;
+            val[nnz] = v;
+            nnz++;
+            prev = (size_t)ix;
+            if (prev > maxidx)
+                maxidx = prev;
+            q = vq;
+        }
+        nrows++;
+    }
+    if (r < 0) {
+        st = err ? err->code : KPCA_EFORMAT;
+        goto fail;
+    }
+    if (nrows == 0) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
+        goto fail;
+    }
+    rowstart[nrows] = nnz;
+    size_t d = dim != 0 ? dim : maxidx;
+    if (d == 0) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no feature values in any row", path);
+        goto fail;
+    }
+    st = kpca_dataset_alloc(ds, nrows, d, err);
+    if (st != KPCA_OK)
+        goto fail;
+    for (size_t i = 0; i < nrows; i++) {
+        ds->y[i] = lab[i];
+        for (size_t j = rowstart[i]; j < rowstart[i + 1]; j++)
+            ds->x[i * d + idx[j] - 1] = val[j];
+    }
+    lr_close(&lr);
+    kpca_free(rowstart);
+    kpca_free(idx);
+    kpca_free(val);
+    kpca_free(lab);
+    return KPCA_OK;
+fail:
+    lr_close(&lr);
+    kpca_free(rowstart);
+    kpca_free(idx);
+    kpca_free(val);
+    kpca_free(lab);
+    return st;
+}

@@ -1,0 +1,113 @@
+#include "eig.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "mem.h"
+
+static const char *const names[] = {"auto", "evd", "evr"};
+
+const char *kpca_eig_method_name(kpca_eig_method m)
+{
+    return (unsigned)m < 3 ? names[m] : "?";
+}
+
+int kpca_eig_method_parse(const char *name, kpca_eig_method *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (kpca_eig_method)i;
+            return 0;
+        }
+    return -1;
+}
+
+kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k)
+{
+    if (m != KPCA_EIG_AUTO)
+        return m;
+    return (double)k <= KPCA_EIG_EVR_MAX_FRACTION * (double)n ? KPCA_EIG_EVR : KPCA_EIG_EVD;
+}
+
+static void fix_sign(double *v, size_t n)
+{
+    size_t arg = 0;
+    double best = -1.0;
+    for (size_t i = 0; i < n; i++) {
+        double a = fabs(v[i]);
+        if (a > best) {
+            best = a;
+            arg = i;
+        }
+    }
+    if (v[arg] < 0.0)
+        for (size_t i = 0; i < n; i++)
+            v[i] = -v[i];
+}
+
+static kpca_status lapack_fail(lapack_int info, const char *driver, kpca_error *err)
+{
+    if (info == LAPACK_WORK_MEMORY_ERROR || info == LAPACK_TRANSPOSE_MEMORY_ERROR)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory in %s", driver);
+    if (info < 0)
+        return kpca_fail(err, KPCA_EINTERNAL, "%s: argument %d was illegal", driver, (int)-info);
+    return kpca_fail(err, KPCA_ENUMERIC, "%s failed to converge (info %d)", driver, (int)info);
+}
+
+kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
+                         double *evecs, kpca_error *err)
+{
+    if (k == 0 || k > n)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot take %zu eigenpairs of a %zu x %zu matrix", k, n, n);
+    method = kpca_eig_resolve(method, n, k);
+    /* The matrix is symmetric, so its row-major storage is also valid
+     * column-major storage: call LAPACK column-major and avoid a transpose. */
+    if (method == KPCA_EIG_EVD) {
+        double *w = kpca_alloc_array(n, 1, sizeof(double));
+        if (w == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, a, (lapack_int)n, w);
+        if (info != 0) {
+            kpca_free(w);
+            return lapack_fail(info, "dsyevd", err);
+        }
+        for (size_t j = 0; j < k; j++) { /* ascending -> descending */
+            size_t src = n - 1 - j;
+            evals[j] = w[src];
+            memcpy(evecs + j * n, a + src * n, n * sizeof(double));
+            fix_sign(evecs + j * n, n);
+        }
+        kpca_free(w);
+        return KPCA_OK;
+    }
+    double *w = kpca_alloc_array(n, 1, sizeof(double));
+    double *z = kpca_alloc_array(n, k, sizeof(double));
+    lapack_int *isuppz = kpca_alloc_array(2 * k, 1, sizeof(lapack_int));
+    if (w == NULL || z == NULL || isuppz == NULL) {
+        kpca_free(w);
+        kpca_free(z);
+        kpca_free(isuppz);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    lapack_int found = 0;
+    lapack_int info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', (lapack_int)n, a, (lapack_int)n, 0.0, 0.0,
+                                     (lapack_int)(n - k + 1), (lapack_int)n, 0.0, &found, w, z, (lapack_int)n, isuppz);
+    kpca_status st = KPCA_OK;
+    if (info != 0) {
+        st = lapack_fail(info, "dsyevr", err);
+    } else if ((size_t)found != k) {
+        st = kpca_fail(err, KPCA_ENUMERIC, "dsyevr returned %d eigenpairs, expected %zu", (int)found, k);
+    } else {
+        for (size_t j = 0; j < k; j++) {
+            size_t src = k - 1 - j;
+            evals[j] = w[src];
+            memcpy(evecs + j * n, z + src * n, n * sizeof(double));
+            fix_sign(evecs + j * n, n);
+        }
+    }
+    kpca_free(w);
+    kpca_free(z);
+    kpca_free(isuppz);
+    return st;
+}

@@ -1,0 +1,32 @@
+/* eig.h - the top eigenpairs of a dense symmetric matrix, with LAPACKE.
+ *
+ * Drivers: dsyevd (divide and conquer, all pairs; fastest when many are
+ * wanted) and dsyevr (MRRR, a range of pairs; fastest for few).  AUTO picks
+ * by k/n with the crossover measured by `make bench` (see README).
+ */
+#ifndef KPCA_EIG_H
+#define KPCA_EIG_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+typedef enum { KPCA_EIG_AUTO = 0, KPCA_EIG_EVD, KPCA_EIG_EVR } kpca_eig_method;
+
+/* Largest k/n for which AUTO uses dsyevr. */
+#define KPCA_EIG_EVR_MAX_FRACTION 0.15
+
+const char *kpca_eig_method_name(kpca_eig_method m);
+int kpca_eig_method_parse(const char *name, kpca_eig_method *out);
+/* The driver AUTO resolves to for k of n pairs. */
+kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k);
+
+/* The k largest eigenvalues of the symmetric n x n matrix a (row-major, both
+ * triangles set; destroyed) into evals (descending) and their unit
+ * eigenvectors into the rows of evecs (k x n, row-major).  Each eigenvector
+ * is signed so that its entry of largest magnitude (the first such) is
+ * positive.  Returns KPCA_ENUMERIC if LAPACK fails to converge. */
+kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
+                         double *evecs, kpca_error *err);
+
+#endif

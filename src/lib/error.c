@@ -1,0 +1,38 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+        err->code = code;
+    }
+    return code;
+}
+
+void kpca_error_clear(kpca_error *err)
+{
+    if (err != NULL) {
+        err->code = KPCA_OK;
+        err->msg[0] = '\0';
+    }
+}
+
+const char *kpca_status_name(kpca_status code)
+{
+    switch (code) {
+    case KPCA_OK: return "success";
+    case KPCA_EINTERNAL: return "internal error";
+    case KPCA_EUSAGE: return "usage error";
+    case KPCA_EFORMAT: return "format error";
+    case KPCA_EIO: return "i/o error";
+    case KPCA_ENUMERIC: return "numerical error";
+    case KPCA_ENOMEM: return "out of memory";
+    }
+    return "unknown error";
+}

@@ -1,0 +1,44 @@
+/* error.h - status codes and the error record every library call fills.
+ *
+ * Contract: the library never prints and never exits.  A function that can
+ * fail takes a `kpca_error *err` (may be NULL), returns a kpca_status, and on
+ * failure writes a one-line, lower-case message naming the subject (file,
+ * line, field) into err->msg.  The status values double as the CLI's exit
+ * codes (see README "Exit codes").
+ */
+#ifndef KPCA_ERROR_H
+#define KPCA_ERROR_H
+
+#include <stddef.h>
+
+typedef enum {
+    KPCA_OK = 0,
+    KPCA_EINTERNAL = 1, /* a bug or an unexpected library failure */
+    KPCA_EUSAGE = 2,    /* bad option or parameter */
+    KPCA_EFORMAT = 3,   /* malformed or inconsistent input file */
+    KPCA_EIO = 4,       /* cannot open, read or write a file */
+    KPCA_ENUMERIC = 5,  /* numerical failure (no convergence, no components) */
+    KPCA_ENOMEM = 6     /* allocation failed */
+} kpca_status;
+
+#define KPCA_ERRMSG_MAX 1024
+
+typedef struct {
+    kpca_status code;
+    char msg[KPCA_ERRMSG_MAX];
+} kpca_error;
+
+/* Sets err (if non-NULL) and returns code, so callers can `return kpca_fail(...)`. */
+kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Short name of a status ("format error", ...). Never NULL. */
+const char *kpca_status_name(kpca_status code);
+
+/* Clears err to KPCA_OK with an empty message. */
+void kpca_error_clear(kpca_error *err);
+
+#endif

@@ -1,0 +1,95 @@
+#include "featfile.h"
+
+#include <string.h>
+
+#include "atomic.h"
+#include "h5util.h"
+#include "version.h"
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+kpca_format kpca_format_from_name(const char *path)
+{
+    if (ends_with(path, ".h5") || ends_with(path, ".hdf5") || ends_with(path, ".he5"))
+        return KPCA_FMT_HDF5;
+    if (ends_with(path, ".csv"))
+        return KPCA_FMT_CSV;
+    return KPCA_FMT_LIBSVM;
+}
+
+static kpca_status write_h5(const char *path, const double *z, size_t n, size_t k, const int *y,
+                            const kpca_features_meta *meta, kpca_error *err)
+{
+    kpca_h5_quiet();
+    kpca_atomic at;
+    kpca_status st = kpca_atomic_begin(&at, path, 0, err);
+    if (st != KPCA_OK)
+        return st;
+    hid_t f = H5Fcreate(at.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        kpca_atomic_abort(&at);
+        return kpca_fail(err, KPCA_EIO, "cannot create '%s'", path);
+    }
+    size_t dz[2] = {n, k}, dk[2] = {k, 0};
+    st = kpca_h5_attr_write_string(f, path, "format", "kpca-features", err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
+    if (st == KPCA_OK && meta && meta->model) st = kpca_h5_attr_write_string(f, path, "model", meta->model, err);
+    if (st == KPCA_OK && meta && meta->source) st = kpca_h5_attr_write_string(f, path, "source", meta->source, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "data", dz, z, err);
+    if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "target", n, y, err);
+    if (st == KPCA_OK && meta && meta->eigval) st = kpca_h5_write_doubles(f, path, "eigenvalues", dk, meta->eigval, err);
+    if (H5Fclose(f) < 0 && st == KPCA_OK)
+        st = kpca_fail(err, KPCA_EIO, "cannot write '%s' (disk full?)", path);
+    if (st != KPCA_OK) {
+        kpca_atomic_abort(&at);
+        return st;
+    }
+    return kpca_atomic_commit(&at, err);
+}
+
+static kpca_status write_text(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
+                              const int *y, kpca_error *err)
+{
+    kpca_atomic at;
+    kpca_status st = kpca_atomic_begin(&at, path, 1, err);
+    if (st != KPCA_OK)
+        return st;
+    FILE *fp = at.fp;
+    if (fmt == KPCA_FMT_CSV) {
+        fputs("label", fp);
+        for (size_t c = 0; c < k; c++)
+            fprintf(fp, ",z%zu", c + 1);
+        fputc('\n', fp);
+    }
+    for (size_t i = 0; i < n && !ferror(fp); i++) {
+        fprintf(fp, "%d", y[i]);
+        const double *row = z + i * k;
+        if (fmt == KPCA_FMT_CSV)
+            for (size_t c = 0; c < k; c++)
+                fprintf(fp, ",%.17g", row[c]);
+        else
+            for (size_t c = 0; c < k; c++)
+                fprintf(fp, " %zu:%.17g", c + 1, row[c]);
+        fputc('\n', fp);
+    }
+    if (ferror(fp)) {
+        kpca_atomic_abort(&at);
+        return kpca_fail(err, KPCA_EIO, "cannot write '%s'", path);
+    }
+    return kpca_atomic_commit(&at, err);
+}
+
+kpca_status kpca_features_write(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
+                                const int *y, const kpca_features_meta *meta, kpca_error *err)
+{
+    switch (fmt) {
+    case KPCA_FMT_HDF5: return write_h5(path, z, n, k, y, meta, err);
+    case KPCA_FMT_LIBSVM:
+    case KPCA_FMT_CSV: return write_text(path, fmt, z, n, k, y, err);
+    default: return kpca_fail(err, KPCA_EUSAGE, "cannot write features as '%s'", kpca_format_name(fmt));
+    }
+}

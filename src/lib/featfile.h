@@ -1,0 +1,33 @@
+/* featfile.h - writing projected features (kpca transform's output).
+ *
+ * HDF5: datasets `data` (n x k, float64) and `target` (n, int32) at the root
+ * (so every kpca reader reads them back), `eigenvalues` (k), and attributes
+ * format ("kpca-features"), kpca_version, model, source.
+ * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
+ * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
+ * Numbers are written in the C locale; files appear atomically.
+ */
+#ifndef KPCA_FEATFILE_H
+#define KPCA_FEATFILE_H
+
+#include <stddef.h>
+
+#include "dataset.h"
+#include "error.h"
+
+typedef struct {
+    const char *model;     /* model path, for provenance (may be NULL) */
+    const char *source;    /* data path, for provenance (may be NULL) */
+    const double *eigval;  /* k eigenvalues (may be NULL) */
+} kpca_features_meta;
+
+/* Writes z (n x k, row-major) with labels y to path in format fmt (HDF5,
+ * LIBSVM or CSV; "-" is standard output for the text formats). */
+kpca_status kpca_features_write(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
+                                const int *y, const kpca_features_meta *meta, kpca_error *err);
+
+/* Guesses the output format from a file name: .h5/.hdf5 -> HDF5, .csv -> CSV,
+ * anything else (.svm, .libsvm, .txt, "-") -> LIBSVM. */
+kpca_format kpca_format_from_name(const char *path);
+
+#endif

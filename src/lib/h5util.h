@@ -1,0 +1,42 @@
+/* h5util.h - small HDF5 helpers shared by the data reader, the model file
+ * and the feature writer.  All of them silence HDF5's own error printing
+ * (the library never prints) and report through kpca_error instead. */
+#ifndef KPCA_H5UTIL_H
+#define KPCA_H5UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+#include "error.h"
+
+/* Turns off HDF5's automatic error stack printing (idempotent). */
+void kpca_h5_quiet(void);
+
+/* Opens `path` read-only; a missing file is KPCA_EIO, a non-HDF5 one KPCA_EFORMAT. */
+kpca_status kpca_h5_open_read(const char *path, hid_t *file, kpca_error *err);
+
+/* Reads dataset `name` under `loc` as doubles (rank 1 or 2, float or integer
+ * class).  dims[1] is 1 for rank 1.  *out is allocated with kpca_malloc. */
+kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
+                                 size_t dims[2], double **out, kpca_error *err);
+/* Reads an integer-class dataset of rank 1 (or n x 1) as ints. */
+kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n,
+                              int **out, kpca_error *err);
+
+/* Writes a rank-1 or rank-2 dataset (dims[1] == 0 means rank 1). */
+kpca_status kpca_h5_write_doubles(hid_t loc, const char *path, const char *name, const size_t dims[2],
+                                  const double *data, kpca_error *err);
+kpca_status kpca_h5_write_ints(hid_t loc, const char *path, const char *name, size_t n,
+                               const int *data, kpca_error *err);
+
+/* Scalar attributes on `loc`. */
+kpca_status kpca_h5_attr_write_double(hid_t loc, const char *path, const char *name, double v, kpca_error *err);
+kpca_status kpca_h5_attr_write_long(hid_t loc, const char *path, const char *name, long v, kpca_error *err);
+kpca_status kpca_h5_attr_write_string(hid_t loc, const char *path, const char *name, const char *v, kpca_error *err);
+kpca_status kpca_h5_attr_read_double(hid_t loc, const char *path, const char *name, double *v, kpca_error *err);
+kpca_status kpca_h5_attr_read_long(hid_t loc, const char *path, const char *name, long *v, kpca_error *err);
+/* Reads a string attribute into buf (truncated to cap-1). */
+kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                     kpca_error *err);
+
+#endif

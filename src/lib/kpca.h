@@ -1,0 +1,17 @@
+/* kpca.h - the public interface of libkpca: include this one header. */
+#ifndef KPCA_H
+#define KPCA_H
+
+#include "atomic.h"
+#include "clock.h"
+#include "dataset.h"
+#include "eig.h"
+#include "error.h"
+#include "featfile.h"
+#include "kernel.h"
+#include "linsvm.h"
+#include "mem.h"
+#include "model.h"
+#include "version.h"
+
+#endif

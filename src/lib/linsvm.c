@@ -1,0 +1,465 @@
+#include "linsvm.h"
+
+#include <cblas.h>
+#include <libsvm/svm.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "mem.h"
+
+kpca_svm_params kpca_svm_defaults(void)
+{
+    kpca_svm_params p;
+    p.C = 1.0;
+    p.scheme = KPCA_MC_OVO;
+    p.backend = KPCA_SVM_GRAM;
+    p.scale = KPCA_SCALE_NORM;
+    p.eps = 1e-3;
+    p.cache_mb = 200.0;
+    return p;
+}
+
+kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err)
+{
+    if (!isfinite(p->C) || p->C <= 0.0)
+        return kpca_fail(err, KPCA_EUSAGE, "C must be a finite number > 0, got %g", p->C);
+    if (!isfinite(p->eps) || p->eps <= 0.0)
+        return kpca_fail(err, KPCA_EUSAGE, "the SVM tolerance must be > 0, got %g", p->eps);
+    if (!isfinite(p->cache_mb) || p->cache_mb <= 0.0)
+        return kpca_fail(err, KPCA_EUSAGE, "the SVM cache size must be > 0, got %g", p->cache_mb);
+    if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_SPARSE ||
+        (unsigned)p->scale > KPCA_SCALE_STD)
+        return kpca_fail(err, KPCA_EUSAGE, "invalid SVM parameters");
+    return KPCA_OK;
+}
+
+static int parse_name(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const mc_names[] = {"ovo", "ovr"};
+static const char *const scale_names[] = {"none", "norm", "std"};
+static const char *const backend_names[] = {"gram", "sparse"};
+
+const char *kpca_multiclass_name(kpca_multiclass m) { return (unsigned)m < 2 ? mc_names[m] : "?"; }
+const char *kpca_scale_name(kpca_scale s) { return (unsigned)s < 3 ? scale_names[s] : "?"; }
+const char *kpca_backend_name(kpca_svm_backend b) { return (unsigned)b < 2 ? backend_names[b] : "?"; }
+
+int kpca_multiclass_parse(const char *s, kpca_multiclass *out)
+{
+    int i = parse_name(s, mc_names, 2);
+    if (i < 0)
+        return -1;
+    *out = (kpca_multiclass)i;
+    return 0;
+}
+
+int kpca_scale_parse(const char *s, kpca_scale *out)
+{
+    int i = parse_name(s, scale_names, 3);
+    if (i < 0)
+        return -1;
+    *out = (kpca_scale)i;
+    return 0;
+}
+
+int kpca_backend_parse(const char *s, kpca_svm_backend *out)
+{
+    int i = parse_name(s, backend_names, 2);
+    if (i < 0)
+        return -1;
+    *out = (kpca_svm_backend)i;
+    return 0;
+}
+
+void kpca_classifier_free(kpca_classifier *c)
+{
+    if (c == NULL)
+        return;
+    kpca_free(c->labels);
+    kpca_free(c->pos);
+    kpca_free(c->neg);
+    kpca_free(c->w);
+    kpca_free(c->b);
+    memset(c, 0, sizeof *c);
+}
+
+static void quiet_print(const char *s)
+{
+    (void)s;
+}
+
+/* One binary problem: rows idx[0..ns-1] of the training set, sign[r] = +-1. */
+typedef struct {
+    const double *x;
+    size_t ld, dim;
+    const double *g; /* n x n Gram (upper), GRAM backend */
+    size_t n;
+    double factor;
+    const kpca_svm_params *p;
+} train_ctx;
+
+static double gram_at(const train_ctx *t, size_t a, size_t b)
+{
+    return a <= b ? t->g[a * t->n + b] : t->g[b * t->n + a];
+}
+
+/* Trains one binary machine; writes w (dim) and *b so that w.x + b > 0 means
+ * the +1 side.  Adds the machine's support vectors to *nsv. */
+static kpca_status train_binary(const train_ctx *t, const size_t *idx, const double *sign, size_t ns,
+                                struct svm_node *nodes, double *w, double *b, size_t *nsv, kpca_error *err)
+{
+    const int gram = t->p->backend == KPCA_SVM_GRAM;
+    const size_t stride = gram ? ns + 2 : t->dim + 1;
+    struct svm_node **rows = kpca_alloc_array(ns, 1, sizeof *rows);
+    if (rows == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for an SVM problem of %zu points", ns);
+    double sfac = sqrt(t->factor);
+    for (size_t r = 0; r < ns; r++) {
+        struct svm_node *row = nodes + r * stride;
+        rows[r] = row;
+        if (gram) {
+            row[0].index = 0;
+            row[0].value = (double)(r + 1);
+            for (size_t c = 0; c < ns; c++) {
+                row[c + 1].index = (int)(c + 1);
+                row[c + 1].value = t->factor * gram_at(t, idx[r], idx[c]);
+            }
+            row[ns + 1].index = -1;
+        } else {
+            const double *xr = t->x + idx[r] * t->ld;
+            for (size_t c = 0; c < t->dim; c++) {
+                row[c].index = (int)(c + 1);
+                row[c].value = sfac * xr[c];
+            }
+            row[t->dim].index = -1;
+        }
+    }
+    struct svm_problem prob;
+    prob.l = (int)ns;
+    prob.y = (double *)sign;
+    prob.x = rows;
+    struct svm_parameter par;
+    memset(&par, 0, sizeof par);
+    par.svm_type = C_SVC;
+    par.kernel_type = gram ? PRECOMPUTED : LINEAR;
+    par.cache_size = t->p->cache_mb;
+    par.eps = t->p->eps;
+    par.C = t->p->C;
+    par.shrinking = 1;
+    par.probability = 0;
+    const char *msg = svm_check_parameter(&prob, &par);
+    if (msg != NULL) {
+        kpca_free(rows);
+        return kpca_fail(err, KPCA_EUSAGE, "libsvm: %s", msg);
+    }
+    svm_set_print_string_function(quiet_print);
+    struct svm_model *model = svm_train(&prob, &par);
+    if (model == NULL) {
+        kpca_free(rows);
+        return kpca_fail(err, KPCA_ENOMEM, "libsvm could not train a machine (out of memory?)");
+    }
+    int nsv_m = svm_get_nr_sv(model);
+    int *svi = kpca_alloc_array((size_t)(nsv_m > 0 ? nsv_m : 1), 1, sizeof(int));
+    if (svi == NULL) {
+        svm_free_and_destroy_model(&model);
+        kpca_free(rows);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    svm_get_sv_indices(model, svi);
+    int labels[2] = {1, -1};
+    if (svm_get_nr_class(model) == 2)
+        svm_get_labels(model, labels);
+    double flip = labels[0] == 1 ? 1.0 : -1.0; /* LIBSVM's decision is > 0 for labels[0] */
+    memset(w, 0, t->dim * sizeof(double));
+    for (int s = 0; s < nsv_m; s++) {
+        size_t orig = idx[svi[s] - 1];
+        cblas_daxpy((int)t->dim, flip * t->factor * model->sv_coef[0][s], t->x + orig * t->ld, 1, w, 1);
+    }
+    *b = nsv_m > 0 || svm_get_nr_class(model) == 2 ? -flip * model->rho[0] : 0.0;
+    if (svm_get_nr_class(model) < 2) /* one class only: constant decision */
+        *b = labels[0] == 1 ? 1.0 : -1.0;
+    *nsv += (size_t)nsv_m;
+    kpca_free(svi);
+    svm_free_and_destroy_model(&model);
+    kpca_free(rows);
+    return KPCA_OK;
+}
+
+kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
+                                  const double *g, double factor, const kpca_svm_params *p,
+                                  kpca_classifier *out, kpca_error *err)
+{
+    memset(out, 0, sizeof *out);
+    kpca_status st = kpca_svm_check(p, err);
+    if (st != KPCA_OK)
+        return st;
+    if (n < 2)
+        return kpca_fail(err, KPCA_EUSAGE, "need at least 2 training points, got %zu", n);
+    if (p->backend == KPCA_SVM_GRAM && g == NULL)
+        return kpca_fail(err, KPCA_EINTERNAL, "the gram backend needs a Gram matrix");
+
+    /* classes in order of first appearance (LIBSVM's order) */
+    int *labels = kpca_alloc_array(n, 1, sizeof(int));
+    int *cls = kpca_alloc_array(n, 1, sizeof(int));
+    size_t *idx = kpca_alloc_array(n, 1, sizeof(size_t));
+    double *sign = kpca_alloc_array(n, 1, sizeof(double));
+    struct svm_node *nodes = NULL;
+    if (labels == NULL || cls == NULL || idx == NULL || sign == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t nclass = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = 0;
+        while (c < nclass && labels[c] != y[i])
+            c++;
+        if (c == nclass)
+            labels[nclass++] = y[i];
+        cls[i] = (int)c;
+    }
+    if (nclass < 2) {
+        st = kpca_fail(err, KPCA_EFORMAT, "the training labels hold a single class (%d): nothing to classify",
+                       labels[0]);
+        goto done;
+    }
+    size_t nmach = p->scheme == KPCA_MC_OVO ? nclass * (nclass - 1) / 2 : nclass;
+    out->labels = kpca_alloc_array(nclass, 1, sizeof(int));
+    out->pos = kpca_alloc_array(nmach, 1, sizeof(int));
+    out->neg = kpca_alloc_array(nmach, 1, sizeof(int));
+    out->w = kpca_alloc_array(nmach, dim, sizeof(double));
+    out->b = kpca_alloc_array(nmach, 1, sizeof(double));
+    /* node storage for the largest binary problem */
+    size_t maxns = 0;
+    if (p->scheme == KPCA_MC_OVR) {
+        maxns = n;
+    } else {
+        size_t *count = kpca_calloc(nclass, sizeof(size_t));
+        if (count == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++)
+            count[cls[i]]++;
+        for (size_t a = 0; a < nclass; a++)
+            for (size_t c = a + 1; c < nclass; c++)
+                if (count[a] + count[c] > maxns)
+                    maxns = count[a] + count[c];
+        kpca_free(count);
+    }
+    size_t stride = p->backend == KPCA_SVM_GRAM ? maxns + 2 : dim + 1;
+    nodes = kpca_alloc_array(maxns, stride, sizeof(struct svm_node));
+    if (out->labels == NULL || out->pos == NULL || out->neg == NULL || out->w == NULL || out->b == NULL ||
+        nodes == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the SVM problems (%zu points)", maxns);
+        goto done;
+    }
+    memcpy(out->labels, labels, nclass * sizeof(int));
+    out->nclass = nclass;
+    out->nmach = nmach;
+    out->dim = dim;
+    train_ctx t = {x, ld, dim, g, n, factor, p};
+    size_t m = 0;
+    for (size_t a = 0; a < nclass && st == KPCA_OK; a++) {
+        if (p->scheme == KPCA_MC_OVR) {
+            for (size_t i = 0; i < n; i++) {
+                idx[i] = i;
+                sign[i] = (size_t)cls[i] == a ? 1.0 : -1.0;
+            }
+            out->pos[m] = (int)a;
+            out->neg[m] = -1;
+            st = train_binary(&t, idx, sign, n, nodes, out->w + m * dim, out->b + m, &out->nsv, err);
+            m++;
+            continue;
+        }
+        for (size_t c = a + 1; c < nclass && st == KPCA_OK; c++) {
+            size_t ns = 0;
+            for (size_t i = 0; i < n; i++)
+                if ((size_t)cls[i] == a) {
+                    idx[ns] = i;
+                    sign[ns++] = 1.0;
+                }
+            for (size_t i = 0; i < n; i++)
+                if ((size_t)cls[i] == c) {
+                    idx[ns] = i;
+                    sign[ns++] = -1.0;
+                }
+            out->pos[m] = (int)a;
+            out->neg[m] = (int)c;
+            st = train_binary(&t, idx, sign, ns, nodes, out->w + m * dim, out->b + m, &out->nsv, err);
+            m++;
+        }
+    }
+done:
+    kpca_free(labels);
+    kpca_free(cls);
+    kpca_free(idx);
+    kpca_free(sign);
+    kpca_free(nodes);
+    if (st != KPCA_OK)
+        kpca_classifier_free(out);
+    return st;
+}
+
+kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
+                                    kpca_error *err)
+{
+    if (n == 0)
+        return KPCA_OK;
+    const size_t B = 1024;
+    size_t rows = n < B ? n : B;
+    double *dec = kpca_alloc_array(rows, c->nmach, sizeof(double));
+    int *votes = kpca_alloc_array(c->nclass, 1, sizeof(int));
+    if (dec == NULL || votes == NULL) {
+        kpca_free(dec);
+        kpca_free(votes);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    for (size_t r0 = 0; r0 < n; r0 += B) {
+        size_t nb = n - r0 < B ? n - r0 : B;
+        for (size_t i = 0; i < nb; i++)
+            memcpy(dec + i * c->nmach, c->b, c->nmach * sizeof(double));
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)c->nmach, (int)c->dim, 1.0,
+                    x + r0 * ld, (int)ld, c->w, (int)c->dim, 1.0, dec, (int)c->nmach);
+        for (size_t i = 0; i < nb; i++) {
+            const double *d = dec + i * c->nmach;
+            size_t best = 0;
+            if (c->neg[0] < 0) { /* one-vs-rest: largest decision value */
+                for (size_t j = 1; j < c->nmach; j++)
+                    if (d[j] > d[best])
+                        best = j;
+                pred[r0 + i] = c->labels[c->pos[best]];
+            } else { /* one-vs-one: votes, ties to the first class */
+                memset(votes, 0, c->nclass * sizeof(int));
+                for (size_t j = 0; j < c->nmach; j++)
+                    votes[d[j] > 0.0 ? c->pos[j] : c->neg[j]]++;
+                for (size_t k = 1; k < c->nclass; k++)
+                    if (votes[k] > votes[best])
+                        best = k;
+                pred[r0 + i] = c->labels[best];
+            }
+        }
+    }
+    kpca_free(dec);
+    kpca_free(votes);
+    return KPCA_OK;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
+                      const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
+                      const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err)
+{
+    kpca_status st = kpca_svm_check(p, err);
+    if (st != KPCA_OK)
+        return st;
+    for (size_t i = 0; i < np; i++)
+        if (prefixes[i] == 0 || prefixes[i] > dim)
+            return kpca_fail(err, KPCA_EUSAGE, "cannot use %zu components: the features have %zu", prefixes[i], dim);
+    size_t *order = kpca_alloc_array(np, 1, sizeof(size_t));
+    double *xtr = NULL, *xte = NULL, *g = NULL;
+    int *pred = kpca_alloc_array(ntest ? ntest : 1, 1, sizeof(int));
+    if (order == NULL || pred == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(order, prefixes, np * sizeof(size_t));
+    qsort(order, np, sizeof(size_t), cmp_size);
+    const double *tr = xtrain, *te = xtest;
+    if (p->scale == KPCA_SCALE_STD) { /* scale copies by the training std */
+        xtr = kpca_alloc_array(ntrain, dim, sizeof(double));
+        xte = kpca_alloc_array(ntest ? ntest : 1, dim, sizeof(double));
+        if (xtr == NULL || xte == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for scaled features");
+            goto done;
+        }
+        for (size_t c = 0; c < dim; c++) {
+            double mean = 0.0, var = 0.0;
+            for (size_t i = 0; i < ntrain; i++)
+                mean += xtrain[i * dim + c];
+            mean /= (double)ntrain;
+            for (size_t i = 0; i < ntrain; i++) {
+                double d = xtrain[i * dim + c] - mean;
+                var += d * d;
+            }
+            double sd = sqrt(var / (double)ntrain);
+            double f = sd > 0.0 ? 1.0 / sd : 1.0;
+            for (size_t i = 0; i < ntrain; i++)
+                xtr[i * dim + c] = f * xtrain[i * dim + c];
+            for (size_t i = 0; i < ntest; i++)
+                xte[i * dim + c] = f * xtest[i * dim + c];
+        }
+        tr = xtr;
+        te = xte;
+    }
+    int need_gram = p->backend == KPCA_SVM_GRAM || p->scale == KPCA_SCALE_NORM;
+    if (need_gram) {
+        g = kpca_alloc_array(ntrain, ntrain, sizeof(double));
+        if (g == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu training Gram matrix", ntrain, ntrain);
+            goto done;
+        }
+        memset(g, 0, ntrain * ntrain * sizeof(double));
+    }
+    size_t done_k = 0;
+    for (size_t q = 0; q < np; q++) {
+        size_t k = order[q];
+        if (q > 0 && k == order[q - 1])
+            continue; /* duplicate prefix: its rows were filled already */
+        if (need_gram && k > done_k) /* grow G by the columns done_k..k-1 */
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, tr + done_k,
+                        (int)dim, 1.0, g, (int)ntrain);
+        done_k = k > done_k ? k : done_k;
+        double factor = 1.0;
+        if (p->scale == KPCA_SCALE_NORM) {
+            double trace = 0.0;
+            for (size_t i = 0; i < ntrain; i++)
+                trace += g[i * ntrain + i];
+            factor = trace > 0.0 ? (double)ntrain / trace : 1.0;
+        }
+        double t0 = kpca_now();
+        kpca_classifier cl;
+        st = kpca_classifier_train(tr, ntrain, dim, k, ytrain, g, factor, p, &cl, err);
+        if (st != KPCA_OK)
+            goto done;
+        double t1 = kpca_now();
+        st = kpca_classifier_predict(&cl, te, ntest, dim, pred, err);
+        double t2 = kpca_now();
+        size_t nsv = cl.nsv;
+        kpca_classifier_free(&cl);
+        if (st != KPCA_OK)
+            goto done;
+        size_t errors = 0;
+        for (size_t i = 0; i < ntest; i++)
+            errors += pred[i] != ytest[i];
+        for (size_t i = 0; i < np; i++) {
+            if (prefixes[i] != k)
+                continue;
+            rows[i].components = k;
+            rows[i].errors = errors;
+            rows[i].total = ntest;
+            rows[i].error_pct = ntest ? 100.0 * (double)errors / (double)ntest : 0.0;
+            rows[i].nsv = nsv;
+            rows[i].sec_train = t1 - t0;
+            rows[i].sec_predict = t2 - t1;
+        }
+    }
+done:
+    kpca_free(order);
+    kpca_free(pred);
+    kpca_free(xtr);
+    kpca_free(xte);
+    kpca_free(g);
+    return st;
+}

@@ -1,0 +1,90 @@
+/* linsvm.h - linear soft-margin classifiers on feature prefixes, with LIBSVM.
+ *
+ * kpca_eval trains, for each requested number of leading components k, a
+ * multi-class C-SVC with the linear kernel on the first k training features
+ * and counts the test errors.  Multi-class schemes:
+ *   OVO  LIBSVM's one-vs-one: a machine per pair of classes, majority vote,
+ *        ties to the class seen first in the training labels (as svm-predict);
+ *   OVR  one-vs-rest: a machine per class, the largest decision value wins.
+ * Backends (same mathematics, different arithmetic):
+ *   GRAM    LIBSVM with a precomputed linear kernel built by BLAS (DSYRK),
+ *           grown from one prefix to the next;
+ *   SPARSE  LIBSVM's own linear kernel on svm_node vectors (the reference;
+ *           identical to Debian's svm-train -t 0 on the same features).
+ * Scaling (one rule for every prefix, computed on training features only):
+ *   NONE  raw components;
+ *   NORM  all components divided by one factor so that the training
+ *         features' mean squared norm is 1 (equivalent to rescaling C);
+ *   STD   each component divided by its training standard deviation.
+ * Every binary machine is collapsed to w.x + b, so prediction is one GEMM.
+ */
+#ifndef KPCA_LINSVM_H
+#define KPCA_LINSVM_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+typedef enum { KPCA_MC_OVO = 0, KPCA_MC_OVR } kpca_multiclass;
+typedef enum { KPCA_SVM_GRAM = 0, KPCA_SVM_SPARSE } kpca_svm_backend;
+typedef enum { KPCA_SCALE_NONE = 0, KPCA_SCALE_NORM, KPCA_SCALE_STD } kpca_scale;
+
+typedef struct {
+    double C;                 /* > 0 */
+    kpca_multiclass scheme;
+    kpca_svm_backend backend;
+    kpca_scale scale;
+    double eps;               /* LIBSVM stopping tolerance (default 1e-3) */
+    double cache_mb;          /* LIBSVM kernel cache, MB */
+} kpca_svm_params;
+
+kpca_svm_params kpca_svm_defaults(void);
+kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err);
+
+const char *kpca_multiclass_name(kpca_multiclass m);
+int kpca_multiclass_parse(const char *s, kpca_multiclass *out);
+const char *kpca_scale_name(kpca_scale s);
+int kpca_scale_parse(const char *s, kpca_scale *out);
+const char *kpca_backend_name(kpca_svm_backend b);
+int kpca_backend_parse(const char *s, kpca_svm_backend *out);
+
+/* A trained linear multi-class classifier: decision_j(x) = w_j.x + b_j. */
+typedef struct {
+    size_t nclass, nmach, dim;
+    int *labels;  /* nclass class labels, in order of first appearance */
+    int *pos;     /* nmach: class index of the positive side */
+    int *neg;     /* nmach: class index of the negative side, -1 for "rest" */
+    double *w;    /* nmach x dim */
+    double *b;    /* nmach */
+    size_t nsv;   /* support vectors over all machines */
+} kpca_classifier;
+
+void kpca_classifier_free(kpca_classifier *c);
+
+/* Predicts labels for n points (rows of x with stride ld >= c->dim). */
+kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
+                                    kpca_error *err);
+
+/* Trains on the first `dim` columns of x (n rows, stride ld), with the
+ * SPARSE backend or, for GRAM, from the Gram matrix g (n x n, upper triangle
+ * used) of those columns.  `factor` multiplies every kernel value (the NORM
+ * scaling); the returned weights apply to the unscaled columns. */
+kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
+                                  const double *g, double factor, const kpca_svm_params *p,
+                                  kpca_classifier *out, kpca_error *err);
+
+typedef struct {
+    size_t components;
+    size_t errors, total;
+    double error_pct;
+    size_t nsv;
+    double sec_train, sec_predict;
+} kpca_eval_row;
+
+/* Trains and tests for each of the np prefixes (each 1..dim, any order);
+ * rows[i] answers prefixes[i].  Train and test must have the same dim. */
+kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
+                      const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
+                      const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err);
+
+#endif

@@ -1,0 +1,188 @@
+#include "model.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "clock.h"
+#include "mem.h"
+
+kpca_fit_params kpca_fit_defaults(int degree)
+{
+    kpca_fit_params p;
+    p.kernel = kpca_kernel_poly(degree);
+    p.components = 0;
+    p.tol = -1.0;
+    p.eig = KPCA_EIG_AUTO;
+    return p;
+}
+
+void kpca_model_free(kpca_model *model)
+{
+    if (model == NULL)
+        return;
+    kpca_free(model->fitx);
+    kpca_free(model->fity);
+    kpca_free(model->alpha);
+    kpca_free(model->eigval);
+    kpca_free(model->colmean);
+    memset(model, 0, sizeof *model);
+}
+
+kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
+                           kpca_fit_info *info, kpca_error *err)
+{
+    memset(model, 0, sizeof *model);
+    kpca_status st = kpca_kernel_check(&p->kernel, err);
+    if (st != KPCA_OK)
+        return st;
+    const size_t m = fit->n, dim = fit->dim;
+    if (m < 2)
+        return kpca_fail(err, KPCA_EUSAGE, "kernel PCA needs at least 2 fit points, got %zu", m);
+    size_t want = p->components ? p->components : m;
+    if (want > m)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu fit points", want, m);
+    double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
+
+    kpca_fit_info inf;
+    memset(&inf, 0, sizeof inf);
+    inf.requested = want;
+    inf.tol = tol;
+    inf.eig_used = kpca_eig_resolve(p->eig, m, want);
+
+    double *K = kpca_alloc_array(m, m, sizeof(double));
+    double *u = kpca_alloc_array(want, m, sizeof(double));
+    double *mu = kpca_alloc_array(want, 1, sizeof(double));
+    model->fitx = kpca_alloc_array(m, dim, sizeof(double));
+    model->fity = kpca_alloc_array(m, 1, sizeof(int));
+    model->colmean = kpca_alloc_array(m, 1, sizeof(double));
+    if (K == NULL || u == NULL || mu == NULL || model->fitx == NULL || model->fity == NULL || model->colmean == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel matrix", m, m);
+        goto fail;
+    }
+    memcpy(model->fitx, fit->x, m * dim * sizeof(double));
+    memcpy(model->fity, fit->y, m * sizeof(int));
+
+    double t0 = kpca_now();
+    kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
+    for (size_t i = 0; i < m * m; i++) {
+        if (!isfinite(K[i])) {
+            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow (degree %d too high for the data's scale?)",
+                           p->kernel.degree);
+            goto fail;
+        }
+    }
+    double t1 = kpca_now();
+    kpca_center_fit(K, m, model->colmean, &model->grandmean);
+    double trace = 0.0;
+    for (size_t i = 0; i < m; i++)
+        trace += K[i * m + i];
+    double t2 = kpca_now();
+    st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
+    double t3 = kpca_now();
+    kpca_free(K);
+    K = NULL;
+    if (st != KPCA_OK)
+        goto fail;
+    inf.sec_kernel = t1 - t0;
+    inf.sec_center = t2 - t1;
+    inf.sec_eig = t3 - t2;
+
+    size_t kept = 0;
+    if (mu[0] > 0.0 && isfinite(mu[0]))
+        while (kept < want && mu[kept] > tol * mu[0])
+            kept++;
+    if (kept == 0) {
+        st = kpca_fail(err, KPCA_ENUMERIC,
+                       "the centred kernel matrix is zero: all fit points coincide in feature space");
+        goto fail;
+    }
+    inf.kept = kept;
+    model->alpha = kpca_alloc_array(kept, m, sizeof(double));
+    model->eigval = kpca_alloc_array(kept, 1, sizeof(double));
+    if (model->alpha == NULL || model->eigval == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t c = 0; c < kept; c++) {
+        double s = 1.0 / sqrt(mu[c]);
+        model->eigval[c] = mu[c];
+        for (size_t i = 0; i < m; i++)
+            model->alpha[c * m + i] = u[c * m + i] * s;
+    }
+    kpca_free(u);
+    kpca_free(mu);
+    model->kernel = p->kernel;
+    model->m = m;
+    model->dim = dim;
+    model->k = kept;
+    model->trace = trace;
+    kpca_dataset_range(fit, &model->input_lo, &model->input_hi);
+    if (info != NULL)
+        *info = inf;
+    return KPCA_OK;
+fail:
+    kpca_free(K);
+    kpca_free(u);
+    kpca_free(mu);
+    kpca_model_free(model);
+    return st;
+}
+
+kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
+                                 double *z, kpca_error *err)
+{
+    if (dim != model->dim)
+        return kpca_fail(err, KPCA_EFORMAT, "the data has %zu values per point but the model expects %zu",
+                         dim, model->dim);
+    if (k == 0 || k > model->k)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot project onto %zu components: the model has %zu", k, model->k);
+    const size_t m = model->m;
+    size_t block = n < KPCA_TRANSFORM_BLOCK ? n : KPCA_TRANSFORM_BLOCK;
+    double *kt = kpca_alloc_array(block ? block : 1, m, sizeof(double));
+    if (kt == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel block", block, m);
+    for (size_t r0 = 0; r0 < n; r0 += block) {
+        size_t nb = n - r0 < block ? n - r0 : block;
+        kpca_kernel_cross(&model->kernel, x + r0 * dim, nb, model->fitx, m, dim, kt);
+        kpca_center_cross(kt, nb, m, model->colmean, model->grandmean);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)k, (int)m, 1.0, kt, (int)m,
+                    model->alpha, (int)m, 0.0, z + r0 * k, (int)k);
+    }
+    kpca_free(kt);
+    for (size_t i = 0; i < n * k; i++)
+        if (!isfinite(z[i]))
+            return kpca_fail(err, KPCA_ENUMERIC, "projection overflow at point %zu (kernel values too large)",
+                             i / k + 1);
+    return KPCA_OK;
+}
+
+kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_error *err)
+{
+    kpca_error kerr;
+    if (kpca_kernel_check(&md->kernel, &kerr) != KPCA_OK)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': invalid kernel: %s", path, kerr.msg);
+    if (md->m < 2 || md->dim < 1 || md->k < 1 || md->k > md->m)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': inconsistent sizes (m=%zu, dim=%zu, k=%zu)", path, md->m,
+                         md->dim, md->k);
+    for (size_t i = 0; i < md->m * md->dim; i++)
+        if (!isfinite(md->fitx[i]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': fit point %zu has a non-finite value", path, i / md->dim + 1);
+    for (size_t i = 0; i < md->k * md->m; i++)
+        if (!isfinite(md->alpha[i]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': alpha of component %zu has a non-finite value", path,
+                             i / md->m + 1);
+    for (size_t c = 0; c < md->k; c++) {
+        double v = md->eigval[c];
+        if (!isfinite(v) || v <= 0.0 || (c > 0 && v > md->eigval[c - 1]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': eigenvalue %zu (%g) is not positive and descending", path,
+                             c + 1, v);
+    }
+    for (size_t i = 0; i < md->m; i++)
+        if (!isfinite(md->colmean[i]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': column mean %zu is not finite", path, i + 1);
+    if (!isfinite(md->grandmean) || !isfinite(md->trace) || !isfinite(md->input_lo) || !isfinite(md->input_hi))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a scalar statistic is not finite", path);
+    return KPCA_OK;
+}

@@ -1,0 +1,81 @@
+/* model.h - kernel PCA: fit, projection, and the model file.
+ *
+ * Fit (Schölkopf, Smola & Müller 1998): K = k(X, X) on the m fit points,
+ * centred in feature space, K~ u = mu u for the largest mu; alpha = u/sqrt(mu)
+ * so that mu (alpha.alpha) = 1.  Eigenvalues mu <= tol * mu_1 (and any
+ * mu <= 0) are dropped: the model keeps k <= requested components.
+ * Projection of x: z_c(x) = sum_i alpha_c[i] k~(x_i, x), the kernel row
+ * centred with the fit's column means and grand mean.  Fit points project
+ * to sqrt(mu_c) u_c.
+ */
+#ifndef KPCA_MODEL_H
+#define KPCA_MODEL_H
+
+#include <stddef.h>
+
+#include "dataset.h"
+#include "eig.h"
+#include "error.h"
+#include "kernel.h"
+
+#define KPCA_MODEL_FORMAT "kpca-model"
+#define KPCA_MODEL_VERSION 1
+#define KPCA_SOURCE_MAX 1024
+
+typedef struct {
+    kpca_kernel kernel;
+    size_t m;         /* fit points */
+    size_t dim;       /* input dimension */
+    size_t k;         /* components kept */
+    double *fitx;     /* m x dim fit points (owned) */
+    int *fity;        /* m labels of the fit points (owned; provenance only) */
+    double *alpha;    /* k x m: row c is alpha_c (owned) */
+    double *eigval;   /* k eigenvalues mu_c of the centred K, descending (owned) */
+    double *colmean;  /* m column means of the uncentred K (owned) */
+    double grandmean; /* mean of colmean */
+    double trace;     /* trace of the centred K: sum of all its eigenvalues */
+    double input_lo, input_hi; /* range of the fit data's values */
+    char source[KPCA_SOURCE_MAX]; /* free-text provenance (file, subset) */
+} kpca_model;
+
+typedef struct {
+    kpca_kernel kernel;
+    size_t components;     /* wanted; 0 means as many as the fit points allow */
+    double tol;            /* relative eigenvalue tolerance; < 0: default m * DBL_EPSILON */
+    kpca_eig_method eig;   /* eigensolver driver */
+} kpca_fit_params;
+
+typedef struct {
+    size_t requested;         /* components asked of the eigensolver */
+    size_t kept;              /* components kept (eigenvalue above tolerance) */
+    double tol;               /* tolerance used (relative to mu_1) */
+    kpca_eig_method eig_used; /* driver actually used */
+    double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
+} kpca_fit_info;
+
+/* Default fit parameters: the paper's kernel of the given degree. */
+kpca_fit_params kpca_fit_defaults(int degree);
+
+/* Fits on all rows of `fit` (choose a subset with kpca_dataset_select).
+ * *model is overwritten (free with kpca_model_free); info may be NULL. */
+kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
+                           kpca_fit_info *info, kpca_error *err);
+
+/* z (n x k, row-major) = the first k components of the n points x (n x dim). */
+kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
+                                 double *z, kpca_error *err);
+
+/* Rows per block in kpca_model_transform (bounds the kernel block's memory). */
+#define KPCA_TRANSFORM_BLOCK 1024
+
+void kpca_model_free(kpca_model *model);
+
+/* Checks every invariant of a model (shapes, finiteness, positive descending
+ * eigenvalues, valid kernel); `path` only names it in messages. */
+kpca_status kpca_model_validate(const kpca_model *model, const char *path, kpca_error *err);
+
+/* HDF5 model file, written atomically; see README "Model file". */
+kpca_status kpca_model_save(const kpca_model *model, const char *path, kpca_error *err);
+kpca_status kpca_model_load(const char *path, kpca_model *model, kpca_error *err);
+
+#endif

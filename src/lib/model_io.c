@@ -1,0 +1,172 @@
+/* model_io.c - the HDF5 model file.
+ *
+ * Root attributes: format ("kpca-model"), version (1), kpca_version,
+ * kernel ("poly"), degree, gamma, coef0, m, dim, k, grandmean, trace,
+ * input_lo, input_hi, source, checksum (CRC-32 of the arrays and numbers).
+ * Datasets: fit_x (m x dim), fit_y (m), alpha (k x m), eigenvalues (k),
+ * colmean (m).  Loading checks the version, every shape, the checksum and
+ * kpca_model_validate, so a truncated or altered file is refused.
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include "atomic.h"
+#include "h5util.h"
+#include "mem.h"
+#include "model.h"
+#include "version.h"
+
+static unsigned long crc_bytes(unsigned long crc, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    while (n > 0) {
+        uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        crc = crc32(crc, b, chunk);
+        b += chunk;
+        n -= chunk;
+    }
+    return crc;
+}
+
+static unsigned long model_checksum(const kpca_model *md)
+{
+    unsigned long crc = crc32(0L, Z_NULL, 0);
+    long long sizes[4] = {(long long)md->m, (long long)md->dim, (long long)md->k, (long long)md->kernel.degree};
+    double scalars[6] = {md->kernel.gamma, md->kernel.coef0, md->grandmean, md->trace, md->input_lo, md->input_hi};
+    crc = crc_bytes(crc, sizes, sizeof sizes);
+    crc = crc_bytes(crc, scalars, sizeof scalars);
+    crc = crc_bytes(crc, md->fitx, md->m * md->dim * sizeof(double));
+    crc = crc_bytes(crc, md->fity, md->m * sizeof(int));
+    crc = crc_bytes(crc, md->alpha, md->k * md->m * sizeof(double));
+    crc = crc_bytes(crc, md->eigval, md->k * sizeof(double));
+    crc = crc_bytes(crc, md->colmean, md->m * sizeof(double));
+    return crc;
+}
+
+kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *err)
+{
+    kpca_h5_quiet();
+    kpca_status st = kpca_model_validate(md, path, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_atomic at;
+    st = kpca_atomic_begin(&at, path, 0, err);
+    if (st != KPCA_OK)
+        return st;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST); /* checksummed metadata */
+    hid_t f = H5Fcreate(at.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    if (f < 0) {
+        kpca_atomic_abort(&at);
+        return kpca_fail(err, KPCA_EIO, "cannot create '%s'", path);
+    }
+    size_t d_fitx[2] = {md->m, md->dim}, d_alpha[2] = {md->k, md->m}, d_m[2] = {md->m, 0}, d_k[2] = {md->k, 0};
+    st = kpca_h5_attr_write_string(f, path, "format", KPCA_MODEL_FORMAT, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "version", KPCA_MODEL_VERSION, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kernel", "poly", err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "degree", md->kernel.degree, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "gamma", md->kernel.gamma, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "coef0", md->kernel.coef0, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "m", (long)md->m, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "dim", (long)md->dim, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "k", (long)md->k, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "grandmean", md->grandmean, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "trace", md->trace, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "input_lo", md->input_lo, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "input_hi", md->input_hi, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "source", md->source, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)model_checksum(md), err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "fit_x", d_fitx, md->fitx, err);
+    if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "fit_y", md->m, md->fity, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "eigenvalues", d_k, md->eigval, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "colmean", d_m, md->colmean, err);
+    if (H5Fclose(f) < 0 && st == KPCA_OK)
+        st = kpca_fail(err, KPCA_EIO, "cannot write '%s' (disk full?)", path);
+    if (st != KPCA_OK) {
+        kpca_atomic_abort(&at);
+        return st;
+    }
+    return kpca_atomic_commit(&at, err);
+}
+
+static kpca_status read_size(hid_t f, const char *path, const char *name, long lo, long hi, size_t *out,
+                             kpca_error *err)
+{
+    long v;
+    kpca_status st = kpca_h5_attr_read_long(f, path, name, &v, err);
+    if (st != KPCA_OK)
+        return st;
+    if (v < lo || v > hi)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' = %ld out of range (%ld..%ld)", path, name, v, lo, hi);
+    *out = (size_t)v;
+    return KPCA_OK;
+}
+
+static kpca_status expect_dims(const char *path, const char *name, const size_t got[2], size_t r, size_t c,
+                               kpca_error *err)
+{
+    if (got[0] != r || got[1] != c)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' is %zu x %zu, expected %zu x %zu", path, name,
+                         got[0], got[1], r, c);
+    return KPCA_OK;
+}
+
+kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
+{
+    memset(md, 0, sizeof *md);
+    hid_t f;
+    kpca_status st = kpca_h5_open_read(path, &f, err);
+    if (st != KPCA_OK)
+        return st;
+    char fmt[64], kname[32];
+    long version = 0, degree = 0, checksum = 0;
+    size_t dims[2], ny = 0;
+    st = kpca_h5_attr_read_string(f, path, "format", fmt, sizeof fmt, err);
+    if (st == KPCA_OK && strcmp(fmt, KPCA_MODEL_FORMAT) != 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': not a kpca model (format '%s')", path, fmt);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "version", &version, err);
+    if (st == KPCA_OK && version != KPCA_MODEL_VERSION)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': model version %ld is not supported (this kpca reads version %d)",
+                       path, version, KPCA_MODEL_VERSION);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "kernel", kname, sizeof kname, err);
+    if (st == KPCA_OK && strcmp(kname, "poly") != 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown kernel '%s'", path, kname);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "degree", &degree, err);
+    if (st == KPCA_OK && (degree < 1 || degree > KPCA_MAX_DEGREE))
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': degree %ld out of range", path, degree);
+    md->kernel.type = KPCA_KERNEL_POLY;
+    md->kernel.degree = (int)degree;
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "gamma", &md->kernel.gamma, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "coef0", &md->kernel.coef0, err);
+    if (st == KPCA_OK) st = read_size(f, path, "m", 2, 100000000L, &md->m, err);
+    if (st == KPCA_OK) st = read_size(f, path, "dim", 1, 100000000L, &md->dim, err);
+    if (st == KPCA_OK) st = read_size(f, path, "k", 1, (long)md->m, &md->k, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "grandmean", &md->grandmean, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "trace", &md->trace, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_lo", &md->input_lo, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_hi", &md->input_hi, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "source", md->source, sizeof md->source, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
+    if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);
+    if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "fit_y", &ny, &md->fity, err);
+    if (st == KPCA_OK && ny != md->m)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'fit_y' has %zu labels, expected %zu", path, ny, md->m);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "alpha", 2, dims, &md->alpha, err);
+    if (st == KPCA_OK) st = expect_dims(path, "alpha", dims, md->k, md->m, err);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "eigenvalues", 1, dims, &md->eigval, err);
+    if (st == KPCA_OK) st = expect_dims(path, "eigenvalues", dims, md->k, 1, err);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "colmean", 1, dims, &md->colmean, err);
+    if (st == KPCA_OK) st = expect_dims(path, "colmean", dims, md->m, 1, err);
+    H5Fclose(f);
+    if (st == KPCA_OK && (unsigned long)checksum != model_checksum(md))
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);
+    if (st == KPCA_OK)
+        st = kpca_model_validate(md, path, err);
+    if (st != KPCA_OK)
+        kpca_model_free(md);
+    return st;
+}
