@@ -1,0 +1,77 @@
+/* testutil.h - shared helpers for the cmocka unit tests.
+ *
+ * Tests run from the repository root (make unit), so USPS is at data/.
+ * Every helper aborts the test (cmocka fail) rather than return errors.
+ */
+#ifndef KPCA_TESTUTIL_H
+#define KPCA_TESTUTIL_H
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/kpca.h"
+
+/* Deterministic uniform numbers in [-1, 1) (splitmix64). */
+static inline double tu_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 4503599627370496.0 - 1.0;
+}
+
+/* A random n x dim data set with labels 0..nclass-1 (cycled). */
+static inline void tu_random_dataset(kpca_dataset *ds, size_t n, size_t dim, int nclass, uint64_t seed)
+{
+    kpca_error err;
+    assert_int_equal(kpca_dataset_alloc(ds, n, dim, &err), KPCA_OK);
+    for (size_t i = 0; i < n * dim; i++)
+        ds->x[i] = tu_rand(&seed);
+    for (size_t i = 0; i < n; i++)
+        ds->y[i] = (int)(i % (size_t)nclass);
+}
+
+/* The first n rows of a USPS file in data/ (skips the test if it is missing). */
+static inline void tu_usps(kpca_dataset *ds, const char *file, size_t n)
+{
+    kpca_error err;
+    kpca_dataset all;
+    char path[256];
+    snprintf(path, sizeof path, "data/%s", file);
+    if (kpca_dataset_read(path, NULL, &all, &err) != KPCA_OK) {
+        print_message("skipping: %s\n", err.msg);
+        skip();
+    }
+    if (n == 0 || n > all.n)
+        n = all.n;
+    size_t *idx = malloc(n * sizeof *idx);
+    assert_non_null(idx);
+    assert_int_equal(kpca_subset_indices(all.n, n, 0, idx, &err), KPCA_OK);
+    assert_int_equal(kpca_dataset_select(&all, idx, n, ds, &err), KPCA_OK);
+    free(idx);
+    kpca_dataset_free(&all);
+}
+
+/* Writes text to a file under tests/out/ and returns its path (static buffer). */
+static inline const char *tu_write_file(const char *name, const char *text)
+{
+    static char path[256];
+    (void)system("mkdir -p tests/out");
+    snprintf(path, sizeof path, "tests/out/%s", name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#endif
