@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit cli-test data clean help experiment bench asan deps
+.PHONY: all check test unit cli-test data clean help experiment bench asan deps
 
 all: $(BUILD)/kpca kpca data
 
@@ -53,17 +53,23 @@ unit: $(UNIT_BIN)
 cli-test: $(BUILD)/kpca data
 	bats tests/cli
 
-check: all unit cli-test
+# The README's two commands.  Both install missing Debian packages first and
+# then re-enter make, so that pkg-config sees the freshly installed libraries.
+check: deps
+	$(MAKE) test
+
+experiment: deps
+	$(MAKE) all
+	sh scripts/run-grid.sh
+
+test: all unit cli-test
 
 deps:
-	sh scripts/install-deps.sh
-
-experiment: all
-	sh scripts/run-grid.sh
+	@sh scripts/install-deps.sh
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	    LDFLAGS="-fsanitize=address,undefined" check
+	    LDFLAGS="-fsanitize=address,undefined" test
 
 clean:
 	rm -rf build build-asan kpca
@@ -74,3 +80,7 @@ help:
 	@echo "make experiment run the paper grid and write results/"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make deps       install missing Debian packages"
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS)

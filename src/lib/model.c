@@ -74,6 +74,9 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         }
     }
     double t1 = kpca_now();
+    double raw_trace = 0.0;
+    for (size_t i = 0; i < m; i++)
+        raw_trace += fabs(K[i * m + i]);
     kpca_center_fit(K, m, model->colmean, &model->grandmean);
     double trace = 0.0;
     for (size_t i = 0; i < m; i++)
@@ -89,9 +92,13 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     inf.sec_center = t2 - t1;
     inf.sec_eig = t3 - t2;
 
+    /* drop eigenvalues below tol * mu_1, and below tol * trace(uncentred K):
+     * the rounding noise of the centring, which can exceed tol * mu_1 when
+     * the points nearly coincide in feature space */
     size_t kept = 0;
-    if (mu[0] > 0.0 && isfinite(mu[0]))
-        while (kept < want && mu[kept] > tol * mu[0])
+    const double floor_mu = tol * fmax(mu[0], raw_trace);
+    if (isfinite(mu[0]))
+        while (kept < want && mu[kept] > floor_mu)
             kept++;
     if (kept == 0) {
         st = kpca_fail(err, KPCA_ENUMERIC,

@@ -2,8 +2,10 @@
  *
  * Fit (Schölkopf, Smola & Müller 1998): K = k(X, X) on the m fit points,
  * centred in feature space, K~ u = mu u for the largest mu; alpha = u/sqrt(mu)
- * so that mu (alpha.alpha) = 1.  Eigenvalues mu <= tol * mu_1 (and any
- * mu <= 0) are dropped: the model keeps k <= requested components.
+ * so that mu (alpha.alpha) = 1.  Eigenvalues mu <= tol * max(mu_1, trace of
+ * the uncentred K) (and any mu <= 0) are dropped as rounding noise: the model
+ * keeps k <= requested components, and none (all fit points coincide in
+ * feature space) is KPCA_ENUMERIC.
  * Projection of x: z_c(x) = sum_i alpha_c[i] k~(x_i, x), the kernel row
  * centred with the fit's column means and grand mean.  Fit points project
  * to sqrt(mu_c) u_c.
@@ -48,7 +50,7 @@ typedef struct {
 typedef struct {
     size_t requested;         /* components asked of the eigensolver */
     size_t kept;              /* components kept (eigenvalue above tolerance) */
-    double tol;               /* tolerance used (relative to mu_1) */
+    double tol;               /* tolerance used (relative to max(mu_1, trace of uncentred K)) */
     kpca_eig_method eig_used; /* driver actually used */
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
 } kpca_fit_info;

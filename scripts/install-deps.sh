@@ -1,0 +1,25 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages kpca needs, if missing.
+# Idempotent: does nothing (and needs no root) when all are present.
+#   build:  gcc make pkg-config, OpenBLAS, LAPACKE, LIBSVM, HDF5, zlib
+#   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py
+#   plots:  gnuplot-nox
+set -eu
+pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev libhdf5-dev zlib1g-dev
+      libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
+      ca-certificates curl"
+missing=""
+for p in $pkgs; do
+    st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$st" = installed ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps.sh: installing:$missing" >&2
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+        echo "install-deps.sh: need root to install:$missing" >&2; exit 1; fi
+else SUDO=""; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

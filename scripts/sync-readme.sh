@@ -1,0 +1,33 @@
+#!/bin/sh
+# sync-readme.sh [--check] - refresh README.md's command synopses from
+# `kpca CMD --help`, so the README cannot drift from the option tables.
+# Blocks look like:  <!-- help:fit -->  ```text ... ```  <!-- /help -->
+# With --check, exit 1 (and show the diff) if README.md is out of date.
+set -eu
+cd "$(dirname "$0")/.."
+kpca=${KPCA:-build/kpca}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+awk -v kpca="$kpca" '
+    /^<!-- help:[a-z]+ -->$/ {
+        print
+        cmd = $0; sub(/^<!-- help:/, "", cmd); sub(/ -->$/, "", cmd)
+        print "```text"
+        run = kpca " " cmd " --help"
+        while ((run | getline line) > 0) print line
+        close(run)
+        print "```"
+        skip = 1
+        next
+    }
+    /^<!-- \/help -->$/ { skip = 0 }
+    !skip { print }
+' README.md > "$tmp"
+if [ "${1:-}" = --check ]; then
+    if ! diff -u README.md "$tmp"; then
+        echo "README.md is out of date: run scripts/sync-readme.sh" >&2
+        exit 1
+    fi
+else
+    cp "$tmp" README.md
+fi
