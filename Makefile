@@ -6,7 +6,7 @@ OPT      ?= -O2 -g
 # pkg-config lists the system directory -I/usr/include/<triplet>, which breaks
 # glibc's header order when given with -I: drop it (it is searched anyway).
 PKG_CFLAGS := $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(PKGS)))
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -Isrc $(PKG_CFLAGS)
+CPPFLAGS += -D_XOPEN_SOURCE=700 -Isrc $(PKG_CFLAGS)
 CFLAGS   += $(WARN) $(OPT)
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lsvm -lm -lpthread
 BUILD    ?= build
@@ -51,7 +51,7 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
 cli-test: $(BUILD)/kpca data
-	bats tests/cli
+	KPCA=$(abspath $(BUILD)/kpca) bats tests/cli
 
 # The README's two commands.  Both install missing Debian packages first and
 # then re-enter make, so that pkg-config sees the freshly installed libraries.

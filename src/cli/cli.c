@@ -99,10 +99,10 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n)
     return 0;
 }
 
-int cli_read_input(const char *spec, const cli_input *in, size_t dim, kpca_dataset *ds)
+int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds)
 {
     kpca_error err;
-    kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, dim};
+    kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0};
     double lo = 0, hi = 0;
     if (in->format != NULL && (kpca_format_parse(in->format, &ro.format) != 0 || ro.format == KPCA_FMT_CSV)) {
         cli_error("option '--format': expected esl, libsvm, hdf5 or auto, got '%s'", in->format);
@@ -114,6 +114,11 @@ int cli_read_input(const char *spec, const cli_input *in, size_t dim, kpca_datas
     }
     if (kpca_dataset_read(spec, &ro, ds, &err) != KPCA_OK)
         return cli_fail(&err);
+    /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
+    if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {
+        kpca_dataset_free(ds);
+        return cli_fail(&err);
+    }
     if (in->range != NULL)
         kpca_dataset_rescale(ds, lo, hi);
     if (in->round >= 0)

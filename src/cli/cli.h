@@ -27,8 +27,9 @@ typedef struct {
     long round;         /* decimals after rescaling; -1: none */
 } cli_input;
 
-/* Reads a data set and applies the input options; 0 or an exit code. */
-int cli_read_input(const char *spec, const cli_input *in, size_t dim, kpca_dataset *ds);
+/* Reads a data set and applies the input options; 0 or an exit code.  A
+ * LIBSVM file narrower than pad_dim is first widened with zeros. */
+int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds);
 /* Parses "LO,HI" (LO < HI). */
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "N1,N2,..." of integers in 1..max into a new array. */

@@ -39,7 +39,7 @@ static int write_table(const char *path, int markdown, const kpca_eval_row *rows
 {
     kpca_atomic at;
     kpca_error err;
-    if (kpca_atomic_begin(&at, path, 1, &err) != KPCA_OK)
+    if (kpca_atomic_begin(&at, path, &err) != KPCA_OK)
         return cli_fail(&err);
     if (markdown) {
         fprintf(at.fp, "| components | error %% | errors | total |\n|---:|---:|---:|---:|\n");
@@ -101,6 +101,15 @@ int cmd_eval(int argc, char **argv)
         free(ks);
         kpca_dataset_free(&tr);
         return r;
+    }
+    kpca_dataset *narrow = te.dim < tr.dim ? &te : &tr;
+    size_t wide = te.dim < tr.dim ? tr.dim : te.dim;
+    if (te.dim != tr.dim && narrow->format == KPCA_FMT_LIBSVM) { /* LIBSVM omits zeros */
+        kpca_error perr;
+        if (kpca_dataset_pad(narrow, wide, &perr) != KPCA_OK) {
+            r = cli_fail(&perr);
+            goto out;
+        }
     }
     if (te.dim != tr.dim) {
         cli_error("'%s' has %zu features per point but '%s' has %zu", pos[1], te.dim, pos[0], tr.dim);

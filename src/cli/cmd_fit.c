@@ -24,7 +24,7 @@ static const cli_option options[] = {
     {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9, "fit on M rows of the data (default: all rows)"},
     {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
      "0: the first M rows (default); else a random subset drawn with seed S"},
-    {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * largest (default: M * 2.2e-16)"},
+    {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16)"},
     {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (dsyevd) or evr (dsyevr) (default: auto)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
@@ -112,7 +112,7 @@ int cmd_fit(int argc, char **argv)
     else
         snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
     if (info.kept < info.requested)
-        cli_info("kept %zu of %zu components: %zu eigenvalues are at or below %.3g x the largest", info.kept,
+        cli_info("kept %zu of %zu components: %zu eigenvalues are rounding noise (<= %.3g x max(largest, trace K))", info.kept,
                  info.requested, info.requested - info.kept, info.tol);
     else
         cli_info("kept %zu components", info.kept);

@@ -62,7 +62,7 @@ int cmd_transform(int argc, char **argv)
         return KPCA_EUSAGE;
     }
     kpca_dataset ds;
-    r = cli_read_input(pos[1], &o.in, 0, &ds);
+    r = cli_read_input(pos[1], &o.in, model.dim, &ds);
     if (r != 0) {
         kpca_model_free(&model);
         return r;

@@ -1,6 +1,7 @@
 #include "atomic.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,56 +25,76 @@ static char *dup_str(const char *s)
     return d;
 }
 
-kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, int want_stream, kpca_error *err)
+static void release(kpca_atomic *a)
+{
+    kpca_free(a->final);
+    kpca_free(a->tmp);
+    memset(a, 0, sizeof *a);
+}
+
+kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
 {
     memset(a, 0, sizeof *a);
     if (path[0] == '\0')
         return kpca_fail(err, KPCA_EUSAGE, "empty output file name");
-    a->final = dup_str(path);
-    if (a->final == NULL)
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    struct stat st;
     if (strcmp(path, "-") == 0) {
-        if (!want_stream) {
-            kpca_free(a->final);
-            a->final = NULL;
-            return kpca_fail(err, KPCA_EUSAGE, "this format cannot be written to standard output");
-        }
         a->fp = stdout;
         return KPCA_OK;
     }
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
-    const char *base = path + dirlen;
+    /* a symbolic link: replace what it points to and keep the link */
+    char *target = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real != NULL) {
+            target = dup_str(real);
+            free(real);
+            if (target == NULL)
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        }
+    }
+    a->final = target != NULL ? target : dup_str(path);
+    if (a->final == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    if (stat(a->final, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            release(a);
+            return kpca_fail(err, KPCA_EIO, "cannot write '%s': Is a directory", path);
+        }
+        a->fp = fopen(a->final, "w"); /* device or FIFO: write in place */
+        if (a->fp == NULL) {
+            int e = errno;
+            release(a);
+            return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(e));
+        }
+        return KPCA_OK;
+    }
+    const char *slash = strrchr(a->final, '/');
+    size_t dirlen = slash ? (size_t)(slash - a->final + 1) : 0;
+    const char *base = a->final + dirlen;
     size_t len = dirlen + 1 + strlen(base) + strlen(".tmp.XXXXXX") + 1;
     a->tmp = kpca_malloc(len);
     if (a->tmp == NULL) {
-        kpca_free(a->final);
-        a->final = NULL;
+        release(a);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory");
     }
-    snprintf(a->tmp, len, "%.*s.%s.tmp.XXXXXX", (int)dirlen, path, base);
+    snprintf(a->tmp, len, "%.*s.%s.tmp.XXXXXX", (int)dirlen, a->final, base);
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
         int e = errno;
-        kpca_free(a->final);
-        kpca_free(a->tmp);
-        memset(a, 0, sizeof *a);
+        release(a);
         return kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", path, strerror(e));
     }
     pending_tmp = a->tmp;
     mode_t um = umask(0); /* mkstemp makes 0600: give the file the usual mode */
     umask(um);
     (void)fchmod(fd, 0666 & ~um);
-    if (want_stream) {
-        a->fp = fdopen(fd, "w");
-        if (a->fp == NULL) {
-            int e = errno;
-            close(fd);
-            kpca_atomic_abort(a);
-            return kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", path, strerror(e));
-        }
-    } else {
+    a->fp = fdopen(fd, "w");
+    if (a->fp == NULL) {
+        int e = errno;
         close(fd);
+        kpca_atomic_abort(a);
+        return kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", path, strerror(e));
     }
     return KPCA_OK;
 }
@@ -84,33 +105,29 @@ kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err)
     if (a->fp == stdout) {
         if (fflush(stdout) != 0 || ferror(stdout))
             st = kpca_fail(err, KPCA_EIO, "cannot write to standard output: %s", strerror(errno));
-        kpca_free(a->final);
-        memset(a, 0, sizeof *a);
+        release(a);
         return st;
     }
-    if (a->fp != NULL) {
-        int bad = ferror(a->fp) || fflush(a->fp) != 0;
-        int e = errno;
-        if (!bad && fsync(fileno(a->fp)) != 0 && errno != EINVAL)
-            bad = 1, e = errno;
-        if (fclose(a->fp) != 0 && !bad)
-            bad = 1, e = errno;
-        a->fp = NULL;
-        if (bad) {
-            st = kpca_fail(err, KPCA_EIO, "cannot write '%s': %s", a->final, strerror(e ? e : EIO));
-            kpca_atomic_abort(a);
-            return st;
-        }
+    errno = 0;
+    int bad = ferror(a->fp) || fflush(a->fp) != 0;
+    int e = errno;
+    if (!bad && a->tmp != NULL && fsync(fileno(a->fp)) != 0 && errno != EINVAL)
+        bad = 1, e = errno;
+    if (fclose(a->fp) != 0 && !bad)
+        bad = 1, e = errno;
+    a->fp = NULL;
+    if (bad) {
+        st = kpca_fail(err, KPCA_EIO, "cannot write '%s': %s", a->final, strerror(e ? e : EIO));
+        kpca_atomic_abort(a);
+        return st;
     }
-    if (rename(a->tmp, a->final) != 0) {
+    if (a->tmp != NULL && rename(a->tmp, a->final) != 0) {
         st = kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", a->final, strerror(errno));
         kpca_atomic_abort(a);
         return st;
     }
     pending_tmp = NULL;
-    kpca_free(a->final);
-    kpca_free(a->tmp);
-    memset(a, 0, sizeof *a);
+    release(a);
     return KPCA_OK;
 }
 
@@ -122,7 +139,5 @@ void kpca_atomic_abort(kpca_atomic *a)
         unlink(a->tmp);
         pending_tmp = NULL;
     }
-    kpca_free(a->final);
-    kpca_free(a->tmp);
-    memset(a, 0, sizeof *a);
+    release(a);
 }

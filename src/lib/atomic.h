@@ -1,10 +1,15 @@
 /* atomic.h - all-or-nothing output files.
  *
- * kpca_atomic_begin creates a temporary file beside the destination
- * (".NAME.tmp.XXXXXX" in the same directory, so rename is atomic);
- * kpca_atomic_commit flushes, closes and renames it into place;
- * kpca_atomic_abort closes and removes it.  A destination of "-" means
- * standard output (text formats only): commit flushes it, abort does nothing.
+ * kpca_atomic_begin opens a stream on a temporary file beside the
+ * destination (".NAME.tmp.XXXXXX" in the same directory, so the rename is
+ * atomic); kpca_atomic_commit flushes, fsyncs, closes and renames it into
+ * place, reporting any write error; kpca_atomic_abort closes and removes it.
+ * Special destinations:
+ *   "-"                 standard output (commit flushes it);
+ *   a symbolic link     the file it points to is replaced, the link is kept;
+ *   a device or FIFO    written directly (/dev/null, /dev/full, a pipe): such
+ *                       a target cannot be renamed over, nor be half-written;
+ *   a directory         refused.
  */
 #ifndef KPCA_ATOMIC_H
 #define KPCA_ATOMIC_H
@@ -14,15 +19,12 @@
 #include "error.h"
 
 typedef struct {
-    char *final;  /* destination path (owned copy) */
-    char *tmp;    /* temporary path (owned), NULL for stdout */
-    FILE *fp;     /* open stream, or NULL when the caller writes tmp itself */
+    char *final; /* destination path (owned) */
+    char *tmp;   /* temporary path (owned); NULL when writing directly */
+    FILE *fp;    /* the stream to write */
 } kpca_atomic;
 
-/* With want_stream, fp is an open "w" stream on the temporary file; without,
- * the temporary file exists but is closed, for libraries (HDF5) that open
- * files by name. */
-kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, int want_stream, kpca_error *err);
+kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err);
 kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err);
 void kpca_atomic_abort(kpca_atomic *a);
 

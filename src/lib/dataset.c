@@ -142,6 +142,8 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
     case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, err); break;
     default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", file, kpca_format_name(fmt));
     }
+    if (st == KPCA_OK)
+        ds->format = fmt;
     kpca_free(file);
     return st;
 }
@@ -153,6 +155,25 @@ void kpca_dataset_free(kpca_dataset *ds)
     kpca_free(ds->x);
     kpca_free(ds->y);
     memset(ds, 0, sizeof *ds);
+}
+
+kpca_status kpca_dataset_pad(kpca_dataset *ds, size_t dim, kpca_error *err)
+{
+    if (dim < ds->dim)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot narrow a data set from %zu to %zu values", ds->dim, dim);
+    if (dim == ds->dim)
+        return KPCA_OK;
+    double *x = kpca_alloc_array(ds->n, dim, sizeof(double));
+    if (x == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu data set", ds->n, dim);
+    for (size_t i = 0; i < ds->n; i++) {
+        memcpy(x + i * dim, ds->x + i * ds->dim, ds->dim * sizeof(double));
+        memset(x + i * dim + ds->dim, 0, (dim - ds->dim) * sizeof(double));
+    }
+    kpca_free(ds->x);
+    ds->x = x;
+    ds->dim = dim;
+    return KPCA_OK;
 }
 
 kpca_status kpca_dataset_alloc(kpca_dataset *ds, size_t n, size_t dim, kpca_error *err)

@@ -33,8 +33,9 @@ typedef enum {
 
 typedef struct {
     size_t n, dim;
-    double *x; /* n*dim, row-major, owned */
-    int *y;    /* n labels, owned */
+    double *x;          /* n*dim, row-major, owned */
+    int *y;             /* n labels, owned */
+    kpca_format format; /* the format it was read from (AUTO if built in memory) */
 } kpca_dataset;
 
 typedef struct {
@@ -70,6 +71,11 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim,
 kpca_status kpca_split_spec(const char *spec, char **file, const char **group, kpca_error *err);
 
 void kpca_dataset_free(kpca_dataset *ds);
+
+/* Widens every row to `dim` >= ds->dim values with zeros: LIBSVM files omit
+ * zeros, so two files of one feature space can show different largest
+ * indices. */
+kpca_status kpca_dataset_pad(kpca_dataset *ds, size_t dim, kpca_error *err);
 
 /* Allocates an n x dim data set with zeroed values. */
 kpca_status kpca_dataset_alloc(kpca_dataset *ds, size_t n, size_t dim, kpca_error *err);

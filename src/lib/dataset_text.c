@@ -10,23 +10,32 @@
 #include "dataset.h"
 #include "mem.h"
 
-/* A growable line buffer over a gzFile (which also reads plain files). */
+/* A line reader over a gzFile (which also reads plain files).  It reads
+ * chunks with gzread and splits lines itself, so that NUL bytes and gzip
+ * damage are seen wherever they are. */
 typedef struct {
     gzFile gz;
     const char *path;
-    char *buf;
-    size_t cap;
+    char *buf;          /* chunk buffer: bytes [pos, fill) not yet returned */
+    size_t cap, pos, fill;
+    int eof;
+    char *line;         /* the current line, NUL-terminated, inside buf */
     size_t lineno;
+    kpca_status status; /* why lr_next last returned -1 (err may be NULL) */
 } line_reader;
+
+#define LR_MAX_LINE ((size_t)1 << 30)
 
 static kpca_status lr_open(line_reader *lr, const char *path, kpca_error *err)
 {
     memset(lr, 0, sizeof *lr);
     lr->path = path;
+    errno = 0;
     lr->gz = gzopen(path, "rb");
     if (lr->gz == NULL)
-        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, errno ? strerror(errno) : "gzopen failed");
-    lr->cap = 8192;
+        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
+                         errno ? strerror(errno) : "gzopen failed");
+    lr->cap = 65536;
     lr->buf = kpca_malloc(lr->cap);
     if (lr->buf == NULL) {
         gzclose(lr->gz);
@@ -45,54 +54,78 @@ static void lr_close(line_reader *lr)
     lr->buf = NULL;
 }
 
-/* Reads the next line into lr->buf without its line end (LF or CRLF).
+/* Cuts the line [pos, end) out of buf, NUL-terminates it (dropping a CR
+ * before the LF) and checks it for NUL bytes. */
+static int lr_take(line_reader *lr, size_t end, size_t next, kpca_error *err)
+{
+    char *line = lr->buf + lr->pos;
+    size_t len = end - lr->pos;
+    lr->lineno++;
+    if (memchr(line, '\0', len) != NULL) {
+        lr->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", lr->path,
+                               lr->lineno);
+        return -1;
+    }
+    if (len > 0 && line[len - 1] == '\r')
+        len--;
+    line[len] = '\0';
+    lr->line = line;
+    lr->pos = next;
+    return 1;
+}
+
+/* Reads the next line into lr->line without its line end (LF or CRLF).
  * Returns 1 on a line, 0 at end of file, -1 on error (err set). */
 static int lr_next(line_reader *lr, kpca_error *err)
 {
-    size_t len = 0;
-    lr->buf[0] = '\0';
+    size_t scanned = lr->pos;
     for (;;) {
-        if (gzgets(lr->gz, lr->buf + len, (int)(lr->cap - len > INT_MAX ? INT_MAX : lr->cap - len)) == NULL) {
-            int zerr;
-            const char *msg = gzerror(lr->gz, &zerr);
-            if (zerr != Z_OK && zerr != Z_STREAM_END) {
-                kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: corrupt or truncated gzip data (%s)",
-                          lr->path, lr->lineno + 1, msg);
-                return -1;
-            }
-            if (len == 0)
-                return 0;
-            break; /* last line without newline */
+        char *nl = memchr(lr->buf + scanned, '\n', lr->fill - scanned);
+        if (nl != NULL) {
+            size_t end = (size_t)(nl - lr->buf);
+            return lr_take(lr, end, end + 1, err);
         }
-        len += strlen(lr->buf + len);
-        if (len > 0 && lr->buf[len - 1] == '\n')
-            break;
-        if (gzeof(lr->gz))
-            break;
-        if (len + 1 >= lr->cap) {
-            if (lr->cap > ((size_t)1 << 30)) {
-                kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: line longer than 1 GiB", lr->path, lr->lineno + 1);
+        if (lr->eof) {
+            if (lr->pos == lr->fill)
+                return 0;
+            return lr_take(lr, lr->fill, lr->fill, err); /* last line, no LF */
+        }
+        /* keep the partial line, make room, read another chunk */
+        size_t keep = lr->fill - lr->pos;
+        if (lr->pos > 0) {
+            memmove(lr->buf, lr->buf + lr->pos, keep);
+            lr->pos = 0;
+            lr->fill = keep;
+        }
+        scanned = keep;
+        if (lr->cap - lr->fill < 4096) {
+            if (lr->cap >= LR_MAX_LINE) {
+                lr->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: line longer than 1 GiB", lr->path,
+                                       lr->lineno + 1);
                 return -1;
             }
             char *nb = kpca_realloc(lr->buf, lr->cap * 2);
             if (nb == NULL) {
-                kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                lr->status = kpca_fail(err, KPCA_ENOMEM, "out of memory");
                 return -1;
             }
             lr->buf = nb;
             lr->cap *= 2;
         }
+        size_t room = lr->cap - lr->fill - 1; /* one byte for the final NUL */
+        int got = gzread(lr->gz, lr->buf + lr->fill, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
+        int zerr = Z_OK;
+        const char *msg = got <= 0 ? gzerror(lr->gz, &zerr) : NULL;
+        if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+            lr->status = kpca_fail(err, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT,
+                                   "'%s' near line %zu: corrupt or truncated gzip data (%s)", lr->path,
+                                   lr->lineno + 1, msg != NULL ? msg : "read error");
+            return -1;
+        }
+        if (got == 0)
+            lr->eof = 1;
+        lr->fill += (size_t)got;
     }
-    if (memchr(lr->buf, '\0', len) != NULL || strlen(lr->buf) != len) {
-        kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", lr->path, lr->lineno + 1);
-        return -1;
-    }
-    lr->lineno++;
-    if (len > 0 && lr->buf[len - 1] == '\n')
-        lr->buf[--len] = '\0';
-    if (len > 0 && lr->buf[len - 1] == '\r')
-        lr->buf[--len] = '\0';
-    return 1;
 }
 
 static int is_blank(char c)
@@ -197,7 +230,7 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
     char tok[64];
     int r;
     while ((r = lr_next(&lr, err)) == 1) {
-        const char *p = skip_blanks(lr.buf);
+        const char *p = skip_blanks(lr.line);
         if (*p == '\0')
             continue;
         int label;
@@ -276,7 +309,7 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
         rb.y[rb.n++] = label;
     }
     if (r < 0) {
-        st = err ? err->code : KPCA_EFORMAT;
+        st = lr.status;
         goto fail;
     }
     if (rb.n == 0) {
@@ -317,7 +350,7 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
     char tok[64];
     int r;
     while ((r = lr_next(&lr, err)) == 1) {
-        const char *p = skip_blanks(lr.buf);
+        const char *p = skip_blanks(lr.line);
         if (*p == '\0')
             continue;
         if (nrows + 1 >= rows_cap) {
@@ -374,7 +407,7 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
             }
             const char *vq = end + 1;
             double v;
-            if (parse_value(&vq, '\0', &v) != 0) {
+            if (is_blank(*vq) || parse_value(&vq, '\0', &v) != 0) {
                 st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu: expected a finite number, found '%s'",
                                path, lr.lineno, ix, token_at(end + 1, tok, sizeof tok));
                 goto fail;
@@ -406,7 +439,7 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
         nrows++;
     }
     if (r < 0) {
-        st = err ? err->code : KPCA_EFORMAT;
+        st = lr.status;
         goto fail;
     }
     if (nrows == 0) {

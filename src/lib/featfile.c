@@ -24,16 +24,10 @@ kpca_format kpca_format_from_name(const char *path)
 static kpca_status write_h5(const char *path, const double *z, size_t n, size_t k, const int *y,
                             const kpca_features_meta *meta, kpca_error *err)
 {
-    kpca_h5_quiet();
-    kpca_atomic at;
-    kpca_status st = kpca_atomic_begin(&at, path, 0, err);
+    hid_t f;
+    kpca_status st = kpca_h5_image_create(path, &f, err);
     if (st != KPCA_OK)
         return st;
-    hid_t f = H5Fcreate(at.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        kpca_atomic_abort(&at);
-        return kpca_fail(err, KPCA_EIO, "cannot create '%s'", path);
-    }
     size_t dz[2] = {n, k}, dk[2] = {k, 0};
     st = kpca_h5_attr_write_string(f, path, "format", "kpca-features", err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
@@ -42,20 +36,14 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "data", dz, z, err);
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "target", n, y, err);
     if (st == KPCA_OK && meta && meta->eigval) st = kpca_h5_write_doubles(f, path, "eigenvalues", dk, meta->eigval, err);
-    if (H5Fclose(f) < 0 && st == KPCA_OK)
-        st = kpca_fail(err, KPCA_EIO, "cannot write '%s' (disk full?)", path);
-    if (st != KPCA_OK) {
-        kpca_atomic_abort(&at);
-        return st;
-    }
-    return kpca_atomic_commit(&at, err);
+    return kpca_h5_image_save(f, st, path, err);
 }
 
 static kpca_status write_text(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
                               const int *y, kpca_error *err)
 {
     kpca_atomic at;
-    kpca_status st = kpca_atomic_begin(&at, path, 1, err);
+    kpca_status st = kpca_atomic_begin(&at, path, err);
     if (st != KPCA_OK)
         return st;
     FILE *fp = at.fp;

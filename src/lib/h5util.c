@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "atomic.h"
 #include "mem.h"
 
 void kpca_h5_quiet(void)
@@ -31,6 +32,59 @@ kpca_status kpca_h5_open_read(const char *path, hid_t *file, kpca_error *err)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot open as HDF5 (damaged file?)", path);
     *file = f;
     return KPCA_OK;
+}
+
+kpca_status kpca_h5_image_create(const char *path, hid_t *file, kpca_error *err)
+{
+    static unsigned long serial = 0;
+    char name[64];
+    kpca_h5_quiet();
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0)
+        return kpca_fail(err, KPCA_ENOMEM, "cannot create '%s' (HDF5 property list)", path);
+    herr_t r = H5Pset_fapl_core(fapl, (size_t)8 << 20, 0);
+    /* Default (earliest) file format: HDF5 1.10.8 writes a wrong superblock
+     * checksum into H5Fget_file_image of the v1.8+ formats.  The model file
+     * carries its own CRC-32 of every array and number instead. */
+    snprintf(name, sizeof name, "kpca-image-%lu", ++serial);
+    hid_t f = r >= 0 ? H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+    H5Pclose(fapl);
+    if (f < 0)
+        return kpca_fail(err, KPCA_ENOMEM, "cannot create '%s' (HDF5 in-memory file)", path);
+    *file = f;
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_image_save(hid_t file, kpca_status ok, const char *path, kpca_error *err)
+{
+    if (ok != KPCA_OK) {
+        H5Fclose(file);
+        return ok;
+    }
+    void *buf = NULL;
+    ssize_t size = H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(file, NULL, 0);
+    if (size > 0) {
+        buf = kpca_malloc((size_t)size);
+        if (buf == NULL || H5Fget_file_image(file, buf, (size_t)size) != size)
+            size = -1;
+    }
+    H5Fclose(file);
+    if (size <= 0) {
+        kpca_free(buf);
+        return kpca_fail(err, buf == NULL ? KPCA_ENOMEM : KPCA_EINTERNAL, "cannot write '%s' (HDF5 image)", path);
+    }
+    kpca_atomic at;
+    kpca_status st = kpca_atomic_begin(&at, path, err);
+    if (st == KPCA_OK) {
+        if (fwrite(buf, 1, (size_t)size, at.fp) != (size_t)size) {
+            st = kpca_fail(err, KPCA_EIO, "cannot write '%s': %s", path, strerror(errno));
+            kpca_atomic_abort(&at);
+        } else {
+            st = kpca_atomic_commit(&at, err);
+        }
+    }
+    kpca_free(buf);
+    return st;
 }
 
 /* Opens dataset `name`, checks rank and class; fills dims. */

@@ -15,6 +15,14 @@ void kpca_h5_quiet(void);
 /* Opens `path` read-only; a missing file is KPCA_EIO, a non-HDF5 one KPCA_EFORMAT. */
 kpca_status kpca_h5_open_read(const char *path, hid_t *file, kpca_error *err);
 
+/* Writing goes through an in-memory HDF5 file (the core driver, no backing
+ * store): kpca_h5_image_create makes one; kpca_h5_image_save closes it and
+ * writes its bytes to `path` through kpca_atomic, so every i/o error is
+ * seen by kpca (HDF5's own writes to disk cannot fail half-way). */
+kpca_status kpca_h5_image_create(const char *path, hid_t *file, kpca_error *err);
+/* Always closes `file`, whether or not `ok`; writes only when ok is KPCA_OK. */
+kpca_status kpca_h5_image_save(hid_t file, kpca_status ok, const char *path, kpca_error *err);
+
 /* Reads dataset `name` under `loc` as doubles (rank 1 or 2, float or integer
  * class).  dims[1] is 1 for rank 1.  *out is allocated with kpca_malloc. */
 kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "atomic.h"
 #include "h5util.h"
 #include "mem.h"
 #include "model.h"
@@ -49,18 +48,10 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     kpca_status st = kpca_model_validate(md, path, err);
     if (st != KPCA_OK)
         return st;
-    kpca_atomic at;
-    st = kpca_atomic_begin(&at, path, 0, err);
+    hid_t f;
+    st = kpca_h5_image_create(path, &f, err);
     if (st != KPCA_OK)
         return st;
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST); /* checksummed metadata */
-    hid_t f = H5Fcreate(at.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    H5Pclose(fapl);
-    if (f < 0) {
-        kpca_atomic_abort(&at);
-        return kpca_fail(err, KPCA_EIO, "cannot create '%s'", path);
-    }
     size_t d_fitx[2] = {md->m, md->dim}, d_alpha[2] = {md->k, md->m}, d_m[2] = {md->m, 0}, d_k[2] = {md->k, 0};
     st = kpca_h5_attr_write_string(f, path, "format", KPCA_MODEL_FORMAT, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "version", KPCA_MODEL_VERSION, err);
@@ -83,13 +74,7 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "eigenvalues", d_k, md->eigval, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "colmean", d_m, md->colmean, err);
-    if (H5Fclose(f) < 0 && st == KPCA_OK)
-        st = kpca_fail(err, KPCA_EIO, "cannot write '%s' (disk full?)", path);
-    if (st != KPCA_OK) {
-        kpca_atomic_abort(&at);
-        return st;
-    }
-    return kpca_atomic_commit(&at, err);
+    return kpca_h5_image_save(f, st, path, err);
 }
 
 static kpca_status read_size(hid_t f, const char *path, const char *name, long lo, long hi, size_t *out,

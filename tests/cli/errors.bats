@@ -1,0 +1,275 @@
+#!/usr/bin/env bats
+# errors.bats - bad input files: exit 4 for files that cannot be opened, 3
+# for files that are not what they should be; never a partial output.
+#
+# Every failing command writes into the empty directory $OUT, and each test
+# checks that neither the output file nor a temporary ".NAME.tmp.XXXXXX"
+# is left there.
+
+load helper
+
+setup_file() {
+    local d
+    d="$(file_tmp)"
+    gzip -dc "$BATS_TEST_DIRNAME/../../data/zip.train.gz" | head -n 20 >"$d/small.txt"
+    # a small model of the 256-pixel data, and features of it
+    "${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}" fit -q -d 2 -m 20 -k 5 "$d/small.txt" -o "$d/model.h5"
+    "${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}" transform -q "$d/model.h5" "$d/small.txt" -o "$d/feat.h5"
+    "${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}" transform -q "$d/model.h5" "$d/small.txt" -o "$d/feat.svm"
+}
+
+setup() {
+    common_setup
+    FIX="$(file_tmp)"
+    SMALL="$FIX/small.txt"
+    MODEL="$FIX/model.h5"
+    [ -s "$MODEL" ] || fail "setup_file could not fit $MODEL"
+}
+
+# fit_fails STATUS FILE [ARGS...]: kpca fit on FILE exits STATUS with an
+# error naming FILE, and leaves no model behind
+fit_fails() {
+    local want="$1" file="$2"
+    shift 2
+    run --separate-stderr "$KPCA" fit -q -d 2 -m 5 -k 2 "$@" "$file" -o "$OUT/m.h5"
+    assert_status "$want"
+    assert_error_names "$file"
+    assert_no_output "$OUT/m.h5"
+}
+
+# transform_fails STATUS MODEL DATA: kpca transform exits STATUS, no features
+transform_fails() {
+    local want="$1" model="$2" data="$3"
+    local o
+    for o in z.h5 z.svm z.csv; do
+        run --separate-stderr "$KPCA" transform -q "$model" "$data" -o "$OUT/$o"
+        assert_status "$want"
+        assert_error_message
+        assert_no_output "$OUT/$o"
+    done
+}
+
+@test "missing input file: exit 4, \"cannot open 'x'\"" {
+    cd "$TMP"
+    fit_fails 4 x
+    assert_stderr_contains "cannot open 'x'"
+    transform_fails 4 "$MODEL" x
+    assert_stderr_contains "cannot open 'x'"
+    transform_fails 4 x "$SMALL"
+    assert_stderr_contains "cannot open 'x'"
+    run --separate-stderr "$KPCA" eval x "$FIX/feat.h5" --csv "$OUT/t.csv"
+    assert_status 4
+    assert_stderr_contains "cannot open 'x'"
+    assert_no_output "$OUT/t.csv"
+    run --separate-stderr "$KPCA" eval "$FIX/feat.h5" x --markdown "$OUT/t.md"
+    assert_status 4
+    assert_stderr_contains "cannot open 'x'"
+    assert_no_output "$OUT/t.md"
+}
+
+@test "input that is a directory: an error, not a crash" {
+    mkdir "$TMP/adir"
+    run --separate-stderr "$KPCA" fit -q -m 5 "$TMP/adir" -o "$OUT/m.h5"
+    [ "$status" -eq 3 ] || [ "$status" -eq 4 ] || { show_run; fail "expected exit 3 or 4"; }
+    assert_error_names "$TMP/adir"
+    assert_no_output "$OUT/m.h5"
+}
+
+@test "ESL file with the wrong count of values on line 3: exit 3, 'line 3'" {
+    awk 'NR == 3 { $NF = "" } { print }' "$SMALL" >"$TMP/short3.txt"
+    fit_fails 3 "$TMP/short3.txt"
+    assert_stderr_contains "line 3"
+    transform_fails 3 "$MODEL" "$TMP/short3.txt"
+    assert_stderr_contains "line 3"
+    # one value too many
+    awk 'NR == 3 { $0 = $0 " 0.5" } { print }' "$SMALL" >"$TMP/long3.txt"
+    fit_fails 3 "$TMP/long3.txt"
+    assert_stderr_contains "line 3"
+}
+
+@test "ESL file with a non-numeric token: exit 3, line and token named" {
+    awk 'NR == 4 { $5 = "abc" } { print }' "$SMALL" >"$TMP/tok.txt"
+    fit_fails 3 "$TMP/tok.txt"
+    assert_stderr_contains "line 4" "'abc'"
+    awk 'NR == 2 { $1 = "six" } { print }' "$SMALL" >"$TMP/label.txt"
+    fit_fails 3 "$TMP/label.txt"
+    assert_stderr_contains "line 2" "label"
+    awk 'NR == 2 { $1 = "6.5" } { print }' "$SMALL" >"$TMP/label2.txt"
+    fit_fails 3 "$TMP/label2.txt"
+    assert_stderr_contains "line 2"
+    awk 'NR == 4 { $7 = "0.5x" } { print }' "$SMALL" >"$TMP/tok2.txt"
+    fit_fails 3 "$TMP/tok2.txt"
+    assert_stderr_contains "line 4"
+}
+
+@test "ESL file with NaN or infinity: exit 3" {
+    local v
+    for v in nan NaN -nan inf -Infinity 1e999; do
+        awk -v v="$v" 'NR == 4 { $5 = v } { print }' "$SMALL" >"$TMP/nan.txt"
+        fit_fails 3 "$TMP/nan.txt"
+        assert_stderr_contains "line 4"
+        transform_fails 3 "$MODEL" "$TMP/nan.txt"
+    done
+}
+
+@test "empty and blank files: exit 3" {
+    : >"$TMP/empty.txt"
+    fit_fails 3 "$TMP/empty.txt"
+    printf '\n   \n\n' >"$TMP/blank.txt"
+    fit_fails 3 "$TMP/blank.txt"
+    printf '' | gzip >"$TMP/empty.gz"
+    fit_fails 3 "$TMP/empty.gz"
+}
+
+@test "binary garbage: exit 3" {
+    head -c 4096 "$MODEL" | tail -c 2048 >"$TMP/garbage.bin"
+    fit_fails 3 "$TMP/garbage.bin"
+}
+
+@test "a NUL byte in a text file: exit 3, 'NUL'" {
+    # the reader means to refuse binary data ("contains a NUL byte"), but
+    # counts a line's length with strlen: a NUL ends the line early, the
+    # rest of it is dropped and the next line is glued on
+    # a NUL and junk after the last value of the last line
+    { head -n 19 "$SMALL"; tail -n 1 "$SMALL" | tr -d '\n'; printf '\0junk\n'; } >"$TMP/nul_last.txt"
+    fit_fails 3 "$TMP/nul_last.txt"
+    assert_stderr_contains "line 20" "NUL"
+    # the same in line 2
+    { head -n 1 "$SMALL"; sed -n 2p "$SMALL" | tr -d '\n'; printf '\0junk\n'; tail -n +3 "$SMALL"; } >"$TMP/nul_mid.txt"
+    fit_fails 3 "$TMP/nul_mid.txt"
+    assert_stderr_contains "line 2" "NUL"
+}
+
+@test "truncated gzip: exit 3" {
+    local size cut
+    size=$(stat -c %s "$DATA/zip.test.gz")
+    for cut in 20 100 5000 $((size / 2)) $((size - 8)); do
+        head -c "$cut" "$DATA/zip.test.gz" >"$TMP/cut.gz"
+        fit_fails 3 "$TMP/cut.gz"
+        transform_fails 3 "$MODEL" "$TMP/cut.gz"
+    done
+}
+
+@test "gzip with a damaged byte: exit 3" {
+    cp "$DATA/zip.test.gz" "$TMP/bad.gz"
+    chmod u+w "$TMP/bad.gz"
+    flip_byte "$TMP/bad.gz" 200000
+    fit_fails 3 "$TMP/bad.gz"
+}
+
+@test "LIBSVM file with descending indices: exit 3" {
+    printf '1 1:0.5 2:0.25 3:0.125\n2 1:0.3 3:0.1 2:0.2\n' >"$TMP/desc.svm"
+    fit_fails 3 "$TMP/desc.svm"
+    assert_stderr_contains "line 2" "ascending"
+    printf '1 1:0.5 1:0.25\n' >"$TMP/dup.svm"
+    fit_fails 3 "$TMP/dup.svm"
+    assert_stderr_contains "line 1"
+    run --separate-stderr "$KPCA" eval "$TMP/desc.svm" "$FIX/feat.svm" --csv "$OUT/t.csv"
+    assert_status 3
+    assert_error_names "$TMP/desc.svm"
+    assert_no_output "$OUT/t.csv"
+}
+
+@test "LIBSVM file with bad indices or values: exit 3" {
+    printf '1 0:0.5 1:0.25\n' >"$TMP/zero.svm"
+    fit_fails 3 "$TMP/zero.svm"
+    printf '1 1:0.5 2:abc\n' >"$TMP/val.svm"
+    fit_fails 3 "$TMP/val.svm"
+    printf '1 1:0.5 2:nan\n2 1:1\n' >"$TMP/nan.svm"
+    fit_fails 3 "$TMP/nan.svm"
+    printf '1 1:0.5 x:1\n' >"$TMP/idx.svm"
+    fit_fails 3 "$TMP/idx.svm"
+}
+
+@test "a model file that is not a model: exit 3" {
+    # features written by kpca transform
+    transform_fails 3 "$FIX/feat.h5" "$SMALL"
+    assert_stderr_contains "'$FIX/feat.h5'"
+    # a text file
+    transform_fails 3 "$SMALL" "$SMALL"
+    assert_stderr_contains "'$SMALL'"
+    transform_fails 3 "$FIX/feat.svm" "$SMALL"
+    # a data file in HDF5
+    if [ -r "$DATA/usps.h5" ]; then
+        transform_fails 3 "$DATA/usps.h5" "$SMALL"
+        assert_stderr_contains "'$DATA/usps.h5'"
+    fi
+    # an empty file
+    : >"$TMP/empty.h5"
+    transform_fails 3 "$TMP/empty.h5" "$SMALL"
+}
+
+@test "a model file with a flipped byte in its middle: exit 3" {
+    local size
+    cp "$MODEL" "$TMP/m.h5"
+    size=$(stat -c %s "$TMP/m.h5")
+    flip_byte "$TMP/m.h5" $((size / 2))
+    ! cmp -s "$MODEL" "$TMP/m.h5" || fail "flip_byte changed nothing"
+    transform_fails 3 "$TMP/m.h5" "$SMALL"
+    assert_stderr_contains "'$TMP/m.h5'"
+}
+
+@test "a model file with a flipped byte anywhere in its arrays: exit 3" {
+    # a few offsets spread over the data part of the file
+    local size off
+    size=$(stat -c %s "$MODEL")
+    for off in $((size / 5)) $((size / 3)) $((size / 2 + 1)) $((2 * size / 3)) $((4 * size / 5)); do
+        cp "$MODEL" "$TMP/m.h5"
+        flip_byte "$TMP/m.h5" "$off"
+        run --separate-stderr "$KPCA" transform -q "$TMP/m.h5" "$SMALL" -o "$OUT/z.svm"
+        assert_status 3
+        assert_no_output "$OUT/z.svm"
+    done
+}
+
+@test "a truncated model file: exit 3" {
+    local size
+    size=$(stat -c %s "$MODEL")
+    head -c $((size / 2)) "$MODEL" >"$TMP/m.h5"
+    transform_fails 3 "$TMP/m.h5" "$SMALL"
+    head -c 100 "$MODEL" >"$TMP/m.h5"
+    transform_fails 3 "$TMP/m.h5" "$SMALL"
+}
+
+@test "dimension mismatch between model and data: exit 3" {
+    # 255 values per row instead of the model's 256
+    awk '{ $NF = ""; print }' "$SMALL" >"$TMP/d255.txt"
+    transform_fails 3 "$MODEL" "$TMP/d255.txt"
+    assert_stderr_contains "'$TMP/d255.txt'" "'$MODEL'" "255" "256"
+    # HDF5 features (5 values per point) are not pixels; (a LIBSVM file may
+    # omit trailing zeros, so a narrower one is padded, not refused)
+    transform_fails 3 "$MODEL" "$FIX/feat.h5"
+    assert_stderr_contains "256"
+}
+
+@test "eval: train and test with different numbers of features: exit 3" {
+    run --separate-stderr "$KPCA" eval "$FIX/feat.h5" "$SMALL" --csv "$OUT/t.csv"
+    assert_status 3
+    assert_error_names "$SMALL"
+    assert_no_output "$OUT/t.csv"
+}
+
+@test "HDF5 data: a missing group: exit 3; no group: exit 2; a group of a text file: exit 2" {
+    [ -r "$DATA/usps.h5" ] || skip "no $DATA/usps.h5"
+    run --separate-stderr "$KPCA" fit -q -m 5 "$DATA/usps.h5:nosuchgroup" -o "$OUT/m.h5"
+    assert_status 3
+    assert_error_names "$DATA/usps.h5"
+    assert_stderr_contains "nosuchgroup"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" fit -q -m 5 "$DATA/usps.h5" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "train" "test"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" fit -q -m 5 "$SMALL:train" -o "$OUT/m.h5"
+    assert_status 2
+    assert_no_output "$OUT/m.h5"
+}
+
+@test "a failure leaves an existing output file as it was" {
+    printf 'precious\n' >"$OUT/z.svm"
+    awk 'NR == 3 { $NF = "" } { print }' "$SMALL" >"$TMP/short3.txt"
+    run --separate-stderr "$KPCA" transform -q "$MODEL" "$TMP/short3.txt" -o "$OUT/z.svm"
+    assert_status 3
+    [ "$(cat "$OUT/z.svm")" = precious ]
+    assert_no_tmp "$OUT"
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env bats
+# formats.bats - feature files in HDF5, LIBSVM and CSV, to a file or to
+# standard output; eval reads each and writes its table as CSV/Markdown.
+
+load helper
+
+K=12
+
+setup_file() {
+    local d k="${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}"
+    d="$(file_tmp)"
+    gzip -dc "$BATS_TEST_DIRNAME/../../data/zip.train.gz" | head -n 600 >"$d/train.txt"
+    gzip -dc "$BATS_TEST_DIRNAME/../../data/zip.test.gz" | head -n 200 >"$d/test.txt"
+    "$k" fit -q -d 2 -m 200 -k "$K" "$d/train.txt" -o "$d/model.h5"
+}
+
+setup() {
+    common_setup
+    FIX="$(file_tmp)"
+    MODEL="$FIX/model.h5"
+    [ -s "$MODEL" ] || fail "setup_file could not fit $MODEL"
+}
+
+# transform_all DATA: features of DATA in $OUT/z.h5, z.svm, z.csv, z.txt
+# (LIBSVM by -f, name without suffix) and z.stdout (-f libsvm -o -)
+transform_all() {
+    local o
+    for o in z.h5 z.svm z.csv; do
+        run --separate-stderr "$KPCA" transform -q "$MODEL" "$1" -o "$OUT/$o"
+        assert_status 0
+        [ -s "$OUT/$o" ] || fail "no $OUT/$o"
+    done
+    run --separate-stderr "$KPCA" transform -q -f libsvm "$MODEL" "$1" -o "$OUT/z.txt"
+    assert_status 0
+    "$KPCA" transform -q -f libsvm "$MODEL" "$1" -o - >"$OUT/z.stdout"
+    assert_no_tmp "$OUT"
+}
+
+@test "transform: the output format follows the suffix; HDF5 starts with the HDF5 signature" {
+    transform_all "$FIX/test.txt"
+    [ "$(head -c 4 "$OUT/z.h5" | od -An -c | tr -d ' ')" = '211HDF' ]
+    [ "$(head -c 6 "$OUT/z.csv")" = "label," ]
+    head -n 1 "$OUT/z.svm" | grep -Eq '^-?[0-9]+ 1:'
+}
+
+@test "transform: the CSV header is 'label,z1,...,zK' and every row has K+1 fields" {
+    transform_all "$FIX/test.txt"
+    local want="label" c
+    for ((c = 1; c <= K; c++)); do want="$want,z$c"; done
+    [ "$(head -n 1 "$OUT/z.csv")" = "$want" ] || fail "header: $(head -n 1 "$OUT/z.csv")"
+    [ "$(wc -l <"$OUT/z.csv")" -eq 201 ]
+    awk -F, -v k="$K" 'NR > 1 && (NF != k + 1 || $1 !~ /^-?[0-9]+$/) { print "bad row " NR ": " $0; bad = 1 }
+                       END { exit bad }' "$OUT/z.csv"
+}
+
+@test "transform: LIBSVM lines are 'label 1:v 2:v ... K:v' with the data's labels" {
+    transform_all "$FIX/test.txt"
+    [ "$(wc -l <"$OUT/z.svm")" -eq 200 ]
+    awk -v k="$K" '{
+        if (NF != k + 1 || $1 !~ /^-?[0-9]+$/) { print "bad line " NR ": " $0; bad = 1; next }
+        for (i = 2; i <= NF; i++) {
+            split($i, p, ":")
+            if (p[1] != i - 1 || p[2] == "" || p[2] !~ /^[-+0-9.eE]+$/) { print "bad pair " NR ": " $i; bad = 1 }
+        }
+    } END { exit bad }' "$OUT/z.svm"
+    # the labels are those of the data, in order
+    diff <(awk '{ print $1 }' "$OUT/z.svm") <(awk '{ print $1 + 0 }' "$FIX/test.txt")
+}
+
+@test "transform -f libsvm: to a file without suffix and to standard output, byte-identical" {
+    transform_all "$FIX/test.txt"
+    cmp "$OUT/z.svm" "$OUT/z.txt"
+    cmp "$OUT/z.svm" "$OUT/z.stdout"
+}
+
+@test "transform -o - without -q: features alone on stdout, messages on stderr" {
+    run --separate-stderr "$KPCA" transform -f csv "$MODEL" "$FIX/test.txt" -o -
+    assert_status 0
+    [[ "$output" == label,z1,* ]] || { show_run; fail "stdout does not start with the CSV header"; }
+    [ "$(printf '%s\n' "$output" | wc -l)" -eq 201 ]
+    [[ "$stderr" == *transform* ]]
+}
+
+@test "transform: CSV and LIBSVM hold the same numbers (1e-12 relative)" {
+    transform_all "$FIX/test.txt"
+    # csv row i+1 <-> svm line i; compare value by value
+    paste -d ' ' <(tail -n +2 "$OUT/z.csv" | tr ',' ' ') "$OUT/z.svm" | awk -v k="$K" '
+        function rel(a, b) { d = a - b; if (d < 0) d = -d; m = (a < 0 ? -a : a); if ((b < 0 ? -b : b) > m) m = (b < 0 ? -b : b); return m > 0 ? d / m : d }
+        {
+            if ($1 != $(k + 2)) { print "label differs on row " NR; bad = 1 }
+            for (c = 1; c <= k; c++) {
+                split($(k + 2 + c), p, ":")
+                r = rel($(1 + c) + 0, p[2] + 0)
+                if (r > 1e-12) { print "row " NR " z" c ": " $(1 + c) " vs " p[2]; bad = 1 }
+                n++
+            }
+        } END { if (n != NR * k) { print "compared " n " values"; bad = 1 }; exit bad }'
+}
+
+@test "transform: HDF5 holds the same numbers and labels as CSV and LIBSVM (1e-12 relative)" {
+    have_h5py || skip "no h5py for $PY"
+    transform_all "$FIX/test.txt"
+    run "$PY" - "$OUT/z.h5" "$OUT/z.svm" "$OUT/z.csv" "$OUT/z.stdout" "$K" <<'EOF'
+import sys
+import h5py
+import numpy as np
+
+h5, svm, csv, out, k = sys.argv[1:6]
+k = int(k)
+with h5py.File(h5, "r") as f:
+    z = np.asarray(f["data"][...], dtype=np.float64)
+    y = np.asarray(f["target"][...])
+assert z.shape == (200, k), z.shape
+
+
+def read_svm(path):
+    ys, rows = [], []
+    for line in open(path):
+        t = line.split()
+        ys.append(int(t[0]))
+        pairs = [p.split(":") for p in t[1:]]
+        assert [int(i) for i, _ in pairs] == list(range(1, k + 1)), line[:80]
+        rows.append([float(v) for _, v in pairs])
+    return np.array(ys), np.array(rows)
+
+
+with open(csv) as f:
+    header = f.readline().strip()
+    assert header == ",".join(["label"] + ["z%d" % (c + 1) for c in range(k)]), header
+    m = np.loadtxt(f, delimiter=",", ndmin=2)
+others = {"libsvm": read_svm(svm), "stdout": read_svm(out), "csv": (m[:, 0].astype(int), m[:, 1:])}
+bad = 0
+for name, (yy, zz) in others.items():
+    if not np.array_equal(yy, y):
+        print("labels differ: hdf5 vs", name)
+        bad = 1
+    rel = np.abs(zz - z) / np.maximum(np.maximum(np.abs(z), np.abs(zz)), 1e-300)
+    print("%s: worst relative difference %.3g" % (name, rel.max()))
+    if rel.max() > 1e-12:
+        bad = 1
+sys.exit(bad)
+EOF
+    [ "$status" -eq 0 ] || { show_run; fail "the outputs differ"; }
+}
+
+@test "transform -k: the first K' components of the full projection" {
+    run --separate-stderr "$KPCA" transform -q "$MODEL" "$FIX/test.txt" -o "$OUT/all.svm"
+    assert_status 0
+    run --separate-stderr "$KPCA" transform -q -k 3 "$MODEL" "$FIX/test.txt" -o "$OUT/k3.svm"
+    assert_status 0
+    # the same numbers up to rounding (the products are summed in another order)
+    [ "$(wc -l <"$OUT/k3.svm")" -eq 200 ]
+    paste -d ' ' "$OUT/all.svm" "$OUT/k3.svm" | awk -v k="$K" '
+        function abs(x) { return x < 0 ? -x : x }
+        {
+            if (NF != k + 1 + 4 || $1 != $(k + 2)) { print "bad line " NR; bad = 1; next }
+            for (c = 1; c <= 3; c++) {
+                split($(1 + c), a, ":"); split($(k + 2 + c), b, ":")
+                if (a[1] != c || b[1] != c || abs(a[2] - b[2]) > 1e-12 * (abs(a[2]) > abs(b[2]) ? abs(a[2]) : abs(b[2]))) {
+                    print "line " NR " z" c ": " $(1 + c) " vs " $(k + 2 + c); bad = 1
+                }
+            }
+        } END { exit bad }'
+    run --separate-stderr "$KPCA" transform -q -k $((K + 1)) "$MODEL" "$FIX/test.txt" -o "$OUT/k.svm"
+    assert_status 2
+    assert_error_names "$MODEL"
+    assert_no_output "$OUT/k.svm"
+}
+
+# features TRAIN TEST SUFFIX: $OUT/tr.SUFFIX and $OUT/te.SUFFIX
+features() {
+    "$KPCA" transform -q "$MODEL" "$FIX/train.txt" -o "$OUT/tr.$1"
+    "$KPCA" transform -q "$MODEL" "$FIX/test.txt" -o "$OUT/te.$1"
+}
+
+@test "eval reads HDF5 and LIBSVM feature files and prints the same table" {
+    features h5
+    features svm
+    run --separate-stderr "$KPCA" eval -q -k 4,8,$K "$OUT/tr.h5" "$OUT/te.h5"
+    assert_status 0
+    local h5="$output"
+    [ "$(printf '%s\n' "$h5" | wc -l)" -eq 4 ]
+    [[ "$(printf '%s\n' "$h5" | head -n 1)" =~ ^\ *components\ +error_pct\ +errors\ +total$ ]] || { show_run; fail "bad header"; }
+    run --separate-stderr "$KPCA" eval -q -k 4,8,$K "$OUT/tr.svm" "$OUT/te.svm"
+    assert_status 0
+    [ "$output" = "$h5" ] || { printf 'hdf5:\n%s\nlibsvm:\n%s\n' "$h5" "$output" >&2; fail "tables differ"; }
+    # mixed: HDF5 train, LIBSVM test
+    run --separate-stderr "$KPCA" eval -q -k 4,8,$K "$OUT/tr.h5" "$OUT/te.svm"
+    assert_status 0
+    [ "$output" = "$h5" ]
+    # each row: components, a percentage, errors and total 200, consistent
+    printf '%s\n' "$h5" | awk 'NR > 1 {
+        if ($4 != 200 || $3 < 0 || $3 > 200) { print "bad row: " $0; bad = 1 }
+        pct = sprintf("%.2f", 100 * $3 / $4); if (pct != $2) { print "pct " $2 " vs " pct; bad = 1 }
+    } END { exit bad }'
+    [ "$(printf '%s\n' "$h5" | awk 'NR > 1 { printf "%s ", $1 }')" = "4 8 $K " ]
+}
+
+@test "eval without -k uses all features" {
+    features h5
+    run --separate-stderr "$KPCA" eval -q "$OUT/tr.h5" "$OUT/te.h5"
+    assert_status 0
+    [ "$(printf '%s\n' "$output" | wc -l)" -eq 2 ]
+    [ "$(printf '%s\n' "$output" | awk 'NR == 2 { print $1 }')" = "$K" ]
+}
+
+@test "eval --csv and --markdown write the table with the expected headers" {
+    features h5
+    run --separate-stderr "$KPCA" eval -q -k 4,$K "$OUT/tr.h5" "$OUT/te.h5" --csv "$OUT/t.csv" --markdown "$OUT/t.md"
+    assert_status 0
+    local table="$output"
+    [ "$(head -n 1 "$OUT/t.csv")" = "components,error_pct,errors,total,support_vectors,train_seconds" ]
+    [ "$(wc -l <"$OUT/t.csv")" -eq 3 ]
+    awk -F, 'NR > 1 && (NF != 6 || $4 != 200) { print "bad row: " $0; bad = 1 } END { exit bad }' "$OUT/t.csv"
+    [ "$(sed -n 1p "$OUT/t.md")" = "| components | error % | errors | total |" ]
+    [ "$(sed -n 2p "$OUT/t.md")" = "|---:|---:|---:|---:|" ]
+    [ "$(wc -l <"$OUT/t.md")" -eq 4 ]
+    # the three tables agree: components and errors
+    diff <(printf '%s\n' "$table" | awk 'NR > 1 { print $1, $3, $4 }') \
+         <(awk -F, 'NR > 1 { print $1, $3, $4 }' "$OUT/t.csv")
+    diff <(printf '%s\n' "$table" | awk 'NR > 1 { print $1, $2, $3, $4 }') \
+         <(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5 }' "$OUT/t.md")
+    assert_no_tmp "$OUT"
+}
+
+@test "eval --csv - writes the CSV table to standard output" {
+    features h5
+    run --separate-stderr "$KPCA" eval -q -k $K "$OUT/tr.h5" "$OUT/te.h5" --csv -
+    assert_status 0
+    assert_stdout_contains "components,error_pct,errors,total,support_vectors,train_seconds"
+}
+
+@test "eval reads raw data files too (ESL as TRAIN and TEST)" {
+    run --separate-stderr "$KPCA" eval -q -k 16,256 "$FIX/train.txt" "$FIX/test.txt"
+    assert_status 0
+    [ "$(printf '%s\n' "$output" | wc -l)" -eq 3 ]
+}
+
+@test "features of usps.h5 given with FILE:GROUP and --format" {
+    [ -r "$DATA/usps.h5" ] || skip "no $DATA/usps.h5"
+    run --separate-stderr "$KPCA" transform -q --format hdf5 --input-range 0,1 "$MODEL" "$DATA/usps.h5:test" -o "$OUT/z.svm"
+    assert_status 0
+    [ "$(wc -l <"$OUT/z.svm")" -eq 2007 ]
+    run --separate-stderr "$KPCA" transform -q --format esl "$MODEL" "$DATA/usps.h5:test" -o "$OUT/y.svm"
+    assert_failure
+    assert_no_output "$OUT/y.svm"
+}

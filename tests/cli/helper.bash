@@ -1,0 +1,154 @@
+# helper.bash - shared setup and assertions for the kpca command-line tests.
+#
+# Load it first in every .bats file:   load helper
+# Run the suite from the repository root:   bats tests/cli
+#
+# Every test gets a fresh, empty directory $TMP (BATS_TEST_TMPDIR, or a
+# mktemp directory removed in teardown) with an empty output directory
+# $OUT inside it; $KPCA is the binary under test and $DATA the USPS copy
+# made by `make` (zip.train.gz, zip.test.gz, usps.h5).
+
+bats_require_minimum_version 1.5.0
+# Beware: in bats 1.8, `run` with a flag (--separate-stderr, -N) sets a
+# global variable `i` (bats_version_lt); do not loop over `i` around it.
+
+KPCA="${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}"
+DATA="$BATS_TEST_DIRNAME/../../data"
+REPO="$BATS_TEST_DIRNAME/../.."
+# Debian's python with numpy, h5py and sklearn (a `python3` on PATH may be
+# a pyenv one without them)
+PY=/usr/bin/python3
+
+# common_setup: what every test needs; a file that defines its own setup()
+# calls it first.
+common_setup() {
+    [ -x "$KPCA" ] || skip "no $KPCA: run 'make' first"
+    [ -r "$DATA/zip.train.gz" ] && [ -r "$DATA/zip.test.gz" ] || skip "no USPS in $DATA: run 'make data' first"
+    if [ -n "${BATS_TEST_TMPDIR:-}" ]; then
+        TMP="$BATS_TEST_TMPDIR"
+        KPCA_OWN_TMP=
+    else
+        TMP="$(mktemp -d "${TMPDIR:-/tmp}/kpca-cli.XXXXXX")"
+        KPCA_OWN_TMP="$TMP"
+    fi
+    OUT="$TMP/out"
+    mkdir -p "$OUT"
+}
+
+setup() {
+    common_setup
+}
+
+teardown() {
+    if [ -n "${KPCA_OWN_TMP:-}" ]; then
+        chmod -R u+w "$KPCA_OWN_TMP" 2>/dev/null || true
+        rm -rf "$KPCA_OWN_TMP"
+    fi
+}
+
+# A per-file scratch directory for fixtures shared by the tests of one file.
+file_tmp() {
+    local d="${BATS_FILE_TMPDIR:-${BATS_RUN_TMPDIR:-${TMPDIR:-/tmp}}/kpca-cli-file.$$}"
+    mkdir -p "$d"
+    printf '%s\n' "$d"
+}
+
+fail() {
+    printf '%s\n' "$@" >&2
+    return 1
+}
+
+# Prints what the last `run` produced: shown only when a test fails.
+show_run() {
+    printf 'status: %s\n' "$status" >&2
+    printf -- '--- stdout:\n%s\n' "$output" >&2
+    [ -z "${stderr+x}" ] || printf -- '--- stderr:\n%s\n' "$stderr" >&2
+}
+
+assert_status() {
+    [ "$status" -eq "$1" ] || { show_run; fail "expected exit status $1, got $status"; }
+}
+
+assert_failure() {
+    [ "$status" -ne 0 ] || { show_run; fail "expected a non-zero exit status"; }
+}
+
+# assert_stderr_contains TEXT...: each TEXT occurs (fixed string) in $stderr
+assert_stderr_contains() {
+    local s
+    for s in "$@"; do
+        [[ "$stderr" == *"$s"* ]] || { show_run; fail "stderr lacks: $s"; }
+    done
+}
+
+assert_stdout_contains() {
+    local s
+    for s in "$@"; do
+        [[ "$output" == *"$s"* ]] || { show_run; fail "stdout lacks: $s"; }
+    done
+}
+
+# The house style of errors: a line "error: ..." on stderr that starts in
+# lower case (or with a quoted name), and nothing that looks like an error
+# on stdout.
+assert_error_message() {
+    local line first=
+    while IFS= read -r line; do
+        case "$line" in error:*) first="$line"; break ;; esac
+    done <<<"$stderr"
+    [ -n "$first" ] || { show_run; fail "no 'error: ...' line on stderr"; }
+    [[ "$first" =~ ^error:\ [a-z\'\(-] ]] || { show_run; fail "error message does not start in lower case: $first"; }
+    [[ "$output" != *"error:"* ]] || { show_run; fail "error message on stdout"; }
+}
+
+# assert_error_names FILE: the error line names FILE in single quotes
+assert_error_names() {
+    assert_error_message
+    [[ "$stderr" == *"'$1'"* ]] || { show_run; fail "error message does not name '$1'"; }
+}
+
+# assert_no_output FILE: FILE does not exist and its directory holds no
+# temporary ".NAME.tmp.XXXXXX" files (no partial output after a failure)
+assert_no_output() {
+    local f="$1" dir left
+    dir="$(dirname "$f")"
+    [ ! -e "$f" ] || fail "output '$f' exists after a failure"
+    left="$(ls -A "$dir" | grep -E '^\..*\.tmp\.' || true)"
+    [ -z "$left" ] || fail "temporary files left in $dir: $left"
+}
+
+# assert_no_tmp DIR: no temporary ".NAME.tmp.XXXXXX" files in DIR
+assert_no_tmp() {
+    local left
+    left="$(ls -A "$1" | grep -E '^\..*\.tmp\.' || true)"
+    [ -z "$left" ] || fail "temporary files left in $1: $left"
+}
+
+# head_rows GZ N OUT: the first N rows of a gzip'd ESL file as plain text
+head_rows() {
+    gzip -dc "$1" | head -n "$2" >"$3"
+}
+
+# flip_byte FILE OFFSET: inverts all bits of one byte in place
+flip_byte() {
+    local b
+    b=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' \n')
+    [ -n "$b" ] || fail "flip_byte: offset $2 beyond the end of $1"
+    # shellcheck disable=SC2059
+    printf "$(printf '\\%03o' $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# table_errors COMPONENTS: the 'errors' column of kpca eval's table row
+# for COMPONENTS, read from $output
+table_errors() {
+    awk -v k="$1" '$1 == k && NF == 4 { print $3 }' <<<"$output"
+}
+
+# table_error_pct COMPONENTS: the 'error_pct' column, read from $output
+table_error_pct() {
+    awk -v k="$1" '$1 == k && NF == 4 { print $2 }' <<<"$output"
+}
+
+have_h5py() {
+    [ -x "$PY" ] && "$PY" -c 'import h5py, numpy' 2>/dev/null
+}

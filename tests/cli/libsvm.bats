@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# libsvm.bats - interoperability with LIBSVM's own tools: features written
+# by kpca transform in LIBSVM format, trained with Debian's svm-train -t 0
+# (linear kernel, C = 1, one-vs-one) and tested with svm-predict, make as
+# many test errors as `kpca eval --scale none` with either backend.
+#
+# 32 components of a -d 2 -m 500 model; the first 2000 training rows (on
+# all 7291 unscaled rows LIBSVM reaches its iteration limit and each
+# training takes half a minute).
+
+load helper
+
+SVM_TRAIN=/usr/bin/svm-train
+SVM_PREDICT=/usr/bin/svm-predict
+
+setup_file() {
+    local d k="${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}"
+    d="$(file_tmp)"
+    gzip -dc "$BATS_TEST_DIRNAME/../../data/zip.train.gz" | head -n 2000 >"$d/train.txt"
+    "$k" fit -q -d 2 -m 500 -k 32 "$BATS_TEST_DIRNAME/../../data/zip.train.gz" -o "$d/model.h5"
+    "$k" transform -q "$d/model.h5" "$d/train.txt" -o "$d/train.svm"
+    "$k" transform -q "$d/model.h5" "$BATS_TEST_DIRNAME/../../data/zip.test.gz" -o "$d/test.svm"
+}
+
+setup() {
+    common_setup
+    FIX="$(file_tmp)"
+    [ -s "$FIX/test.svm" ] || fail "setup_file could not make the features"
+}
+
+# libsvm_errors: trains and predicts with LIBSVM's tools, prints the number
+# of test errors from svm-predict's "Accuracy = x% (a/b)"
+libsvm_errors() {
+    "$SVM_TRAIN" -q -s 0 -t 0 -c 1 "$FIX/train.svm" "$TMP/svm.model" >&2
+    "$SVM_PREDICT" "$FIX/test.svm" "$TMP/svm.model" "$TMP/pred.txt" >"$TMP/predict.out"
+    cat "$TMP/predict.out" >&2
+    sed -n 's/^Accuracy = [0-9.]*% (\([0-9]*\)\/\([0-9]*\)).*/\1 \2/p' "$TMP/predict.out" |
+        awk 'NF == 2 { print $2 - $1; found = 1 } END { exit !found }'
+}
+
+@test "LIBSVM's svm-train/svm-predict on kpca's LIBSVM features: as many errors as kpca eval --scale none" {
+    [ -x "$SVM_TRAIN" ] && [ -x "$SVM_PREDICT" ] || skip "no $SVM_TRAIN / $SVM_PREDICT (Debian package libsvm-tools)"
+    local want
+    want="$(libsvm_errors)" || fail "could not read svm-predict's accuracy line"
+    [ "$(wc -l <"$TMP/pred.txt")" -eq 2007 ]
+    echo "svm-train/svm-predict: $want errors of 2007" >&2
+
+    run --separate-stderr "$KPCA" eval -q --backend sparse --scale none "$FIX/train.svm" "$FIX/test.svm"
+    assert_status 0
+    printf '%s\n' "$output" >&2
+    [ "$(table_errors 32)" = "$want" ] || fail "kpca eval --backend sparse: $(table_errors 32) errors, LIBSVM: $want"
+
+    run --separate-stderr "$KPCA" eval -q --scale none "$FIX/train.svm" "$FIX/test.svm"
+    assert_status 0
+    printf '%s\n' "$output" >&2
+    [ "$(table_errors 32)" = "$want" ] || fail "kpca eval (gram): $(table_errors 32) errors, LIBSVM: $want"
+}
+
+@test "svm-train accepts kpca's LIBSVM features" {
+    [ -x "$SVM_TRAIN" ] || skip "no $SVM_TRAIN (Debian package libsvm-tools)"
+    # LIBSVM's own parser exits non-zero on a line it cannot read
+    run "$SVM_TRAIN" -q -t 0 -v 2 "$FIX/test.svm" "$TMP/cv.model"
+    assert_status 0
+    [[ "$output" == *"Cross Validation Accuracy"* ]] || { show_run; fail "no cross-validation result"; }
+}
+
+@test "eval reads sparse LIBSVM lines: a left-out index is a zero" {
+    # every even index but the last left out, and the same values written as 0
+    awk '{ printf "%s", $1; for (c = 2; c <= NF; c++) if (c % 2 == 0 || c == NF) printf " %s", $c; print "" }' \
+        "$FIX/test.svm" >"$TMP/sparse.svm"
+    awk '{ printf "%s", $1; for (c = 2; c <= NF; c++) { split($c, p, ":"); printf " %s:%s", p[1], (c % 2 == 0 || c == NF) ? p[2] : "0" } print "" }' \
+        "$FIX/test.svm" >"$TMP/zeros.svm"
+    run --separate-stderr "$KPCA" eval -q -k 8,32 "$FIX/train.svm" "$TMP/zeros.svm"
+    assert_status 0
+    local dense="$output"
+    run --separate-stderr "$KPCA" eval -q -k 8,32 "$FIX/train.svm" "$TMP/sparse.svm"
+    assert_status 0
+    [ "$output" = "$dense" ]
+}
+
+@test "eval: a LIBSVM TEST file whose last feature is zero throughout takes TRAIN's dimension" {
+    # LIBSVM files do not state their dimension: svm-predict reads a test
+    # file whose highest index is below the training file's as is
+    awk '{ NF = NF - 1; print }' "$FIX/test.svm" >"$TMP/short.svm"
+    run --separate-stderr "$KPCA" eval -q -k 8 "$FIX/train.svm" "$TMP/short.svm"
+    assert_status 0
+    [ "$(table_errors 8 | wc -l)" -eq 1 ]
+}
+
+# libsvm_pixels ESL OUT [keep-last]: the rows of ESL as LIBSVM data in
+# [0,1] ((x+1)/2, as in usps.h5), zeros left out as LIBSVM tools write
+# them; with keep-last the 256th pixel is always written
+libsvm_pixels() {
+    awk -v keep="${3:-}" '{
+        printf "%s", $1
+        for (c = 2; c <= NF; c++) { v = ($c + 1) / 2; if (v != 0 || (keep != "" && c == NF)) printf " %d:%.6g", c - 1, v }
+        print ""
+    }' "$1" >"$2"
+}
+
+# background_rows OUT: 100 test rows whose last pixel is background (-1)
+background_rows() {
+    gzip -dc "$DATA/zip.test.gz" | awk '$257 + 0 == -1' | head -n 100 >"$1"
+    [ "$(wc -l <"$1")" -eq 100 ]
+}
+
+@test "transform reads pixels in LIBSVM format ([0,1], zeros left out): the ESL features exactly" {
+    background_rows "$TMP/rows.txt"
+    libsvm_pixels "$TMP/rows.txt" "$TMP/rows.svm" keep-last
+    "$KPCA" transform -q "$FIX/model.h5" "$TMP/rows.txt" -o "$TMP/esl.svm"
+    run --separate-stderr "$KPCA" transform -q --input-range 0,1 --round 3 "$FIX/model.h5" "$TMP/rows.svm" -o "$OUT/z.svm"
+    assert_status 0
+    cmp "$TMP/esl.svm" "$OUT/z.svm"
+}
+
+@test "transform: LIBSVM pixels whose last pixels are zero in every row take the model's dimension" {
+    # the highest index in the file is 254: a LIBSVM file does not state its
+    # dimension, the model does (256)
+    background_rows "$TMP/rows.txt"
+    libsvm_pixels "$TMP/rows.txt" "$TMP/rows.svm"
+    "$KPCA" transform -q "$FIX/model.h5" "$TMP/rows.txt" -o "$TMP/esl.svm"
+    run --separate-stderr "$KPCA" transform -q --input-range 0,1 --round 3 "$FIX/model.h5" "$TMP/rows.svm" -o "$OUT/z.svm"
+    assert_status 0
+    cmp "$TMP/esl.svm" "$OUT/z.svm"
+}

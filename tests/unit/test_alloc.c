@@ -1,0 +1,437 @@
+/* test_alloc.c - SQLite-style allocation failure.
+ *
+ * For N = 0, 1, 2, ... the (N+1)th library allocation and every later one
+ * fails (kpca_mem_fail_after(N)); each operation must then either succeed or
+ * return KPCA_ENOMEM with a message - never crash, never report another
+ * error, never succeed after swallowing a failed allocation - and leave no
+ * HDF5 object open and no temporary file behind.  The loop ends when a run
+ * succeeds without reaching the countdown.  Leaks show under `make asan`.
+ */
+#include "testutil.h"
+
+#include <dirent.h>
+#include <hdf5.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+typedef kpca_status (*op_fn)(kpca_error *err);
+
+static int open_hdf5_objects(void)
+{
+    return (int)H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
+}
+
+static int temp_files_left(void)
+{
+    DIR *d = opendir("tests/out");
+    assert_non_null(d);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp.") != NULL)
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* Runs op under every allocation-failure point; returns the number of runs. */
+static long fail_loop(const char *name, op_fn op, int with_err)
+{
+    long n;
+    for (n = 0;; n++) {
+        kpca_error err;
+        kpca_error_clear(&err);
+        kpca_mem_fail_after(n);
+        kpca_status st = op(with_err ? &err : NULL);
+        long count = kpca_mem_fail_after(-1);
+        if (open_hdf5_objects() != 0)
+            fail_msg("%s, failing after %ld: %d HDF5 objects left open (status %d)", name, n, open_hdf5_objects(),
+                     (int)st);
+        if (temp_files_left() != 0)
+            fail_msg("%s, failing after %ld: a temporary file was left in tests/out", name, n);
+        if (st == KPCA_OK) {
+            if (count > n)
+                fail_msg("%s: succeeded although allocation %ld of %ld failed", name, n + 1, count);
+            break; /* the countdown was not reached: every failure point covered */
+        }
+        if (st != KPCA_ENOMEM)
+            fail_msg("%s, failing after %ld allocations: status %d (%s), expected out of memory", name, n, (int)st,
+                     with_err ? err.msg : "no message");
+        if (with_err) {
+            assert_int_equal(err.code, KPCA_ENOMEM);
+            assert_true(err.msg[0] != '\0');
+        }
+        if (n > 100000)
+            fail_msg("%s: no end after %ld runs", name, n);
+    }
+    return n;
+}
+
+static void loop_both(const char *name, op_fn op)
+{
+    long runs = fail_loop(name, op, 1);
+    assert_true(runs >= 1); /* the operation allocates at least once */
+    long runs2 = fail_loop(name, op, 0);
+    assert_int_equal(runs, runs2);
+}
+
+/* ---- fixtures ----------------------------------------------------------------- */
+
+#define ESL_PATH "tests/out/alloc.txt"
+#define ESL_GZ_PATH "tests/out/alloc.txt.gz"
+#define ESL_LONG_PATH "tests/out/alloc_long.txt"
+#define SVM_PATH "tests/out/alloc.svm"
+#define MODEL_PATH "tests/out/alloc_model.h5"
+
+static kpca_dataset g_fit; /* 40 points, 16 values */
+static kpca_model g_model;
+
+static int setup(void **state)
+{
+    (void)state;
+    mkdir("tests", 0777);
+    mkdir("tests/out", 0777);
+    kpca_mem_fail_after(-1);
+    uint64_t s = 99;
+    FILE *f = fopen(ESL_PATH, "w");
+    FILE *l = fopen(SVM_PATH, "w");
+    gzFile gz = gzopen(ESL_GZ_PATH, "wb");
+    if (f == NULL || l == NULL || gz == NULL)
+        return -1;
+    for (int i = 0; i < 60; i++) {
+        fprintf(f, "%d", i % 3);
+        fprintf(l, "%d", i % 3);
+        gzprintf(gz, "%d", i % 3);
+        for (int j = 0; j < 16; j++) {
+            double v = tu_rand(&s);
+            fprintf(f, " %.4f", v);
+            gzprintf(gz, " %.4f", v);
+            if (j % 3 != 0)
+                fprintf(l, " %d:%.4f", j + 1, v);
+        }
+        fputc('\n', f);
+        fputc('\n', l);
+        gzprintf(gz, "\n");
+    }
+    fclose(f);
+    fclose(l);
+    gzclose(gz);
+    /* lines longer than the reader's first buffer: its growth path */
+    f = fopen(ESL_LONG_PATH, "w");
+    if (f == NULL)
+        return -1;
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, "%d", i);
+        for (int j = 0; j < 3000; j++)
+            fprintf(f, " %.6f", tu_rand(&s));
+        fputc('\n', f);
+    }
+    fclose(f);
+
+    kpca_error err;
+    kpca_dataset all;
+    if (kpca_dataset_read(ESL_PATH, NULL, &all, &err) != KPCA_OK)
+        return -1;
+    size_t idx[40];
+    if (kpca_subset_indices(all.n, 40, 3, idx, &err) != KPCA_OK ||
+        kpca_dataset_select(&all, idx, 40, &g_fit, &err) != KPCA_OK)
+        return -1;
+    kpca_dataset_free(&all);
+    kpca_fit_params p = kpca_fit_defaults(2);
+    if (kpca_model_fit(&g_fit, &p, &g_model, NULL, &err) != KPCA_OK)
+        return -1;
+    snprintf(g_model.source, sizeof g_model.source, "alloc test");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    kpca_mem_fail_after(-1);
+    kpca_dataset_free(&g_fit);
+    kpca_model_free(&g_model);
+    return 0;
+}
+
+/* ---- operations ----------------------------------------------------------------- */
+
+static kpca_status read_and_check(const char *spec, const kpca_read_opts *o, size_t n, size_t dim, kpca_error *err)
+{
+    kpca_dataset ds;
+    kpca_status st = kpca_dataset_read(spec, o, &ds, err);
+    if (st != KPCA_OK) {
+        assert_null(ds.x);
+        assert_null(ds.y);
+        return st;
+    }
+    assert_int_equal(ds.n, n);
+    assert_int_equal(ds.dim, dim);
+    kpca_dataset_free(&ds);
+    return KPCA_OK;
+}
+
+static kpca_status op_read_esl(kpca_error *err)
+{
+    return read_and_check(ESL_PATH, NULL, 60, 16, err);
+}
+
+static kpca_status op_read_esl_gz(kpca_error *err)
+{
+    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 16};
+    return read_and_check(ESL_GZ_PATH, &o, 60, 16, err);
+}
+
+static kpca_status op_read_esl_long(kpca_error *err)
+{
+    return read_and_check(ESL_LONG_PATH, NULL, 3, 3000, err);
+}
+
+static kpca_status op_read_libsvm(kpca_error *err)
+{
+    kpca_status st = read_and_check(SVM_PATH, NULL, 60, 15, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_read_opts o = {KPCA_FMT_LIBSVM, NULL, 20};
+    return read_and_check(SVM_PATH, &o, 60, 20, err);
+}
+
+static kpca_status op_read_hdf5(kpca_error *err)
+{
+    struct stat sb;
+    if (stat("data/usps.h5", &sb) != 0)
+        return KPCA_OK;
+    return read_and_check("data/usps.h5:test", NULL, 2007, 256, err);
+}
+
+static kpca_status op_select(kpca_error *err)
+{
+    size_t idx[10];
+    kpca_status st = kpca_subset_indices(g_fit.n, 10, 5, idx, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_dataset sub;
+    st = kpca_dataset_select(&g_fit, idx, 10, &sub, err);
+    if (st == KPCA_OK)
+        kpca_dataset_free(&sub);
+    return st;
+}
+
+static kpca_status fit_with(int degree, size_t comps, kpca_eig_method eig, kpca_error *err)
+{
+    kpca_fit_params p = kpca_fit_defaults(degree);
+    p.components = comps;
+    p.eig = eig;
+    kpca_model md;
+    kpca_status st = kpca_model_fit(&g_fit, &p, &md, NULL, err);
+    if (st != KPCA_OK) {
+        assert_null(md.alpha);
+        assert_null(md.fitx);
+        return st;
+    }
+    assert_true(md.k >= 1);
+    kpca_model_free(&md);
+    return KPCA_OK;
+}
+
+static kpca_status op_fit(kpca_error *err)
+{
+    kpca_status st = fit_with(2, 0, KPCA_EIG_EVD, err);
+    if (st == KPCA_OK)
+        st = fit_with(2, 5, KPCA_EIG_EVR, err);
+    return st;
+}
+
+static kpca_status op_transform(kpca_error *err)
+{
+    double z[40 * 8];
+    return kpca_model_transform(&g_model, g_fit.x, 40, 16, 8, z, err);
+}
+
+static kpca_status op_save_load(kpca_error *err)
+{
+    kpca_status st = kpca_model_save(&g_model, MODEL_PATH, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_model back;
+    st = kpca_model_load(MODEL_PATH, &back, err);
+    if (st != KPCA_OK) {
+        assert_null(back.alpha);
+        return st;
+    }
+    assert_int_equal(back.k, g_model.k);
+    assert_memory_equal(back.alpha, g_model.alpha, back.k * back.m * sizeof(double));
+    kpca_model_free(&back);
+    return KPCA_OK;
+}
+
+static kpca_status op_features(kpca_error *err)
+{
+    double z[40 * 3];
+    kpca_status st = kpca_model_transform(&g_model, g_fit.x, 40, 16, 3, z, err);
+    const kpca_features_meta meta = {MODEL_PATH, ESL_PATH, g_model.eigval};
+    if (st == KPCA_OK)
+        st = kpca_features_write("tests/out/alloc_feat.h5", KPCA_FMT_HDF5, z, 40, 3, g_fit.y, &meta, err);
+    if (st == KPCA_OK)
+        st = kpca_features_write("tests/out/alloc_feat.svm", KPCA_FMT_LIBSVM, z, 40, 3, g_fit.y, NULL, err);
+    if (st == KPCA_OK)
+        st = kpca_features_write("tests/out/alloc_feat.csv", KPCA_FMT_CSV, z, 40, 3, g_fit.y, NULL, err);
+    return st;
+}
+
+/* tiny features: 3 classes around separate centres, 4 values */
+static void tiny(double *x, int *y, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        y[i] = (int)(i % 3) + 1;
+        for (size_t j = 0; j < 4; j++)
+            x[i * 4 + j] = (j == i % 3 ? 3.0 : 0.0) + 0.8 * tu_rand(&seed);
+    }
+}
+
+static kpca_status op_eval(kpca_error *err)
+{
+    double xtr[30 * 4], xte[12 * 4];
+    int ytr[30], yte[12];
+    tiny(xtr, ytr, 30, 1);
+    tiny(xte, yte, 12, 2);
+    const size_t pre[3] = {4, 2, 4};
+    for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++)
+        for (int b = KPCA_SVM_GRAM; b <= KPCA_SVM_SPARSE; b++)
+            for (int s = KPCA_SCALE_NONE; s <= KPCA_SCALE_STD; s++) {
+                kpca_svm_params p = kpca_svm_defaults();
+                p.scheme = (kpca_multiclass)sc;
+                p.backend = (kpca_svm_backend)b;
+                p.scale = (kpca_scale)s;
+                kpca_eval_row rows[3];
+                kpca_status st = kpca_eval(xtr, ytr, 30, xte, yte, 12, 4, pre, 3, &p, rows, err);
+                if (st != KPCA_OK)
+                    return st;
+                assert_int_equal(rows[0].total, 12);
+            }
+    return KPCA_OK;
+}
+
+static kpca_status op_classifier(kpca_error *err)
+{
+    double x[30 * 4];
+    int y[30], pred[30];
+    tiny(x, y, 30, 3);
+    kpca_svm_params p = kpca_svm_defaults();
+    p.backend = KPCA_SVM_SPARSE;
+    kpca_classifier cl;
+    kpca_status st = kpca_classifier_train(x, 30, 4, 4, y, NULL, 1.0, &p, &cl, err);
+    if (st != KPCA_OK) {
+        assert_null(cl.w);
+        return st;
+    }
+    st = kpca_classifier_predict(&cl, x, 30, 4, pred, err);
+    kpca_classifier_free(&cl);
+    return st;
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+
+static void test_counter(void **state)
+{
+    (void)state;
+    /* the hook counts allocations and fails the (N+1)th and later */
+    kpca_mem_fail_after(-1);
+    void *a = kpca_malloc(8), *b = kpca_calloc(2, 8);
+    assert_int_equal(kpca_mem_fail_after(1), 2);
+    void *c = kpca_malloc(8);
+    void *d = kpca_malloc(8);
+    void *e = kpca_realloc(NULL, 8);
+    assert_int_equal(kpca_mem_fail_after(-1), 3);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_null(d);
+    assert_null(e);
+    /* overflowing sizes fail without allocating */
+    assert_null(kpca_alloc_array(SIZE_MAX / 2, 3, 1));
+    assert_null(kpca_alloc_array(3, SIZE_MAX / 2, 8));
+    kpca_free(a);
+    kpca_free(b);
+    kpca_free(c);
+    kpca_free(NULL);
+}
+
+static void test_read_esl(void **state)
+{
+    (void)state;
+    loop_both("read esl", op_read_esl);
+    loop_both("read esl gzip", op_read_esl_gz);
+}
+
+static void test_read_esl_long_lines(void **state)
+{
+    (void)state;
+    loop_both("read esl long lines", op_read_esl_long);
+}
+
+static void test_read_libsvm(void **state)
+{
+    (void)state;
+    loop_both("read libsvm", op_read_libsvm);
+}
+
+static void test_read_hdf5(void **state)
+{
+    (void)state;
+    loop_both("read hdf5", op_read_hdf5);
+}
+
+static void test_select(void **state)
+{
+    (void)state;
+    loop_both("select", op_select);
+}
+
+static void test_fit(void **state)
+{
+    (void)state;
+    loop_both("fit", op_fit);
+}
+
+static void test_transform(void **state)
+{
+    (void)state;
+    loop_both("transform", op_transform);
+}
+
+static void test_save_load(void **state)
+{
+    (void)state;
+    loop_both("save and load", op_save_load);
+}
+
+static void test_features(void **state)
+{
+    (void)state;
+    loop_both("features", op_features);
+}
+
+static void test_eval(void **state)
+{
+    (void)state;
+    loop_both("eval", op_eval);
+    loop_both("classifier", op_classifier);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counter),
+        cmocka_unit_test(test_read_esl),
+        cmocka_unit_test(test_read_esl_long_lines),
+        cmocka_unit_test(test_read_libsvm),
+        cmocka_unit_test(test_read_hdf5),
+        cmocka_unit_test(test_select),
+        cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_transform),
+        cmocka_unit_test(test_save_load),
+        cmocka_unit_test(test_features),
+        cmocka_unit_test(test_eval),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

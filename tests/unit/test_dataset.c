@@ -1,0 +1,777 @@
+/* test_dataset.c - the data readers, format detection and subset helpers. */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#define OUT "tests/out/"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void ensure_out(void)
+{
+    mkdir("tests", 0777);
+    mkdir("tests/out", 0777);
+}
+
+/* Writes text to tests/out/NAME and copies the path into path (cap bytes). */
+static void write_text(const char *name, const char *text, char *path, size_t cap)
+{
+    const char *p = tu_write_file(name, text);
+    snprintf(path, cap, "%s", p);
+}
+
+/* Writes text gzip-compressed (zlib gzwrite) to tests/out/NAME. */
+static void write_gz(const char *name, const char *text, char *path, size_t cap)
+{
+    ensure_out();
+    snprintf(path, cap, OUT "%s", name);
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    size_t len = strlen(text);
+    assert_int_equal(gzwrite(gz, text, (unsigned)len), (int)len);
+    assert_int_equal(gzclose(gz), Z_OK);
+}
+
+/* Asserts the message names the file and (if line > 0) "line N". */
+static void assert_msg_names(const kpca_error *err, const char *path, int line)
+{
+    if (strstr(err->msg, path) == NULL)
+        fail_msg("message does not name '%s': %s", path, err->msg);
+    if (line > 0) {
+        char want[32];
+        snprintf(want, sizeof want, "line %d", line);
+        const char *hit = strstr(err->msg, want);
+        /* "line 3" must not be the prefix of "line 30" */
+        if (hit == NULL || (hit[strlen(want)] >= '0' && hit[strlen(want)] <= '9'))
+            fail_msg("message does not name %s: %s", want, err->msg);
+    }
+    assert_true(err->msg[0] != '\0');
+}
+
+/* Reads path with format auto-detection and expects failure `code`. */
+static void expect_read_fail(const char *path, kpca_format fmt, kpca_status code, int line)
+{
+    kpca_read_opts o = {fmt, NULL, 0};
+    kpca_dataset ds;
+    kpca_error err;
+    kpca_error_clear(&err);
+    kpca_status st = kpca_dataset_read(path, &o, &ds, &err);
+    if (st != code)
+        fail_msg("'%s': status %d, expected %d (%s)", path, (int)st, (int)code, err.msg);
+    assert_int_equal(err.code, code);
+    assert_null(ds.x);
+    assert_null(ds.y);
+    assert_int_equal(ds.n, 0);
+    assert_msg_names(&err, path, line);
+}
+
+static const char good_esl[] =
+    "3 0.5 -0.25 1\n"
+    "\n"
+    "-2 1e-3 -1.0000 0\r\n"
+    "   \t \r\n"
+    "7.000 -0.5 0.125 2.5   \t\n"
+    "0 0 0 -0\r\n"
+    "\r\n"
+    "1 9 8 7"; /* last line without a line end */
+
+static const double good_x[5][3] = {
+    {0.5, -0.25, 1}, {1e-3, -1, 0}, {-0.5, 0.125, 2.5}, {0, 0, 0}, {9, 8, 7}};
+static const int good_y[5] = {3, -2, 7, 0, 1};
+
+static void check_good(const kpca_dataset *ds)
+{
+    assert_int_equal(ds->n, 5);
+    assert_int_equal(ds->dim, 3);
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(ds->y[i], good_y[i]);
+        for (size_t j = 0; j < 3; j++)
+            assert_true(ds->x[i * 3 + j] == good_x[i][j]);
+    }
+}
+
+/* ---- ESL ------------------------------------------------------------------ */
+
+static void test_esl_good_plain_and_gzip(void **state)
+{
+    (void)state;
+    char plain[256], gz[256];
+    write_text("esl_good.txt", good_esl, plain, sizeof plain);
+    write_gz("esl_good.txt.gz", good_esl, gz, sizeof gz);
+    const char *paths[2] = {plain, gz};
+    for (int i = 0; i < 2; i++) {
+        kpca_dataset ds;
+        kpca_error err;
+        kpca_status st = kpca_dataset_read(paths[i], NULL, &ds, &err);
+        if (st != KPCA_OK)
+            fail_msg("%s: %s", paths[i], err.msg);
+        check_good(&ds);
+        kpca_dataset_free(&ds);
+        assert_null(ds.x);
+
+        /* the format-specific reader, with and without the expected dim */
+        assert_int_equal(kpca_read_esl(paths[i], 0, &ds, &err), KPCA_OK);
+        check_good(&ds);
+        kpca_dataset_free(&ds);
+        assert_int_equal(kpca_read_esl(paths[i], 3, &ds, &err), KPCA_OK);
+        check_good(&ds);
+        kpca_dataset_free(&ds);
+        assert_int_equal(kpca_read_esl(paths[i], 4, &ds, &err), KPCA_EFORMAT);
+        assert_msg_names(&err, paths[i], 0);
+
+        kpca_format f = KPCA_FMT_AUTO;
+        assert_int_equal(kpca_detect_format(paths[i], &f, &err), KPCA_OK);
+        assert_int_equal(f, KPCA_FMT_ESL);
+    }
+}
+
+static void test_esl_long_lines(void **state)
+{
+    (void)state;
+    /* rows far longer than the reader's initial 8 KiB line buffer */
+    const size_t dim = 3000, n = 4;
+    size_t cap = n * dim * 24 + 64;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        len += (size_t)snprintf(text + len, cap - len, "%zu", i);
+        for (size_t j = 0; j < dim; j++)
+            len += (size_t)snprintf(text + len, cap - len, " %.10f", (double)(i * dim + j) / 1024.0); /* exact */
+        len += (size_t)snprintf(text + len, cap - len, "\n");
+    }
+    char path[256];
+    write_gz("esl_long.txt.gz", text, path, sizeof path);
+    free(text);
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(path, NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, n);
+    assert_int_equal(ds.dim, dim);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(ds.y[i], (int)i);
+        for (size_t j = 0; j < dim; j++)
+            assert_true(ds.x[i * dim + j] == (double)(i * dim + j) / 1024.0);
+    }
+    kpca_dataset_free(&ds);
+}
+
+typedef struct {
+    const char *name;
+    const char *text;
+    int line; /* line the message must name; 0: none */
+} bad_case;
+
+static void test_esl_bad_files(void **state)
+{
+    (void)state;
+    static const bad_case cases[] = {
+        {"esl_too_few.txt", "1 0.5 0.5\n2 0.25 0.25\n3 0.125\n4 1 1\n", 3},
+        {"esl_too_many.txt", "1 0.5 0.5\n2 0.25 0.25\n3 0.125 1 2\n", 3},
+        {"esl_label_only.txt", "1 0.5 0.5\n\n3\n", 3},
+        {"esl_nonnum.txt", "1 0.5 0.5\n2 0.25 0.25\n3 abc 1\n", 3},
+        {"esl_suffix.txt", "1 0.5 0.5\n2 0.25 0.25\n3 0.5x 1\n", 3},
+        {"esl_nan.txt", "1 0.5 0.5\n2 0.25 0.25\n3 nan 1\n", 3},
+        {"esl_inf.txt", "1 0.5 0.5\n2 0.25 0.25\n3 1 -inf\n", 3},
+        {"esl_huge.txt", "1 0.5 0.5\n2 0.25 0.25\n3 1 1e999\n", 3},
+        {"esl_label_frac.txt", "1 0.5 0.5\n2 0.25 0.25\n1.5 1 1\n", 3},
+        {"esl_label_word.txt", "1 0.5 0.5\n2 0.25 0.25\nseven 1 1\n", 3},
+        {"esl_label_nan.txt", "1 0.5 0.5\n2 0.25 0.25\nnan 1 1\n", 3},
+        {"esl_label_big.txt", "1 0.5 0.5\n2 0.25 0.25\n1e12 1 1\n", 3},
+        {"esl_first_nan.txt", "\n\n1 0.5 nan\n", 3},
+        {"esl_first_bad.txt", "\n1 0.5 0.5\n2 0.25 x\n", 3},
+        {"esl_blank_first.txt", "1 0.5 0.5\n\n3 0.5 0.5 0.5\n", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256];
+        write_text(cases[i].name, cases[i].text, path, sizeof path);
+        expect_read_fail(path, KPCA_FMT_AUTO, KPCA_EFORMAT, cases[i].line);
+        expect_read_fail(path, KPCA_FMT_ESL, KPCA_EFORMAT, cases[i].line);
+        /* the same content compressed */
+        char gzname[128], gzpath[256];
+        snprintf(gzname, sizeof gzname, "%s.gz", cases[i].name);
+        write_gz(gzname, cases[i].text, gzpath, sizeof gzpath);
+        expect_read_fail(gzpath, KPCA_FMT_AUTO, KPCA_EFORMAT, cases[i].line);
+    }
+}
+
+static void test_esl_empty_and_blank(void **state)
+{
+    (void)state;
+    char path[256];
+    write_text("esl_empty.txt", "", path, sizeof path);
+    expect_read_fail(path, KPCA_FMT_AUTO, KPCA_EFORMAT, 0);
+    expect_read_fail(path, KPCA_FMT_ESL, KPCA_EFORMAT, 0);
+    kpca_format f;
+    kpca_error err;
+    assert_int_equal(kpca_detect_format(path, &f, &err), KPCA_EFORMAT);
+
+    write_text("esl_blank.txt", "\n  \n\r\n\t\n", path, sizeof path);
+    expect_read_fail(path, KPCA_FMT_AUTO, KPCA_EFORMAT, 0);
+    expect_read_fail(path, KPCA_FMT_ESL, KPCA_EFORMAT, 0);
+
+    write_gz("esl_empty.txt.gz", "", path, sizeof path);
+    expect_read_fail(path, KPCA_FMT_AUTO, KPCA_EFORMAT, 0);
+    expect_read_fail(path, KPCA_FMT_ESL, KPCA_EFORMAT, 0);
+}
+
+static void test_esl_nul_byte(void **state)
+{
+    (void)state;
+    char path[256];
+    ensure_out();
+    snprintf(path, sizeof path, OUT "esl_nul.txt");
+    const unsigned char bytes[] = "1 0.5 0.5\n2 0.25 0.25\n3 0.5\0 0.5\n";
+    tu_write_bytes(path, bytes, sizeof bytes - 1);
+    expect_read_fail(path, KPCA_FMT_ESL, KPCA_EFORMAT, 3);
+}
+
+/* A gzip file of `rows` random ESL rows; returns the text's first row count. */
+static void write_random_gz(const char *path, size_t rows, size_t dim)
+{
+    uint64_t s = 42;
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    for (size_t i = 0; i < rows; i++) {
+        gzprintf(gz, "%d", (int)(i % 10));
+        for (size_t j = 0; j < dim; j++)
+            gzprintf(gz, " %.4f", tu_rand(&s));
+        gzprintf(gz, "\n");
+    }
+    assert_int_equal(gzclose(gz), Z_OK);
+}
+
+static void test_esl_truncated_gzip(void **state)
+{
+    (void)state;
+    ensure_out();
+    const char *full = OUT "esl_full.txt.gz";
+    write_random_gz(full, 400, 64);
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(full, NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 400);
+    assert_int_equal(ds.dim, 64);
+    kpca_dataset_free(&ds);
+
+    size_t len;
+    unsigned char *buf = tu_slurp(full, &len);
+    assert_true(len > 1000);
+    /* cut in the middle of the deflate data, just before the end of it, and
+     * inside the 8-byte trailer (CRC and length) */
+    const size_t cuts[] = {len / 2, len / 3, len - 12, len - 4, len - 1};
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+        const char *cut = OUT "esl_cut.txt.gz";
+        tu_write_bytes(cut, buf, cuts[c]);
+        kpca_error e2;
+        kpca_error_clear(&e2);
+        kpca_status st = kpca_dataset_read(cut, NULL, &ds, &e2);
+        if (st != KPCA_EFORMAT)
+            fail_msg("cut at %zu of %zu: status %d (%s)", cuts[c], len, (int)st, e2.msg);
+        assert_null(ds.x);
+        assert_msg_names(&e2, cut, 0);
+        assert_non_null(strstr(e2.msg, "line"));
+        assert_int_equal(kpca_read_esl(cut, 0, &ds, &e2), KPCA_EFORMAT);
+        assert_msg_names(&e2, cut, 0);
+        assert_int_equal(kpca_read_esl(cut, 0, &ds, NULL), KPCA_EFORMAT); /* same status without err */
+    }
+    /* a corrupted byte in the deflate data: CRC or inflate error */
+    buf[len / 2] ^= 0x55;
+    const char *bad = OUT "esl_corrupt.txt.gz";
+    tu_write_bytes(bad, buf, len);
+    assert_int_equal(kpca_dataset_read(bad, NULL, &ds, &err), KPCA_EFORMAT);
+    assert_msg_names(&err, bad, 0);
+    free(buf);
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    const char *path = OUT "no/such/file.txt";
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(path, NULL, &ds, &err), KPCA_EIO);
+    assert_int_equal(err.code, KPCA_EIO);
+    assert_msg_names(&err, path, 0);
+    assert_int_equal(kpca_read_esl(path, 0, &ds, &err), KPCA_EIO);
+    assert_msg_names(&err, path, 0);
+    assert_int_equal(kpca_read_libsvm(path, 0, &ds, &err), KPCA_EIO);
+    assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, &err), KPCA_EIO);
+    assert_msg_names(&err, path, 0);
+    kpca_format f;
+    assert_int_equal(kpca_detect_format(path, &f, &err), KPCA_EIO);
+    kpca_read_opts o = {KPCA_FMT_HDF5, "test", 0};
+    assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_EIO);
+    /* NULL err is allowed */
+    assert_int_equal(kpca_dataset_read(path, NULL, &ds, NULL), KPCA_EIO);
+}
+
+/* ---- LIBSVM ----------------------------------------------------------------- */
+
+static void test_libsvm_good(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "1 1:0.5 3:-1\r\n"
+        "\n"
+        "-1 2:0.25   \n"
+        "2\n"                   /* no features: all zero */
+        "3 1:1e-2 2:2 3:3 4:4"; /* last line without a line end */
+    static const double want[4][4] = {{0.5, 0, -1, 0}, {0, 0.25, 0, 0}, {0, 0, 0, 0}, {0.01, 2, 3, 4}};
+    static const int wy[4] = {1, -1, 2, 3};
+    char plain[256], gz[256];
+    write_text("svm_good.txt", text, plain, sizeof plain);
+    write_gz("svm_good.txt.gz", text, gz, sizeof gz);
+    const char *paths[2] = {plain, gz};
+    for (int p = 0; p < 2; p++) {
+        kpca_format f;
+        kpca_error err;
+        assert_int_equal(kpca_detect_format(paths[p], &f, &err), KPCA_OK);
+        assert_int_equal(f, KPCA_FMT_LIBSVM);
+        for (size_t given = 0; given <= 6; given += 6) { /* dim from the file, then dim 6 */
+            kpca_read_opts o = {KPCA_FMT_AUTO, NULL, given};
+            kpca_dataset ds;
+            kpca_status st = kpca_dataset_read(paths[p], &o, &ds, &err);
+            if (st != KPCA_OK)
+                fail_msg("%s: %s", paths[p], err.msg);
+            size_t d = given ? given : 4;
+            assert_int_equal(ds.n, 4);
+            assert_int_equal(ds.dim, d);
+            for (size_t i = 0; i < 4; i++) {
+                assert_int_equal(ds.y[i], wy[i]);
+                for (size_t j = 0; j < d; j++)
+                    assert_true(ds.x[i * d + j] == (j < 4 ? want[i][j] : 0.0));
+            }
+            kpca_dataset_free(&ds);
+        }
+    }
+}
+
+static void test_libsvm_bad(void **state)
+{
+    (void)state;
+    static const bad_case cases[] = {
+        {"svm_desc.txt", "1 1:1 2:1\n2 1:1\n1 3:1 2:1\n", 3},
+        {"svm_dup.txt", "1 1:1 2:1\n2 1:1\n1 2:1 2:1\n", 3},
+        {"svm_zero.txt", "1 1:1 2:1\n2 1:1\n1 0:1 2:1\n", 3},
+        {"svm_nocolon.txt", "1 1:1 2:1\n2 1:1\n1 1:1 2\n", 3},
+        {"svm_nocolon2.txt", "1 1:1 2:1\n2 1:1\n1 1:1 2=0.5\n", 3},
+        {"svm_negidx.txt", "1 1:1 2:1\n2 1:1\n1 -1:1\n", 3},
+        {"svm_badval.txt", "1 1:1 2:1\n2 1:1\n1 1:x\n", 3},
+        {"svm_nanval.txt", "1 1:1 2:1\n2 1:1\n1 1:nan\n", 3},
+        {"svm_noval.txt", "1 1:1 2:1\n2 1:1\n1 1: 2:1\n", 3},
+        {"svm_label.txt", "1 1:1 2:1\n2 1:1\n0.5 1:1\n", 3},
+        {"svm_hugeidx.txt", "1 1:1 2:1\n2 1:1\n1 99999999999999999999:1\n", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256];
+        write_text(cases[i].name, cases[i].text, path, sizeof path);
+        expect_read_fail(path, KPCA_FMT_LIBSVM, KPCA_EFORMAT, cases[i].line);
+        expect_read_fail(path, KPCA_FMT_AUTO, KPCA_EFORMAT, cases[i].line);
+    }
+    /* index beyond the given dimension (fine without it) */
+    char path[256];
+    write_text("svm_beyond.txt", "1 1:1 2:1\n2 1:1\n1 1:1 5:1\n", path, sizeof path);
+    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 4};
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_EFORMAT);
+    assert_msg_names(&err, path, 3);
+    assert_null(ds.x);
+    assert_int_equal(kpca_read_libsvm(path, 4, &ds, &err), KPCA_EFORMAT);
+    o.dim = 5;
+    assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.dim, 5);
+    assert_true(ds.x[2 * 5 + 4] == 1.0);
+    kpca_dataset_free(&ds);
+    o.dim = 0;
+    assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.dim, 5);
+    kpca_dataset_free(&ds);
+
+    /* labels only, no features anywhere (forced LIBSVM) */
+    write_text("svm_nofeat.txt", "1\n2\n", path, sizeof path);
+    expect_read_fail(path, KPCA_FMT_LIBSVM, KPCA_EFORMAT, 0);
+}
+
+/* ---- HDF5 --------------------------------------------------------------------- */
+
+static const int usps_test_counts[10] = {359, 264, 198, 166, 200, 160, 170, 147, 166, 177};
+
+static void skip_without(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        print_message("skipping: %s is missing\n", path);
+        skip();
+    }
+}
+
+static void test_hdf5_usps_test(void **state)
+{
+    (void)state;
+    skip_without("data/usps.h5");
+    kpca_dataset ds;
+    kpca_error err;
+    kpca_status st = kpca_dataset_read("data/usps.h5:test", NULL, &ds, &err);
+    if (st != KPCA_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(ds.n, 2007);
+    assert_int_equal(ds.dim, 256);
+    int counts[10] = {0};
+    for (size_t i = 0; i < ds.n; i++) {
+        assert_true(ds.y[i] >= 0 && ds.y[i] <= 9);
+        counts[ds.y[i]]++;
+    }
+    for (int c = 0; c < 10; c++)
+        assert_int_equal(counts[c], usps_test_counts[c]);
+    double lo, hi;
+    kpca_dataset_range(&ds, &lo, &hi);
+    assert_true(lo >= 0.0 && hi <= 1.0 && lo < hi);
+    kpca_dataset_free(&ds);
+
+    /* the group through the options, and through the reader itself */
+    kpca_read_opts o = {KPCA_FMT_AUTO, "test", 256};
+    assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2007);
+    kpca_dataset_free(&ds);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "test", 0, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2007);
+    kpca_dataset_free(&ds);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "/test", 0, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2007);
+    kpca_dataset_free(&ds);
+    /* wrong expected dim */
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "test", 255, &ds, &err), KPCA_EFORMAT);
+    assert_msg_names(&err, "data/usps.h5", 0);
+    assert_null(ds.x);
+    /* the training group is larger */
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "train", 256, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 7291);
+    kpca_dataset_free(&ds);
+
+    kpca_format f;
+    assert_int_equal(kpca_detect_format("data/usps.h5", &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_HDF5);
+}
+
+static void test_hdf5_errors(void **state)
+{
+    (void)state;
+    skip_without("data/usps.h5");
+    kpca_dataset ds;
+    kpca_error err;
+    /* a missing group names the groups present */
+    kpca_status st = kpca_dataset_read("data/usps.h5:nosuch", NULL, &ds, &err);
+    assert_true(st == KPCA_EFORMAT || st == KPCA_EUSAGE);
+    assert_null(ds.x);
+    assert_non_null(strstr(err.msg, "nosuch"));
+    assert_non_null(strstr(err.msg, "train"));
+    assert_non_null(strstr(err.msg, "test"));
+    assert_non_null(strstr(err.msg, "data/usps.h5"));
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "nosuch", 0, &ds, &err), st);
+
+    /* the root has no data: choose a group */
+    assert_int_equal(kpca_dataset_read("data/usps.h5", NULL, &ds, &err), KPCA_EUSAGE);
+    assert_null(ds.x);
+    assert_non_null(strstr(err.msg, "train"));
+    assert_non_null(strstr(err.msg, "test"));
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "/", 0, &ds, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "", 0, &ds, &err), KPCA_EUSAGE);
+
+    /* a text file forced to HDF5, and HDF5 forced to text */
+    char path[256];
+    write_text("not_hdf5.txt", good_esl, path, sizeof path);
+    expect_read_fail(path, KPCA_FMT_HDF5, KPCA_EFORMAT, 0);
+    assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, &err), KPCA_EFORMAT);
+    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 0};
+    assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_EFORMAT);
+    assert_null(ds.x);
+
+    /* a group given for a text file */
+    char spec[300];
+    snprintf(spec, sizeof spec, "%s:test", path);
+    assert_int_equal(kpca_dataset_read(spec, NULL, &ds, &err), KPCA_EUSAGE);
+
+    /* a truncated HDF5 file */
+    size_t len;
+    unsigned char *buf = tu_slurp("data/usps.h5", &len);
+    const char *cut = OUT "usps_cut.h5";
+    tu_write_bytes(cut, buf, len / 2);
+    free(buf);
+    st = kpca_dataset_read("tests/out/usps_cut.h5:test", NULL, &ds, &err);
+    assert_int_equal(st, KPCA_EFORMAT);
+    assert_null(ds.x);
+}
+
+static void test_split_spec(void **state)
+{
+    (void)state;
+    skip_without("data/usps.h5");
+    char *file = NULL;
+    const char *group = NULL;
+    kpca_error err;
+    assert_int_equal(kpca_split_spec("data/usps.h5:train", &file, &group, &err), KPCA_OK);
+    assert_string_equal(file, "data/usps.h5");
+    assert_non_null(group);
+    assert_string_equal(group, "train");
+    kpca_free(file);
+    assert_int_equal(kpca_split_spec("data/usps.h5", &file, &group, &err), KPCA_OK);
+    assert_string_equal(file, "data/usps.h5");
+    assert_null(group);
+    kpca_free(file);
+    /* neither FILE nor its prefix exists: the whole spec is the file */
+    assert_int_equal(kpca_split_spec("tests/out/nope:x", &file, &group, &err), KPCA_OK);
+    assert_string_equal(file, "tests/out/nope:x");
+    assert_null(group);
+    kpca_free(file);
+}
+
+/* ---- USPS: the text and HDF5 copies agree ---------------------------------- */
+
+static void test_usps_text_equals_hdf5(void **state)
+{
+    (void)state;
+    skip_without("data/usps.h5");
+    skip_without("data/zip.test.gz");
+    kpca_dataset t, h;
+    kpca_error err;
+    kpca_format f;
+    assert_int_equal(kpca_detect_format("data/zip.test.gz", &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_ESL);
+    kpca_status st = kpca_dataset_read("data/zip.test.gz", NULL, &t, &err);
+    if (st != KPCA_OK)
+        fail_msg("%s", err.msg);
+    st = kpca_dataset_read("data/usps.h5:test", NULL, &h, &err);
+    if (st != KPCA_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(t.n, 2007);
+    assert_int_equal(t.dim, 256);
+    assert_int_equal(h.n, t.n);
+    assert_int_equal(h.dim, t.dim);
+    double lo, hi;
+    kpca_dataset_range(&t, &lo, &hi);
+    assert_true(lo >= -1.0 && hi <= 1.0);
+    kpca_dataset_rescale(&h, 0.0, 1.0);
+    kpca_dataset_round(&h, 3);
+    size_t diff = 0, first = 0;
+    for (size_t i = 0; i < t.n * t.dim; i++) {
+        if (t.x[i] != h.x[i]) {
+            if (diff++ == 0)
+                first = i;
+        }
+    }
+    if (diff != 0)
+        fail_msg("%zu values differ; first at row %zu col %zu: %.17g vs %.17g", diff, first / 256, first % 256,
+                 t.x[first], h.x[first]);
+    for (size_t i = 0; i < t.n; i++)
+        assert_int_equal(t.y[i], h.y[i]);
+    kpca_dataset_free(&t);
+    kpca_dataset_free(&h);
+}
+
+/* ---- transforms --------------------------------------------------------------- */
+
+static void test_rescale_round_range(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_alloc(&ds, 2, 3, &err), KPCA_OK);
+    for (size_t i = 0; i < 6; i++) {
+        assert_true(ds.x[i] == 0.0);
+    }
+    const double v[6] = {0.0, 1.0, 0.5, 0.25, 0.0004, 0.99951};
+    memcpy(ds.x, v, sizeof v);
+    kpca_dataset_rescale(&ds, 0.0, 1.0);
+    for (size_t i = 0; i < 6; i++)
+        assert_true(fabs(ds.x[i] - (2.0 * v[i] - 1.0)) <= 1e-15);
+    double lo, hi;
+    kpca_dataset_range(&ds, &lo, &hi);
+    assert_true(lo == -1.0 && hi == 1.0);
+    kpca_dataset_round(&ds, 3);
+    const double want[6] = {-1.0, 1.0, 0.0, -0.5, -0.999, 0.999};
+    for (size_t i = 0; i < 6; i++) {
+        assert_true(ds.x[i] == want[i]);
+        assert_false(signbit(ds.x[i]) && ds.x[i] == 0.0); /* no negative zero */
+    }
+    kpca_dataset_free(&ds);
+    kpca_dataset empty;
+    assert_int_equal(kpca_dataset_alloc(&empty, 0, 3, &err), KPCA_OK);
+    kpca_dataset_range(&empty, &lo, &hi);
+    assert_true(lo == 0.0 && hi == 0.0);
+    kpca_dataset_free(&empty);
+}
+
+static void test_select(void **state)
+{
+    (void)state;
+    kpca_dataset ds, sub;
+    kpca_error err;
+    tu_random_dataset(&ds, 20, 4, 3, 7);
+    const size_t idx[3] = {19, 0, 7};
+    assert_int_equal(kpca_dataset_select(&ds, idx, 3, &sub, &err), KPCA_OK);
+    assert_int_equal(sub.n, 3);
+    assert_int_equal(sub.dim, 4);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(sub.y[i], ds.y[idx[i]]);
+        assert_memory_equal(sub.x + i * 4, ds.x + idx[i] * 4, 4 * sizeof(double));
+    }
+    kpca_dataset_free(&sub);
+    const size_t bad[2] = {1, 20};
+    assert_int_equal(kpca_dataset_select(&ds, bad, 2, &sub, &err), KPCA_EUSAGE);
+    assert_null(sub.x);
+    kpca_dataset_free(&ds);
+}
+
+static void test_subset_indices(void **state)
+{
+    (void)state;
+    kpca_error err;
+    size_t idx[1000], idx2[1000];
+    const size_t n = 1000, m = 137;
+    assert_int_equal(kpca_subset_indices(n, m, 0, idx, &err), KPCA_OK);
+    for (size_t i = 0; i < m; i++)
+        assert_int_equal(idx[i], i);
+
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        assert_int_equal(kpca_subset_indices(n, m, seed, idx, &err), KPCA_OK);
+        for (size_t i = 0; i < m; i++) {
+            assert_true(idx[i] < n);
+            if (i > 0)
+                assert_true(idx[i] > idx[i - 1]); /* ascending, hence distinct */
+        }
+        assert_int_equal(kpca_subset_indices(n, m, seed, idx2, &err), KPCA_OK);
+        assert_memory_equal(idx, idx2, m * sizeof(size_t));
+        assert_int_equal(kpca_subset_indices(n, m, seed + 1000, idx2, &err), KPCA_OK);
+        assert_memory_not_equal(idx, idx2, m * sizeof(size_t));
+        /* not just the first m rows */
+        assert_true(idx[m - 1] > m - 1);
+    }
+    /* m == n: everything; m == 0: nothing */
+    assert_int_equal(kpca_subset_indices(n, n, 99, idx, &err), KPCA_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(idx[i], i);
+    assert_int_equal(kpca_subset_indices(n, 0, 99, idx, &err), KPCA_OK);
+    /* too many */
+    assert_int_equal(kpca_subset_indices(10, 11, 0, idx, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_subset_indices(10, 11, 5, idx, &err), KPCA_EUSAGE);
+    assert_true(err.msg[0] != '\0');
+
+    /* uniformity: over many seeds each of 20 rows is drawn about m/n of the time */
+    enum { N = 20, M = 5, SEEDS = 4000 };
+    long count[N] = {0};
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        assert_int_equal(kpca_subset_indices(N, M, seed, idx, &err), KPCA_OK);
+        for (size_t i = 0; i < M; i++)
+            count[idx[i]]++;
+    }
+    /* expected 1000 each, sd about 27 */
+    for (size_t i = 0; i < N; i++)
+        if (count[i] < 850 || count[i] > 1150)
+            fail_msg("row %zu drawn %ld times of %d (expected about 1000)", i, count[i], SEEDS);
+}
+
+/* Feature files (kpca transform's output) read back through the readers. */
+static void test_features_read_back(void **state)
+{
+    (void)state;
+    const size_t n = 7, k = 3;
+    double z[21];
+    int y[7];
+    uint64_t s = 5;
+    for (size_t i = 0; i < n * k; i++)
+        z[i] = tu_rand(&s) * pow(10.0, (double)(i % 7) - 3.0); /* awkward values: %.17g must round-trip */
+    for (size_t i = 0; i < n; i++)
+        y[i] = (int)i - 3;
+    const double ev[3] = {3.0, 2.0, 1.0};
+    const kpca_features_meta meta = {"m.h5", "d.txt", ev};
+    const char *paths[2] = {OUT "feat.h5", OUT "feat.svm"};
+    const kpca_format fmts[2] = {KPCA_FMT_HDF5, KPCA_FMT_LIBSVM};
+    for (int f = 0; f < 2; f++) {
+        kpca_error err;
+        assert_int_equal(kpca_format_from_name(paths[f]), fmts[f]);
+        assert_int_equal(kpca_features_write(paths[f], fmts[f], z, n, k, y, &meta, &err), KPCA_OK);
+        kpca_format got;
+        assert_int_equal(kpca_detect_format(paths[f], &got, &err), KPCA_OK);
+        assert_int_equal(got, fmts[f]);
+        kpca_dataset ds;
+        kpca_status st = kpca_dataset_read(paths[f], NULL, &ds, &err);
+        if (st != KPCA_OK)
+            fail_msg("%s: %s", paths[f], err.msg);
+        assert_int_equal(ds.n, n);
+        assert_int_equal(ds.dim, k);
+        assert_memory_equal(ds.y, y, sizeof y);
+        assert_memory_equal(ds.x, z, sizeof z);
+        kpca_dataset_free(&ds);
+    }
+    /* CSV: a header, then label and values */
+    kpca_error err;
+    assert_int_equal(kpca_format_from_name(OUT "feat.csv"), KPCA_FMT_CSV);
+    assert_int_equal(kpca_features_write(OUT "feat.csv", KPCA_FMT_CSV, z, n, k, y, NULL, &err), KPCA_OK);
+    FILE *fp = fopen(OUT "feat.csv", "r");
+    assert_non_null(fp);
+    char line[1024];
+    assert_non_null(fgets(line, sizeof line, fp));
+    assert_string_equal(line, "label,z1,z2,z3\n");
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(fgets(line, sizeof line, fp));
+        char *p = line, *end;
+        assert_int_equal(strtol(p, &end, 10), y[i]);
+        for (size_t c = 0; c < k; c++) {
+            assert_true(*end == ',');
+            p = end + 1;
+            assert_true(strtod(p, &end) == z[i * k + c]);
+        }
+        assert_true(*end == '\n');
+    }
+    assert_null(fgets(line, sizeof line, fp));
+    fclose(fp);
+    /* ESL is not an output format */
+    assert_int_equal(kpca_features_write(OUT "feat.txt", KPCA_FMT_ESL, z, n, k, y, NULL, &err), KPCA_EUSAGE);
+}
+
+static void test_format_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"esl", "libsvm", "hdf5", "csv"};
+    const kpca_format fmts[] = {KPCA_FMT_ESL, KPCA_FMT_LIBSVM, KPCA_FMT_HDF5, KPCA_FMT_CSV};
+    for (size_t i = 0; i < 4; i++) {
+        kpca_format f;
+        assert_int_equal(kpca_format_parse(names[i], &f), 0);
+        assert_int_equal(f, fmts[i]);
+        assert_string_equal(kpca_format_name(fmts[i]), names[i]);
+    }
+    kpca_format f;
+    assert_int_equal(kpca_format_parse("h5", &f), 0);
+    assert_int_equal(f, KPCA_FMT_HDF5);
+    assert_int_equal(kpca_format_parse("xml", &f), -1);
+    assert_null(kpca_format_name((kpca_format)99));
+}
+
+int main(void)
+{
+    ensure_out();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_esl_good_plain_and_gzip),
+        cmocka_unit_test(test_esl_long_lines),
+        cmocka_unit_test(test_esl_bad_files),
+        cmocka_unit_test(test_esl_empty_and_blank),
+        cmocka_unit_test(test_esl_nul_byte),
+        cmocka_unit_test(test_esl_truncated_gzip),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_libsvm_good),
+        cmocka_unit_test(test_libsvm_bad),
+        cmocka_unit_test(test_hdf5_usps_test),
+        cmocka_unit_test(test_hdf5_errors),
+        cmocka_unit_test(test_split_spec),
+        cmocka_unit_test(test_usps_text_equals_hdf5),
+        cmocka_unit_test(test_rescale_round_range),
+        cmocka_unit_test(test_select),
+        cmocka_unit_test(test_subset_indices),
+        cmocka_unit_test(test_features_read_back),
+        cmocka_unit_test(test_format_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,307 @@
+/* test_kernel.c - kernel matrices (BLAS vs plain loops), PSD, centring. */
+#include "testutil.h"
+
+#include <lapacke.h>
+
+static double *rand_matrix(size_t n, size_t dim, uint64_t seed)
+{
+    double *x = malloc(n * dim * sizeof *x);
+    assert_non_null(x);
+    for (size_t i = 0; i < n * dim; i++)
+        x[i] = tu_rand(&seed);
+    return x;
+}
+
+/* The kernel applied to |a|.|b|: bounds the magnitude of every term summed,
+ * hence the rounding error of any evaluation order. */
+static double abs_kernel(const kpca_kernel *k, const double *a, const double *b, size_t dim)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < dim; i++)
+        s += fabs(a[i] * b[i]);
+    return pow(k->gamma * s + fabs(k->coef0), k->degree);
+}
+
+static const double variants[][2] = {{1.0, 0.0}, {0.5, 1.0}, {2.0, 0.3}, {1.0 / 256.0, 0.0}};
+#define NVAR (sizeof variants / sizeof variants[0])
+
+static void test_gram_and_cross_match_reference(void **state)
+{
+    (void)state;
+    const size_t sizes[][3] = {{40, 17, 13}, {9, 64, 21}, {1, 5, 1}}; /* m, dim, na */
+    for (size_t s = 0; s < 3; s++) {
+        const size_t m = sizes[s][0], dim = sizes[s][1], na = sizes[s][2];
+        double *x = rand_matrix(m, dim, 100 + s);
+        double *a = rand_matrix(na, dim, 200 + s);
+        double *K = malloc(m * m * sizeof *K), *R = malloc(m * m * sizeof *R);
+        double *C = malloc(na * m * sizeof *C), *CR = malloc(na * m * sizeof *CR);
+        assert_true(K && R && C && CR);
+        for (int d = 1; d <= 6; d++) {
+            for (size_t v = 0; v < NVAR; v++) {
+                kpca_kernel k = kpca_kernel_poly(d);
+                k.gamma = variants[v][0];
+                k.coef0 = variants[v][1];
+                kpca_error err;
+                assert_int_equal(kpca_kernel_check(&k, &err), KPCA_OK);
+                kpca_kernel_gram(&k, x, m, dim, K);
+                kpca_kernel_gram_ref(&k, x, m, dim, R);
+                for (size_t i = 0; i < m; i++) {
+                    for (size_t j = 0; j < m; j++) {
+                        double scale = abs_kernel(&k, x + i * dim, x + j * dim, dim);
+                        double e = fabs(K[i * m + j] - R[i * m + j]);
+                        if (!(e <= 1e-12 * scale))
+                            fail_msg("gram d=%d v=%zu (%zu,%zu): %.17g vs %.17g", d, v, i, j, K[i * m + j],
+                                     R[i * m + j]);
+                        /* the reference itself is the definition */
+                        assert_true(R[i * m + j] == kpca_kernel_eval(&k, x + i * dim, x + j * dim, dim));
+                    }
+                }
+                kpca_kernel_cross(&k, a, na, x, m, dim, C);
+                kpca_kernel_cross_ref(&k, a, na, x, m, dim, CR);
+                for (size_t i = 0; i < na; i++) {
+                    for (size_t j = 0; j < m; j++) {
+                        double scale = abs_kernel(&k, a + i * dim, x + j * dim, dim);
+                        if (!(fabs(C[i * m + j] - CR[i * m + j]) <= 1e-12 * scale))
+                            fail_msg("cross d=%d v=%zu (%zu,%zu): %.17g vs %.17g", d, v, i, j, C[i * m + j],
+                                     CR[i * m + j]);
+                    }
+                }
+                /* the cross kernel of X with itself is the Gram matrix */
+                kpca_kernel_cross(&k, x, m, x, m, dim, R);
+                for (size_t i = 0; i < m * m; i++) {
+                    double scale = abs_kernel(&k, x + (i / m) * dim, x + (i % m) * dim, dim);
+                    assert_true(fabs(R[i] - K[i]) <= 1e-12 * scale);
+                }
+            }
+        }
+        free(x);
+        free(a);
+        free(K);
+        free(R);
+        free(C);
+        free(CR);
+    }
+}
+
+static void test_kernel_eval_definition(void **state)
+{
+    (void)state;
+    const double a[3] = {1.0, -2.0, 0.5}, b[3] = {0.25, 0.5, 4.0}; /* a.b = 1.25 */
+    kpca_kernel k = kpca_kernel_poly(3);
+    assert_int_equal(k.type, KPCA_KERNEL_POLY);
+    assert_true(k.gamma == 1.0 && k.coef0 == 0.0 && k.degree == 3);
+    assert_true(fabs(kpca_kernel_eval(&k, a, b, 3) - 1.953125) <= 1e-15);
+    k.gamma = 2.0;
+    k.coef0 = 0.5;
+    k.degree = 2; /* (2 * 1.25 + 0.5)^2 = 9 */
+    assert_true(fabs(kpca_kernel_eval(&k, a, b, 3) - 9.0) <= 1e-14);
+    k.degree = 5; /* 3^5 */
+    assert_true(fabs(kpca_kernel_eval(&k, a, b, 3) - 243.0) <= 1e-12);
+    /* kpca_kernel_apply on dot products, all degree branches */
+    for (int d = 1; d <= 7; d++) {
+        k.degree = d;
+        double g[3] = {1.25, -0.75, 0.0};
+        kpca_kernel_apply(&k, g, 3);
+        const double dots[3] = {1.25, -0.75, 0.0};
+        for (int i = 0; i < 3; i++) {
+            double want = pow(2.0 * dots[i] + 0.5, d);
+            assert_true(fabs(g[i] - want) <= 1e-13 * fmax(1.0, fabs(want)));
+        }
+    }
+}
+
+static void test_gram_symmetric_psd(void **state)
+{
+    (void)state;
+    const size_t m = 60, dim = 12;
+    double *x = rand_matrix(m, dim, 7);
+    double *K = malloc(m * m * sizeof *K), *w = malloc(m * sizeof *w);
+    assert_true(K && w);
+    for (int d = 1; d <= 6; d++) {
+        for (size_t v = 0; v < NVAR; v++) {
+            kpca_kernel k = kpca_kernel_poly(d);
+            k.gamma = variants[v][0];
+            k.coef0 = variants[v][1];
+            kpca_kernel_gram(&k, x, m, dim, K);
+            for (size_t i = 0; i < m; i++)
+                for (size_t j = 0; j < i; j++)
+                    assert_true(K[i * m + j] == K[j * m + i]);
+            assert_int_equal(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)m, K, (lapack_int)m, w), 0);
+            double lo = w[0], hi = w[m - 1];
+            assert_true(hi > 0.0);
+            if (!(lo >= -1e-10 * hi))
+                fail_msg("degree %d variant %zu: smallest eigenvalue %g, largest %g", d, v, lo, hi);
+        }
+    }
+    free(x);
+    free(K);
+    free(w);
+}
+
+/* The explicit formula K - 1K - K1 + 1K1 with (1)_ij = 1/m. */
+static void center_explicit(const double *K, size_t m, double *out, double *colmean, double *grand)
+{
+    double g = 0.0;
+    double *rowmean = calloc(m, sizeof *rowmean);
+    assert_non_null(rowmean);
+    for (size_t j = 0; j < m; j++) {
+        double s = 0.0;
+        for (size_t i = 0; i < m; i++)
+            s += K[i * m + j];
+        colmean[j] = s / (double)m;
+    }
+    for (size_t i = 0; i < m; i++) {
+        double s = 0.0;
+        for (size_t j = 0; j < m; j++)
+            s += K[i * m + j];
+        rowmean[i] = s / (double)m;
+        g += s;
+    }
+    g /= (double)m * (double)m;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < m; j++)
+            out[i * m + j] = K[i * m + j] - colmean[j] - rowmean[i] + g;
+    *grand = g;
+    free(rowmean);
+}
+
+static double max_abs(const double *a, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s = fmax(s, fabs(a[i]));
+    return s;
+}
+
+static void test_center_fit(void **state)
+{
+    (void)state;
+    const size_t sizes[][2] = {{50, 10}, {7, 30}, {2, 3}};
+    for (size_t s = 0; s < 3; s++) {
+        const size_t m = sizes[s][0], dim = sizes[s][1];
+        double *x = rand_matrix(m, dim, 300 + s);
+        for (size_t i = 0; i < m * dim; i++)
+            x[i] += 0.7; /* off-centre data, so the centring matters */
+        for (int d = 1; d <= 4; d++) {
+            kpca_kernel k = kpca_kernel_poly(d);
+            double *K = malloc(m * m * sizeof *K), *Kc = malloc(m * m * sizeof *Kc);
+            double *E = malloc(m * m * sizeof *E), *cm = malloc(m * sizeof *cm), *ecm = malloc(m * sizeof *ecm);
+            assert_true(K && Kc && E && cm && ecm);
+            kpca_kernel_gram(&k, x, m, dim, K);
+            memcpy(Kc, K, m * m * sizeof *K);
+            double grand = NAN, egrand;
+            kpca_center_fit(Kc, m, cm, &grand);
+            center_explicit(K, m, E, ecm, &egrand);
+            const double scale = max_abs(K, m * m);
+            assert_true(scale > 0.0);
+            /* rows and columns of the centred K sum to zero */
+            for (size_t i = 0; i < m; i++) {
+                double rs = 0.0, cs = 0.0;
+                for (size_t j = 0; j < m; j++) {
+                    rs += Kc[i * m + j];
+                    cs += Kc[j * m + i];
+                }
+                if (!(fabs(rs) <= 1e-12 * scale * (double)m && fabs(cs) <= 1e-12 * scale * (double)m))
+                    fail_msg("m=%zu d=%d row/col %zu sums %g %g (scale %g)", m, d, i, rs, cs, scale);
+            }
+            /* equals the explicit formula; the statistics match too */
+            for (size_t i = 0; i < m * m; i++)
+                if (!(fabs(Kc[i] - E[i]) <= 1e-12 * scale))
+                    fail_msg("m=%zu d=%d entry %zu: %.17g vs %.17g", m, d, i, Kc[i], E[i]);
+            for (size_t j = 0; j < m; j++)
+                assert_true(fabs(cm[j] - ecm[j]) <= 1e-13 * scale);
+            assert_true(fabs(grand - egrand) <= 1e-13 * scale);
+            /* still symmetric */
+            for (size_t i = 0; i < m; i++)
+                for (size_t j = 0; j < i; j++)
+                    assert_true(fabs(Kc[i * m + j] - Kc[j * m + i]) <= 1e-13 * scale);
+
+            /* kpca_center_cross on the fit points' own kernel rows gives back Kc */
+            double *Kt = malloc(m * m * sizeof *Kt);
+            assert_non_null(Kt);
+            kpca_kernel_cross(&k, x, m, x, m, dim, Kt);
+            kpca_center_cross(Kt, m, m, cm, grand);
+            for (size_t i = 0; i < m * m; i++)
+                if (!(fabs(Kt[i] - Kc[i]) <= 1e-12 * scale))
+                    fail_msg("m=%zu d=%d cross entry %zu: %.17g vs %.17g", m, d, i, Kt[i], Kc[i]);
+            free(Kt);
+
+            /* new points: k~(x, x_i) = k(x, x_i) - colmean_i - mean_j k(x, x_j) + grand */
+            const size_t n = 5;
+            double *z = rand_matrix(n, dim, 400 + s);
+            double *Kz = malloc(n * m * sizeof *Kz);
+            assert_non_null(Kz);
+            kpca_kernel_cross(&k, z, n, x, m, dim, Kz);
+            kpca_center_cross(Kz, n, m, cm, grand);
+            for (size_t r = 0; r < n; r++) {
+                double mean = 0.0;
+                for (size_t i = 0; i < m; i++)
+                    mean += kpca_kernel_eval(&k, z + r * dim, x + i * dim, dim);
+                mean /= (double)m;
+                for (size_t i = 0; i < m; i++) {
+                    double want = kpca_kernel_eval(&k, z + r * dim, x + i * dim, dim) - ecm[i] - mean + egrand;
+                    assert_true(fabs(Kz[r * m + i] - want) <= 1e-12 * fmax(scale, fabs(mean)));
+                }
+            }
+            free(z);
+            free(Kz);
+            free(K);
+            free(Kc);
+            free(E);
+            free(cm);
+            free(ecm);
+        }
+        free(x);
+    }
+}
+
+static void test_kernel_check(void **state)
+{
+    (void)state;
+    kpca_error err;
+    kpca_kernel k;
+    for (int d = 1; d <= KPCA_MAX_DEGREE; d++) {
+        k = kpca_kernel_poly(d);
+        assert_int_equal(kpca_kernel_check(&k, &err), KPCA_OK);
+    }
+    k = kpca_kernel_poly(2);
+    k.gamma = 1e-6;
+    k.coef0 = 3.0;
+    assert_int_equal(kpca_kernel_check(&k, &err), KPCA_OK);
+
+    struct {
+        int degree;
+        double gamma, coef0;
+    } bad[] = {
+        {0, 1.0, 0.0},       {21, 1.0, 0.0},      {-1, 1.0, 0.0},     {2, 0.0, 0.0},
+        {2, -1.0, 0.0},      {2, NAN, 0.0},       {2, INFINITY, 0.0}, {2, 1.0, NAN},
+        {2, 1.0, -0.5},      {2, 1.0, -1e-300},   {2, 1.0, INFINITY}, {2, -0.0, 1.0},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        k = kpca_kernel_poly(bad[i].degree);
+        k.gamma = bad[i].gamma;
+        k.coef0 = bad[i].coef0;
+        kpca_error_clear(&err);
+        if (kpca_kernel_check(&k, &err) != KPCA_EUSAGE)
+            fail_msg("case %zu (degree %d gamma %g coef0 %g) accepted", i, bad[i].degree, bad[i].gamma,
+                     bad[i].coef0);
+        assert_int_equal(err.code, KPCA_EUSAGE);
+        assert_true(err.msg[0] != '\0');
+        assert_int_equal(kpca_kernel_check(&k, NULL), KPCA_EUSAGE);
+    }
+    k = kpca_kernel_poly(2);
+    k.type = (kpca_kernel_type)3;
+    assert_int_equal(kpca_kernel_check(&k, &err), KPCA_EUSAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernel_eval_definition),
+        cmocka_unit_test(test_gram_and_cross_match_reference),
+        cmocka_unit_test(test_gram_symmetric_psd),
+        cmocka_unit_test(test_center_fit),
+        cmocka_unit_test(test_kernel_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,492 @@
+/* test_linsvm.c - linear SVMs on feature prefixes (kpca_eval, the classifier). */
+#include "testutil.h"
+
+#include <libsvm/svm.h>
+
+#define NTRAIN 500
+#define NTEST 300
+#define K 32
+
+/* Features of USPS digits from a degree-2 model with K components (built once). */
+static double *g_xtr, *g_xte;
+static int *g_ytr, *g_yte;
+
+static void features(void)
+{
+    if (g_xtr != NULL)
+        return;
+    kpca_dataset tr, te;
+    tu_usps(&tr, "zip.train.gz", NTRAIN);
+    tu_usps(&te, "zip.test.gz", NTEST);
+    kpca_fit_params p = kpca_fit_defaults(2);
+    p.components = K;
+    kpca_model md;
+    kpca_error err;
+    kpca_status st = kpca_model_fit(&tr, &p, &md, NULL, &err);
+    if (st != KPCA_OK)
+        fail_msg("fit: %s", err.msg);
+    assert_int_equal(md.k, K);
+    g_xtr = malloc(NTRAIN * K * sizeof(double));
+    g_xte = malloc(NTEST * K * sizeof(double));
+    g_ytr = malloc(NTRAIN * sizeof(int));
+    g_yte = malloc(NTEST * sizeof(int));
+    assert_true(g_xtr && g_xte && g_ytr && g_yte);
+    assert_int_equal(kpca_model_transform(&md, tr.x, NTRAIN, 256, K, g_xtr, &err), KPCA_OK);
+    assert_int_equal(kpca_model_transform(&md, te.x, NTEST, 256, K, g_xte, &err), KPCA_OK);
+    memcpy(g_ytr, tr.y, NTRAIN * sizeof(int));
+    memcpy(g_yte, te.y, NTEST * sizeof(int));
+    kpca_model_free(&md);
+    kpca_dataset_free(&tr);
+    kpca_dataset_free(&te);
+}
+
+static int teardown_all(void **state)
+{
+    (void)state;
+    free(g_xtr);
+    free(g_xte);
+    free(g_ytr);
+    free(g_yte);
+    return 0;
+}
+
+static void eval(const size_t *prefixes, size_t np, const kpca_svm_params *p, kpca_eval_row *rows)
+{
+    kpca_error err;
+    kpca_status st = kpca_eval(g_xtr, g_ytr, NTRAIN, g_xte, g_yte, NTEST, K, prefixes, np, p, rows, &err);
+    if (st != KPCA_OK)
+        fail_msg("kpca_eval: %s", err.msg);
+    for (size_t i = 0; i < np; i++) {
+        assert_int_equal(rows[i].components, prefixes[i]);
+        assert_int_equal(rows[i].total, NTEST);
+        assert_true(rows[i].errors <= NTEST);
+        assert_true(fabs(rows[i].error_pct - 100.0 * (double)rows[i].errors / NTEST) < 1e-12);
+        assert_true(rows[i].nsv > 0);
+        assert_true(rows[i].sec_train >= 0.0 && rows[i].sec_predict >= 0.0);
+    }
+}
+
+static void test_error_rate(void **state)
+{
+    (void)state;
+    features();
+    kpca_svm_params p = kpca_svm_defaults();
+    assert_int_equal(kpca_svm_check(&p, NULL), KPCA_OK);
+    const size_t pre[2] = {K, 2};
+    kpca_eval_row rows[2];
+    eval(pre, 2, &p, rows);
+    print_message("      %zu components: %zu errors of %d (%.1f%%); 2 components: %.1f%%\n", rows[0].components,
+                  rows[0].errors, NTEST, rows[0].error_pct, rows[1].error_pct);
+    assert_true(rows[0].error_pct < 15.0);
+    /* 2 components are far worse than 32 (the problem is not trivial) */
+    assert_true(rows[1].error_pct > rows[0].error_pct + 10.0);
+    /* one-vs-rest is a little weaker on this small problem (about 16%) */
+    p.scheme = KPCA_MC_OVR;
+    eval(pre, 1, &p, rows);
+    assert_true(rows[0].error_pct < 20.0);
+}
+
+static void test_backends_agree(void **state)
+{
+    (void)state;
+    features();
+    const size_t pre[3] = {4, 16, K};
+    for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
+        for (int scale = KPCA_SCALE_NONE; scale <= KPCA_SCALE_STD; scale++) {
+            kpca_svm_params p = kpca_svm_defaults();
+            p.scheme = (kpca_multiclass)sc;
+            p.scale = (kpca_scale)scale;
+            if (scale == KPCA_SCALE_NONE)
+                p.C = 0.01; /* raw components are large: keep the problem comparable */
+            kpca_eval_row g[3], s[3];
+            p.backend = KPCA_SVM_GRAM;
+            eval(pre, 3, &p, g);
+            p.backend = KPCA_SVM_SPARSE;
+            eval(pre, 3, &p, s);
+            for (size_t i = 0; i < 3; i++)
+                if (g[i].errors != s[i].errors)
+                    fail_msg("%s scale %s, %zu components: gram %zu errors, sparse %zu",
+                             kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), pre[i], g[i].errors,
+                             s[i].errors);
+        }
+    }
+}
+
+static void test_prefix_order(void **state)
+{
+    (void)state;
+    features();
+    const size_t pre[6] = {K, 4, 16, 4, 8, 1};
+    for (int b = KPCA_SVM_GRAM; b <= KPCA_SVM_SPARSE; b++) {
+        kpca_svm_params p = kpca_svm_defaults();
+        p.backend = (kpca_svm_backend)b;
+        kpca_eval_row all[6];
+        eval(pre, 6, &p, all);
+        for (size_t i = 0; i < 6; i++) {
+            kpca_eval_row one;
+            eval(&pre[i], 1, &p, &one);
+            assert_int_equal(all[i].components, one.components);
+            assert_int_equal(all[i].errors, one.errors);
+            assert_int_equal(all[i].total, one.total);
+            assert_int_equal(all[i].nsv, one.nsv);
+            assert_true(all[i].error_pct == one.error_pct);
+        }
+        /* duplicates answer alike */
+        assert_int_equal(all[1].errors, all[3].errors);
+        assert_int_equal(all[1].nsv, all[3].nsv);
+    }
+}
+
+static void test_norm_scaling_is_rescaled_C(void **state)
+{
+    (void)state;
+    features();
+    /* NORM multiplies the linear kernel by factor = n / trace(G) with G the
+     * Gram matrix of the k leading training features; the dual with kernel
+     * f*G and bound C is the dual with kernel G and bound f*C scaled by 1/f,
+     * so the classifiers (and the errors) are the same. */
+    const size_t pre[3] = {3, 12, K};
+    for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
+        for (size_t i = 0; i < 3; i++) {
+            size_t k = pre[i];
+            double trace = 0.0;
+            for (size_t r = 0; r < NTRAIN; r++)
+                for (size_t c = 0; c < k; c++)
+                    trace += g_xtr[r * K + c] * g_xtr[r * K + c];
+            double factor = (double)NTRAIN / trace;
+            kpca_svm_params p = kpca_svm_defaults();
+            p.scheme = (kpca_multiclass)sc;
+            p.backend = KPCA_SVM_SPARSE;
+            p.C = 2.0;
+            p.scale = KPCA_SCALE_NORM;
+            kpca_eval_row a, b, c;
+            eval(&k, 1, &p, &a);
+            p.scale = KPCA_SCALE_NONE;
+            p.C = 2.0 * factor;
+            eval(&k, 1, &p, &b);
+            /* the same errors; the support vectors may differ by rounding
+             * at the margin */
+            if (a.errors != b.errors || (double)(a.nsv > b.nsv ? a.nsv - b.nsv : b.nsv - a.nsv) > 0.01 * (double)a.nsv)
+                fail_msg("%s k=%zu: norm C=2 gives %zu errors / %zu SVs, none C=%g gives %zu / %zu",
+                         kpca_multiclass_name(p.scheme), k, a.errors, a.nsv, p.C, b.errors, b.nsv);
+            /* the same with the GRAM backend */
+            p.backend = KPCA_SVM_GRAM;
+            eval(&k, 1, &p, &c);
+            assert_int_equal(c.errors, b.errors);
+        }
+    }
+}
+
+/* ---- the classifier on a separable toy problem ------------------------------- */
+
+static double gauss(uint64_t *s)
+{
+    double u1 = 0.5 * (tu_rand(s) + 1.0), u2 = 0.5 * (tu_rand(s) + 1.0);
+    if (u1 < 1e-300)
+        u1 = 1e-300;
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * 3.14159265358979323846 * u2);
+}
+
+#define TD 5
+static const int toy_labels[3] = {7, 3, 5};
+static const double toy_centre[3][TD] = {{6, 0, 0, 1, 0}, {-3, 5, 0, 0, 1}, {-3, -5, 1, 0, 0}};
+
+/* n points, labels cycling 7, 3, 5 (interleaved), sd 0.5 around the centres;
+ * rows stored with stride ld >= TD (the extra columns hold junk). */
+static void toy(size_t n, size_t ld, uint64_t seed, double *x, int *y)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t c = i % 3;
+        y[i] = toy_labels[c];
+        for (size_t j = 0; j < ld; j++)
+            x[i * ld + j] = j < TD ? toy_centre[c][j] + 0.5 * gauss(&seed) : 1e6;
+    }
+}
+
+static void test_toy_separable(void **state)
+{
+    (void)state;
+    const size_t n = 90, ld = TD + 2;
+    double x[90 * (TD + 2)], xt[300 * (TD + 2)];
+    int y[90], yt[300], pred[300];
+    toy(n, ld, 11, x, y);
+    toy(300, ld, 12, xt, yt);
+    /* the Gram matrix of the first TD columns, for the GRAM backend */
+    double *g = malloc(n * n * sizeof *g);
+    assert_non_null(g);
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            double s = 0.0;
+            for (size_t j = 0; j < TD; j++)
+                s += x[a * ld + j] * x[b * ld + j];
+            g[a * n + b] = s;
+        }
+    for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
+        for (int b = KPCA_SVM_GRAM; b <= KPCA_SVM_SPARSE; b++) {
+            kpca_svm_params p = kpca_svm_defaults();
+            p.scheme = (kpca_multiclass)sc;
+            p.backend = (kpca_svm_backend)b;
+            p.C = 10.0;
+            kpca_classifier cl;
+            kpca_error err;
+            kpca_status st = kpca_classifier_train(x, n, ld, TD, y, g, 1.0, &p, &cl, &err);
+            if (st != KPCA_OK)
+                fail_msg("train: %s", err.msg);
+            assert_int_equal(cl.nclass, 3);
+            assert_int_equal(cl.dim, TD);
+            assert_int_equal(cl.nmach, 3); /* 3 pairs, or 3 one-vs-rest */
+            for (size_t c = 0; c < 3; c++)
+                assert_int_equal(cl.labels[c], toy_labels[c]); /* order of first appearance */
+            for (size_t m = 0; m < cl.nmach; m++) {
+                assert_true(cl.pos[m] >= 0 && cl.pos[m] < 3);
+                if (sc == KPCA_MC_OVO)
+                    assert_true(cl.neg[m] > cl.pos[m] && cl.neg[m] < 3);
+                else
+                    assert_int_equal(cl.neg[m], -1);
+            }
+            assert_true(cl.nsv >= 2 * cl.nmach && cl.nsv < 3 * n);
+            /* training data, then fresh points: no errors */
+            assert_int_equal(kpca_classifier_predict(&cl, x, n, ld, pred, &err), KPCA_OK);
+            for (size_t i = 0; i < n; i++)
+                if (pred[i] != y[i])
+                    fail_msg("%s/%s: training point %zu predicted %d, label %d", kpca_multiclass_name(p.scheme),
+                             kpca_backend_name(p.backend), i, pred[i], y[i]);
+            assert_int_equal(kpca_classifier_predict(&cl, xt, 300, ld, pred, &err), KPCA_OK);
+            for (size_t i = 0; i < 300; i++)
+                assert_int_equal(pred[i], yt[i]);
+            /* every machine separates its two sides of the training data
+             * with a margin: y (w.x + b) >= 1 - small for all points */
+            for (size_t m = 0; m < cl.nmach; m++) {
+                for (size_t i = 0; i < n; i++) {
+                    int c = (int)(i % 3);
+                    double side;
+                    if (c == cl.pos[m])
+                        side = 1.0;
+                    else if (c == cl.neg[m] || cl.neg[m] < 0)
+                        side = -1.0;
+                    else
+                        continue;
+                    double d = cl.b[m];
+                    for (size_t j = 0; j < TD; j++)
+                        d += cl.w[m * TD + j] * x[i * ld + j];
+                    if (!(side * d >= 1.0 - 1e-2))
+                        fail_msg("machine %zu point %zu: functional margin %g", m, i, side * d);
+                }
+            }
+            /* no points: nothing to do */
+            assert_int_equal(kpca_classifier_predict(&cl, x, 0, ld, pred, &err), KPCA_OK);
+            kpca_classifier_free(&cl);
+            assert_null(cl.w);
+        }
+    }
+    /* a single class is not a classification problem */
+    int same[90];
+    for (size_t i = 0; i < n; i++)
+        same[i] = 4;
+    kpca_svm_params p = kpca_svm_defaults();
+    kpca_classifier cl;
+    kpca_error err;
+    assert_int_equal(kpca_classifier_train(x, n, ld, TD, same, g, 1.0, &p, &cl, &err), KPCA_EFORMAT);
+    assert_null(cl.w);
+    /* the GRAM backend needs its matrix */
+    assert_int_not_equal(kpca_classifier_train(x, n, ld, TD, y, NULL, 1.0, &p, &cl, &err), KPCA_OK);
+    free(g);
+}
+
+/* ---- agreement with LIBSVM's own prediction ----------------------------------- */
+
+static void quiet(const char *s)
+{
+    (void)s;
+}
+
+static void test_matches_libsvm_predict(void **state)
+{
+    (void)state;
+    features();
+    const size_t k = 16;
+    svm_set_print_string_function(quiet);
+    struct svm_node *nodes = malloc(NTRAIN * (k + 1) * sizeof *nodes);
+    struct svm_node **rows = malloc(NTRAIN * sizeof *rows);
+    double *yd = malloc(NTRAIN * sizeof *yd);
+    assert_true(nodes && rows && yd);
+    for (size_t i = 0; i < NTRAIN; i++) {
+        rows[i] = nodes + i * (k + 1);
+        for (size_t j = 0; j < k; j++) {
+            rows[i][j].index = (int)j + 1;
+            rows[i][j].value = g_xtr[i * K + j];
+        }
+        rows[i][k].index = -1;
+        yd[i] = g_ytr[i];
+    }
+    struct svm_problem prob = {NTRAIN, yd, rows};
+    struct svm_parameter par;
+    memset(&par, 0, sizeof par);
+    par.svm_type = C_SVC;
+    par.kernel_type = LINEAR;
+    par.cache_size = 100;
+    par.eps = 1e-3;
+    par.C = 0.05;
+    par.shrinking = 1;
+    assert_null(svm_check_parameter(&prob, &par));
+    struct svm_model *model = svm_train(&prob, &par);
+    assert_non_null(model);
+
+    kpca_svm_params p = kpca_svm_defaults();
+    p.C = par.C;
+    p.backend = KPCA_SVM_SPARSE;
+    p.scheme = KPCA_MC_OVO;
+    p.scale = KPCA_SCALE_NONE;
+    p.cache_mb = 100;
+    kpca_classifier cl;
+    kpca_error err;
+    assert_int_equal(kpca_classifier_train(g_xtr, NTRAIN, K, k, g_ytr, NULL, 1.0, &p, &cl, &err), KPCA_OK);
+    assert_int_equal(cl.nsv >= (size_t)svm_get_nr_sv(model), 1); /* SVs counted per machine */
+    int pred[NTEST];
+    assert_int_equal(kpca_classifier_predict(&cl, g_xte, NTEST, K, pred, &err), KPCA_OK);
+    struct svm_node xn[K + 1];
+    size_t disagree = 0, errors_lib = 0, errors_ours = 0;
+    for (size_t i = 0; i < NTEST; i++) {
+        for (size_t j = 0; j < k; j++) {
+            xn[j].index = (int)j + 1;
+            xn[j].value = g_xte[i * K + j];
+        }
+        xn[k].index = -1;
+        int lib = (int)svm_predict(model, xn);
+        disagree += lib != pred[i];
+        errors_lib += lib != g_yte[i];
+        errors_ours += pred[i] != g_yte[i];
+    }
+    print_message("      libsvm %zu errors, kpca %zu, %zu predictions differ\n", errors_lib, errors_ours, disagree);
+    assert_int_equal(disagree, 0);
+    kpca_classifier_free(&cl);
+    svm_free_and_destroy_model(&model);
+
+    /* one-vs-rest: a LIBSVM binary machine per class (+1 for the class),
+     * the largest decision value wins */
+    p.scheme = KPCA_MC_OVR;
+    assert_int_equal(kpca_classifier_train(g_xtr, NTRAIN, K, k, g_ytr, NULL, 1.0, &p, &cl, &err), KPCA_OK);
+    assert_int_equal(kpca_classifier_predict(&cl, g_xte, NTEST, K, pred, &err), KPCA_OK);
+    assert_int_equal(cl.nmach, cl.nclass);
+    double *best = malloc(NTEST * sizeof *best);
+    int *bestlab = malloc(NTEST * sizeof *bestlab);
+    assert_true(best && bestlab);
+    for (size_t i = 0; i < NTEST; i++)
+        best[i] = -INFINITY;
+    for (size_t c = 0; c < cl.nclass; c++) {
+        int label = cl.labels[c];
+        for (size_t i = 0; i < NTRAIN; i++)
+            yd[i] = g_ytr[i] == label ? 1.0 : -1.0;
+        model = svm_train(&prob, &par);
+        assert_non_null(model);
+        int labs[2];
+        svm_get_labels(model, labs);
+        for (size_t i = 0; i < NTEST; i++) {
+            for (size_t j = 0; j < k; j++) {
+                xn[j].index = (int)j + 1;
+                xn[j].value = g_xte[i * K + j];
+            }
+            xn[k].index = -1;
+            double dec;
+            svm_predict_values(model, xn, &dec);
+            if (labs[0] != 1)
+                dec = -dec;
+            if (dec > best[i]) {
+                best[i] = dec;
+                bestlab[i] = label;
+            }
+        }
+        svm_free_and_destroy_model(&model);
+    }
+    disagree = 0;
+    for (size_t i = 0; i < NTEST; i++)
+        disagree += bestlab[i] != pred[i];
+    print_message("      one-vs-rest: %zu predictions differ from LIBSVM machines\n", disagree);
+    assert_int_equal(disagree, 0);
+    free(best);
+    free(bestlab);
+    kpca_classifier_free(&cl);
+    free(nodes);
+    free(rows);
+    free(yd);
+}
+
+/* ---- parameters --------------------------------------------------------------- */
+
+static void test_params(void **state)
+{
+    (void)state;
+    kpca_error err;
+    kpca_svm_params p = kpca_svm_defaults();
+    assert_int_equal(kpca_svm_check(&p, &err), KPCA_OK);
+    const double badC[] = {0.0, -1.0, -0.0, NAN, INFINITY, -INFINITY};
+    for (size_t i = 0; i < sizeof badC / sizeof badC[0]; i++) {
+        p = kpca_svm_defaults();
+        p.C = badC[i];
+        kpca_error_clear(&err);
+        assert_int_equal(kpca_svm_check(&p, &err), KPCA_EUSAGE);
+        assert_true(err.msg[0] != '\0');
+    }
+    p = kpca_svm_defaults();
+    p.C = 1e-9;
+    assert_int_equal(kpca_svm_check(&p, &err), KPCA_OK);
+    p.eps = 0.0;
+    assert_int_equal(kpca_svm_check(&p, &err), KPCA_EUSAGE);
+    p = kpca_svm_defaults();
+    p.cache_mb = -1.0;
+    assert_int_equal(kpca_svm_check(&p, &err), KPCA_EUSAGE);
+    p = kpca_svm_defaults();
+    p.scheme = (kpca_multiclass)2;
+    assert_int_equal(kpca_svm_check(&p, &err), KPCA_EUSAGE);
+    p = kpca_svm_defaults();
+    p.scale = (kpca_scale)3;
+    assert_int_equal(kpca_svm_check(&p, &err), KPCA_EUSAGE);
+
+    /* kpca_eval refuses bad C and prefixes outside 1..dim */
+    const double x[8] = {0, 1, 1, 0, 2, 2, 3, 1};
+    const int y[4] = {0, 1, 0, 1};
+    kpca_eval_row row;
+    size_t pre = 1;
+    p = kpca_svm_defaults();
+    p.C = 0.0;
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_EUSAGE);
+    p.C = 1.0;
+    pre = 0;
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_EUSAGE);
+    pre = 3;
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_EUSAGE);
+    pre = 2;
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_OK);
+    assert_int_equal(row.total, 4);
+
+    /* names */
+    kpca_multiclass mc;
+    kpca_scale sc;
+    kpca_svm_backend be;
+    assert_int_equal(kpca_multiclass_parse("ovr", &mc), 0);
+    assert_int_equal(mc, KPCA_MC_OVR);
+    assert_string_equal(kpca_multiclass_name(KPCA_MC_OVO), "ovo");
+    assert_int_equal(kpca_scale_parse("std", &sc), 0);
+    assert_int_equal(sc, KPCA_SCALE_STD);
+    assert_string_equal(kpca_scale_name(KPCA_SCALE_NORM), "norm");
+    assert_int_equal(kpca_backend_parse("sparse", &be), 0);
+    assert_int_equal(be, KPCA_SVM_SPARSE);
+    assert_string_equal(kpca_backend_name(KPCA_SVM_GRAM), "gram");
+    assert_int_equal(kpca_multiclass_parse("x", &mc), -1);
+    assert_int_equal(kpca_scale_parse("x", &sc), -1);
+    assert_int_equal(kpca_backend_parse("x", &be), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_toy_separable),
+        cmocka_unit_test(test_error_rate),
+        cmocka_unit_test(test_backends_agree),
+        cmocka_unit_test(test_prefix_order),
+        cmocka_unit_test(test_norm_scaling_is_rescaled_C),
+        cmocka_unit_test(test_matches_libsvm_predict),
+    };
+    return cmocka_run_group_tests(tests, NULL, teardown_all);
+}
