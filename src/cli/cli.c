@@ -7,7 +7,7 @@
 #include <string.h>
 
 int cli_quiet = 0;
-const char *cli_current = "kpca";
+const cli_command *cli_current = NULL;
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
@@ -43,6 +43,17 @@ void cli_info(const char *fmt, ...)
     va_end(ap);
 }
 
+int cli_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("error: ", fmt, ap);
+    va_end(ap);
+    if (cli_current != NULL)
+        cli_hint(cli_current);
+    return KPCA_EUSAGE;
+}
+
 void cli_hint(const cli_command *cmd)
 {
     fprintf(stderr, "see 'kpca %s --help'\n", cmd->name);
@@ -67,35 +78,54 @@ int cli_parse_range(const char *s, double *lo, double *hi)
     return *lo < *hi ? 0 : -1;
 }
 
-int cli_parse_size_list(const char *s, size_t **out, size_t *n)
+int cli_parse_double_list(const char *s, double min, double max, double **out, size_t *n)
 {
     size_t count = 1;
     for (const char *p = s; *p; p++)
         count += *p == ',';
-    size_t *v = malloc(count * sizeof *v);
+    double *v = malloc(count * sizeof *v);
     if (v == NULL)
         return -1;
     const char *p = s;
     for (size_t i = 0; i < count; i++) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        char buf[32];
-        long x;
+        char buf[64];
         if (len == 0 || len >= sizeof buf) {
             free(v);
             return -1;
         }
         memcpy(buf, p, len);
         buf[len] = '\0';
-        if (cli_parse_long(buf, 1, 1e9, &x) != 0) {
+        if (cli_parse_double(buf, min, max, &v[i]) != 0) {
             free(v);
             return -1;
         }
-        v[i] = (size_t)x;
         p += len + 1;
     }
     *out = v;
     *n = count;
+    return 0;
+}
+
+int cli_parse_size_list(const char *s, size_t **out, size_t *n)
+{
+    double *d;
+    if (cli_parse_double_list(s, 1, 1e9, &d, n) != 0)
+        return -1;
+    size_t *v = malloc(*n * sizeof *v);
+    for (size_t i = 0; v != NULL && i < *n; i++) {
+        if (d[i] != (double)(size_t)d[i] || strpbrk(s, ".eExX") != NULL) { /* integers only */
+            free(v);
+            v = NULL;
+            break;
+        }
+        v[i] = (size_t)d[i];
+    }
+    free(d);
+    if (v == NULL)
+        return -1;
+    *out = v;
     return 0;
 }
 
@@ -105,12 +135,10 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
     kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0};
     double lo = 0, hi = 0;
     if (in->format != NULL && (kpca_format_parse(in->format, &ro.format) != 0 || ro.format == KPCA_FMT_CSV)) {
-        cli_error("option '--format': expected esl, libsvm, hdf5 or auto, got '%s'", in->format);
-        return KPCA_EUSAGE;
+        return cli_usage("option '--format': expected esl, libsvm, hdf5 or auto, got '%s'", in->format);
     }
     if (in->range != NULL && cli_parse_range(in->range, &lo, &hi) != 0) {
-        cli_error("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
-        return KPCA_EUSAGE;
+        return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
     }
     if (kpca_dataset_read(spec, &ro, ds, &err) != KPCA_OK)
         return cli_fail(&err);

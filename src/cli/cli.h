@@ -15,6 +15,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "kpca CMD: ..." on stderr unless -q. */
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The command being run (set by cli_parse). */
+extern const cli_command *cli_current;
+/* "error: ..." and the --help hint on stderr; returns KPCA_EUSAGE. */
+int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "see 'kpca CMD --help'" on stderr. */
 void cli_hint(const cli_command *cmd);
 /* Reports a library error and returns its status as the exit code. */
@@ -32,6 +36,8 @@ typedef struct {
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds);
 /* Parses "LO,HI" (LO < HI). */
 int cli_parse_range(const char *s, double *lo, double *hi);
+/* Parses "X1,X2,..." of numbers in [min, max] into a new array. */
+int cli_parse_double_list(const char *s, double min, double max, double **out, size_t *n);
 /* Parses "N1,N2,..." of integers in 1..max into a new array. */
 int cli_parse_size_list(const char *s, size_t **out, size_t *n);
 

@@ -6,15 +6,18 @@
 #include "cli.h"
 
 static struct {
-    const char *components, *multiclass, *scale, *backend, *csv, *markdown, *format;
-    double C, eps;
+    const char *components, *cost, *multiclass, *scale, *backend, *csv, *markdown, *format;
+    double eps;
+    long folds;
     int quiet;
 } o;
 
 static const cli_option options[] = {
     {"components", 'k', "LIST", CLI_STRING, &o.components, 0, 0,
      "comma-separated numbers of leading components, e.g. 64,128,256 (default: all)"},
-    {"cost", 'c', "C", CLI_DOUBLE, &o.C, 1e-300, 1e300, "SVM soft-margin constant C > 0 (default: 1)"},
+    {"cost", 'c', "C[,C...]", CLI_STRING, &o.cost, 0, 0,
+     "SVM soft-margin constant C > 0; several: chosen per prefix by cross-validation on TRAIN (default: 1)"},
+    {"folds", 0, "N", CLI_INT, &o.folds, 2, 100, "cross-validation folds when -c lists several values (default: 5)"},
     {"multiclass", 0, "SCHEME", CLI_STRING, &o.multiclass, 0, 0, "ovo (LIBSVM's one-vs-one) or ovr (one-vs-rest) (default: ovo)"},
     {"scale", 0, "HOW", CLI_STRING, &o.scale, 0, 0,
      "none, norm (one factor: mean squared training norm 1) or std (per component) (default: norm)"},
@@ -42,15 +45,20 @@ static int write_table(const char *path, int markdown, const kpca_eval_row *rows
     if (kpca_atomic_begin(&at, path, &err) != KPCA_OK)
         return cli_fail(&err);
     if (markdown) {
-        fprintf(at.fp, "| components | error %% | errors | total |\n|---:|---:|---:|---:|\n");
-        for (size_t i = 0; i < n; i++)
-            fprintf(at.fp, "| %zu | %.2f | %zu | %zu |\n", rows[i].components, rows[i].error_pct, rows[i].errors,
-                    rows[i].total);
+        fprintf(at.fp, "| components | error %% | errors | total | C | cv error %% |\n|---:|---:|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < n; i++) {
+            fprintf(at.fp, "| %zu | %.2f | %zu | %zu | %g | ", rows[i].components, rows[i].error_pct, rows[i].errors,
+                    rows[i].total, rows[i].C);
+            if (rows[i].cv_error_pct >= 0)
+                fprintf(at.fp, "%.2f |\n", rows[i].cv_error_pct);
+            else
+                fprintf(at.fp, "- |\n");
+        }
     } else {
-        fprintf(at.fp, "components,error_pct,errors,total,support_vectors,train_seconds\n");
+        fprintf(at.fp, "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds\n");
         for (size_t i = 0; i < n; i++)
-            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%zu,%.3f\n", rows[i].components, rows[i].error_pct, rows[i].errors,
-                    rows[i].total, rows[i].nsv, rows[i].sec_train);
+            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%.17g,%.4f,%zu,%.3f\n", rows[i].components, rows[i].error_pct,
+                    rows[i].errors, rows[i].total, rows[i].C, rows[i].cv_error_pct, rows[i].nsv, rows[i].sec_train);
     }
     if (kpca_atomic_commit(&at, &err) != KPCA_OK)
         return cli_fail(&err);
@@ -61,32 +69,46 @@ int cmd_eval(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
     kpca_svm_params p = kpca_svm_defaults();
-    o.C = p.C;
     o.eps = p.eps;
+    o.folds = p.folds;
     char *pos[2];
     int npos;
     int r = cli_parse(&cli_eval_command, argc, argv, pos, &npos);
     if (r != 0)
         return r == 1 ? 0 : r;
     cli_quiet = o.quiet;
-    p.C = o.C;
     p.eps = o.eps;
+    p.folds = (int)o.folds;
+    double *costs = NULL;
+    size_t ncost = 0;
+    if (o.cost && cli_parse_double_list(o.cost, 1e-300, 1e300, &costs, &ncost) != 0) {
+        cli_usage("option '--cost': expected a positive number or a comma-separated list, got '%s'", o.cost);
+        return KPCA_EUSAGE;
+    }
+    if (ncost == 1)
+        p.C = costs[0];
+    p.costs = costs;
+    p.ncost = ncost;
     if (o.multiclass && kpca_multiclass_parse(o.multiclass, &p.scheme) != 0) {
-        cli_error("option '--multiclass': expected ovo or ovr, got '%s'", o.multiclass);
+        cli_usage("option '--multiclass': expected ovo or ovr, got '%s'", o.multiclass);
+        free(costs);
         return KPCA_EUSAGE;
     }
     if (o.scale && kpca_scale_parse(o.scale, &p.scale) != 0) {
-        cli_error("option '--scale': expected none, norm or std, got '%s'", o.scale);
+        cli_usage("option '--scale': expected none, norm or std, got '%s'", o.scale);
+        free(costs);
         return KPCA_EUSAGE;
     }
     if (o.backend && kpca_backend_parse(o.backend, &p.backend) != 0) {
-        cli_error("option '--backend': expected gram or sparse, got '%s'", o.backend);
+        cli_usage("option '--backend': expected gram or sparse, got '%s'", o.backend);
+        free(costs);
         return KPCA_EUSAGE;
     }
     size_t *ks = NULL, nk = 0;
     if (o.components && cli_parse_size_list(o.components, &ks, &nk) != 0) {
-        cli_error("option '--components': expected a comma-separated list of positive integers, got '%s'",
+        cli_usage("option '--components': expected a comma-separated list of positive integers, got '%s'",
                   o.components);
+        free(costs);
         return KPCA_EUSAGE;
     }
     cli_input in = {o.format, NULL, -1};
@@ -94,11 +116,13 @@ int cmd_eval(int argc, char **argv)
     r = cli_read_input(pos[0], &in, 0, &tr);
     if (r != 0) {
         free(ks);
+        free(costs);
         return r;
     }
     r = cli_read_input(pos[1], &in, 0, &te);
     if (r != 0) {
         free(ks);
+        free(costs);
         kpca_dataset_free(&tr);
         return r;
     }
@@ -136,17 +160,30 @@ int cmd_eval(int argc, char **argv)
         r = KPCA_ENOMEM;
         goto out;
     }
-    cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.C,
-             kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.backend));
+    if (ncost >= 2)
+        cli_info("eval: %zu training and %zu test points, C by %d-fold cross-validation among %s, %s, scale %s, "
+                 "backend %s", tr.n, te.n, p.folds, o.cost, kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale),
+                 kpca_backend_name(p.backend));
+    else
+        cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.C,
+                 kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.backend));
     kpca_error err;
     if (kpca_eval(tr.x, tr.y, tr.n, te.x, te.y, te.n, tr.dim, ks, nk, &p, rows, &err) != KPCA_OK) {
         r = cli_fail(&err);
         free(rows);
         goto out;
     }
-    printf("%10s %9s %8s %7s\n", "components", "error_pct", "errors", "total");
-    for (size_t i = 0; i < nk; i++)
-        printf("%10zu %9.2f %8zu %7zu\n", rows[i].components, rows[i].error_pct, rows[i].errors, rows[i].total);
+    if (ncost >= 2) {
+        printf("%10s %9s %8s %7s %10s %9s\n", "components", "error_pct", "errors", "total", "C", "cv_error");
+        for (size_t i = 0; i < nk; i++)
+            printf("%10zu %9.2f %8zu %7zu %10g %9.2f\n", rows[i].components, rows[i].error_pct, rows[i].errors,
+                   rows[i].total, rows[i].C, rows[i].cv_error_pct);
+    } else {
+        printf("%10s %9s %8s %7s\n", "components", "error_pct", "errors", "total");
+        for (size_t i = 0; i < nk; i++)
+            printf("%10zu %9.2f %8zu %7zu\n", rows[i].components, rows[i].error_pct, rows[i].errors,
+                   rows[i].total);
+    }
     if (o.csv)
         r = write_table(o.csv, 0, rows, nk);
     if (r == 0 && o.markdown)
@@ -154,6 +191,7 @@ int cmd_eval(int argc, char **argv)
     free(rows);
 out:
     free(ks);
+    free(costs);
     kpca_dataset_free(&tr);
     kpca_dataset_free(&te);
     return r;

@@ -63,7 +63,7 @@ int cmd_fit(int argc, char **argv)
     p.components = o.components;
     p.tol = o.tol;
     if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0) {
-        cli_error("option '--eig': expected auto, evd or evr, got '%s'", o.eig);
+        cli_usage("option '--eig': expected auto, evd or evr, got '%s'", o.eig);
         return KPCA_EUSAGE;
     }
 

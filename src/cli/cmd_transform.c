@@ -48,7 +48,7 @@ int cmd_transform(int argc, char **argv)
     kpca_format ofmt = kpca_format_from_name(o.output);
     if (o.oformat != NULL && (kpca_format_parse(o.oformat, &ofmt) != 0 || ofmt == KPCA_FMT_ESL ||
                               ofmt == KPCA_FMT_AUTO)) {
-        cli_error("option '--output-format': expected hdf5, libsvm or csv, got '%s'", o.oformat);
+        cli_usage("option '--output-format': expected hdf5, libsvm or csv, got '%s'", o.oformat);
         return KPCA_EUSAGE;
     }
     kpca_model model;

@@ -73,6 +73,7 @@ static int set_value(const cli_command *cmd, const cli_option *o, const char *ar
 int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *npos)
 {
     int np = 0, only_pos = 0;
+    cli_current = cmd;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (only_pos || a[0] != '-' || a[1] == '\0') {

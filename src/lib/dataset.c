@@ -211,8 +211,7 @@ kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size
     return KPCA_OK;
 }
 
-/* splitmix64: a small, well-known generator with the same output everywhere. */
-static uint64_t splitmix64(uint64_t *s)
+uint64_t kpca_splitmix64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -226,7 +225,7 @@ static uint64_t uniform_below(uint64_t *s, uint64_t bound)
     uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
     uint64_t r;
     do {
-        r = splitmix64(s);
+        r = kpca_splitmix64(s);
     } while (r >= limit);
     return r % bound;
 }

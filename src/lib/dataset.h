@@ -89,6 +89,10 @@ kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size
  * seed (deterministic on every platform). */
 kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, kpca_error *err);
 
+/* splitmix64: the library's one pseudo-random generator (same numbers on
+ * every platform); advances *state. */
+uint64_t kpca_splitmix64(uint64_t *state);
+
 /* Maps values from [lo, hi] linearly onto [-1, 1] (lo < hi). */
 void kpca_dataset_rescale(kpca_dataset *ds, double lo, double hi);
 /* Rounds every value to `decimals` decimal places (0..15). */

@@ -3,16 +3,21 @@
 #include <cblas.h>
 #include <libsvm/svm.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
+#include "dataset.h"
 #include "mem.h"
 
 kpca_svm_params kpca_svm_defaults(void)
 {
     kpca_svm_params p;
     p.C = 1.0;
+    p.costs = NULL;
+    p.ncost = 0;
+    p.folds = 5;
     p.scheme = KPCA_MC_OVO;
     p.backend = KPCA_SVM_GRAM;
     p.scale = KPCA_SCALE_NORM;
@@ -29,6 +34,11 @@ kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err)
         return kpca_fail(err, KPCA_EUSAGE, "the SVM tolerance must be > 0, got %g", p->eps);
     if (!isfinite(p->cache_mb) || p->cache_mb <= 0.0)
         return kpca_fail(err, KPCA_EUSAGE, "the SVM cache size must be > 0, got %g", p->cache_mb);
+    for (size_t i = 0; i < p->ncost; i++)
+        if (!isfinite(p->costs[i]) || p->costs[i] <= 0.0)
+            return kpca_fail(err, KPCA_EUSAGE, "C must be a finite number > 0, got %g", p->costs[i]);
+    if (p->ncost >= 2 && p->folds < 2)
+        return kpca_fail(err, KPCA_EUSAGE, "cross-validation needs at least 2 folds, got %d", p->folds);
     if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_SPARSE ||
         (unsigned)p->scale > KPCA_SCALE_STD)
         return kpca_fail(err, KPCA_EUSAGE, "invalid SVM parameters");
@@ -192,10 +202,13 @@ static kpca_status train_binary(const train_ctx *t, const size_t *idx, const dou
     return KPCA_OK;
 }
 
-kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
-                                  const double *g, double factor, const kpca_svm_params *p,
-                                  kpca_classifier *out, kpca_error *err)
+/* Trains on the rows rows[0..n-1] of x, y and g (all rows when rows is
+ * NULL); g has leading dimension ldg. */
+static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g, size_t ldg,
+                              const size_t *rows, size_t n, double factor, const kpca_svm_params *p,
+                              kpca_classifier *out, kpca_error *err)
 {
+#define ROW(i) (rows != NULL ? rows[i] : (i))
     memset(out, 0, sizeof *out);
     kpca_status st = kpca_svm_check(p, err);
     if (st != KPCA_OK)
@@ -218,10 +231,10 @@ kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t d
     size_t nclass = 0;
     for (size_t i = 0; i < n; i++) {
         size_t c = 0;
-        while (c < nclass && labels[c] != y[i])
+        while (c < nclass && labels[c] != y[ROW(i)])
             c++;
         if (c == nclass)
-            labels[nclass++] = y[i];
+            labels[nclass++] = y[ROW(i)];
         cls[i] = (int)c;
     }
     if (nclass < 2) {
@@ -264,12 +277,12 @@ kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t d
     out->nclass = nclass;
     out->nmach = nmach;
     out->dim = dim;
-    train_ctx t = {x, ld, dim, g, n, factor, p};
+    train_ctx t = {x, ld, dim, g, ldg, factor, p};
     size_t m = 0;
     for (size_t a = 0; a < nclass && st == KPCA_OK; a++) {
         if (p->scheme == KPCA_MC_OVR) {
             for (size_t i = 0; i < n; i++) {
-                idx[i] = i;
+                idx[i] = ROW(i);
                 sign[i] = (size_t)cls[i] == a ? 1.0 : -1.0;
             }
             out->pos[m] = (int)a;
@@ -282,12 +295,12 @@ kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t d
             size_t ns = 0;
             for (size_t i = 0; i < n; i++)
                 if ((size_t)cls[i] == a) {
-                    idx[ns] = i;
+                    idx[ns] = ROW(i);
                     sign[ns++] = 1.0;
                 }
             for (size_t i = 0; i < n; i++)
                 if ((size_t)cls[i] == c) {
-                    idx[ns] = i;
+                    idx[ns] = ROW(i);
                     sign[ns++] = -1.0;
                 }
             out->pos[m] = (int)a;
@@ -305,6 +318,14 @@ done:
     if (st != KPCA_OK)
         kpca_classifier_free(out);
     return st;
+#undef ROW
+}
+
+kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
+                                  const double *g, double factor, const kpca_svm_params *p,
+                                  kpca_classifier *out, kpca_error *err)
+{
+    return train_rows(x, ld, dim, y, g, n, NULL, n, factor, p, out, err);
 }
 
 kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
@@ -351,6 +372,64 @@ kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, s
     return KPCA_OK;
 }
 
+/* NORM scaling: the factor making the mean squared norm of rows 1. */
+static double norm_factor(const double *g, size_t ldg, const size_t *rows, size_t n)
+{
+    double trace = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = rows != NULL ? rows[i] : i;
+        trace += g[r * ldg + r];
+    }
+    return trace > 0.0 ? (double)n / trace : 1.0;
+}
+
+/* Cross-validation error (count) of C on the first k columns. */
+static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, const int *y, const double *g,
+                             const int *fold, const kpca_svm_params *p, double C, size_t *errors, kpca_error *err)
+{
+    size_t *tr = kpca_alloc_array(n, 1, sizeof(size_t));
+    size_t *va = kpca_alloc_array(n, 1, sizeof(size_t));
+    double *xv = kpca_alloc_array(n, k, sizeof(double));
+    int *pred = kpca_alloc_array(n, 1, sizeof(int));
+    kpca_status st = KPCA_OK;
+    if (tr == NULL || va == NULL || xv == NULL || pred == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for cross-validation");
+        goto done;
+    }
+    kpca_svm_params q = *p;
+    q.C = C;
+    q.ncost = 0;
+    *errors = 0;
+    for (int f = 0; f < p->folds && st == KPCA_OK; f++) {
+        size_t ntr = 0, nva = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (fold[i] == f)
+                va[nva++] = i;
+            else
+                tr[ntr++] = i;
+        }
+        if (nva == 0)
+            continue;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, n, tr, ntr) : 1.0;
+        kpca_classifier cl;
+        st = train_rows(x, dim, k, y, g, n, tr, ntr, factor, &q, &cl, err);
+        if (st != KPCA_OK)
+            break;
+        for (size_t i = 0; i < nva; i++)
+            memcpy(xv + i * k, x + va[i] * dim, k * sizeof(double));
+        st = kpca_classifier_predict(&cl, xv, nva, k, pred, err);
+        kpca_classifier_free(&cl);
+        for (size_t i = 0; i < nva && st == KPCA_OK; i++)
+            *errors += pred[i] != y[va[i]];
+    }
+done:
+    kpca_free(tr);
+    kpca_free(va);
+    kpca_free(xv);
+    kpca_free(pred);
+    return st;
+}
+
 static int cmp_size(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -369,6 +448,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             return kpca_fail(err, KPCA_EUSAGE, "cannot use %zu components: the features have %zu", prefixes[i], dim);
     size_t *order = kpca_alloc_array(np, 1, sizeof(size_t));
     double *xtr = NULL, *xte = NULL, *g = NULL;
+    int *fold = NULL;
     int *pred = kpca_alloc_array(ntest ? ntest : 1, 1, sizeof(int));
     if (order == NULL || pred == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
@@ -404,6 +484,27 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         te = xte;
     }
     int need_gram = p->backend == KPCA_SVM_GRAM || p->scale == KPCA_SCALE_NORM;
+    if (p->ncost >= 2) { /* fold of each training point: a seeded shuffle, dealt round */
+        size_t *perm = kpca_alloc_array(ntrain, 1, sizeof(size_t));
+        fold = kpca_alloc_array(ntrain, 1, sizeof(int));
+        if (perm == NULL || fold == NULL) {
+            kpca_free(perm);
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+            goto done;
+        }
+        uint64_t seed = 0x6b706361ULL; /* "kpca" */
+        for (size_t i = 0; i < ntrain; i++)
+            perm[i] = i;
+        for (size_t i = ntrain; i > 1; i--) {
+            size_t j = (size_t)(kpca_splitmix64(&seed) % i);
+            size_t t = perm[i - 1];
+            perm[i - 1] = perm[j];
+            perm[j] = t;
+        }
+        for (size_t i = 0; i < ntrain; i++)
+            fold[perm[i]] = (int)(i % (size_t)p->folds);
+        kpca_free(perm);
+    }
     if (need_gram) {
         g = kpca_alloc_array(ntrain, ntrain, sizeof(double));
         if (g == NULL) {
@@ -421,16 +522,29 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, tr + done_k,
                         (int)dim, 1.0, g, (int)ntrain);
         done_k = k > done_k ? k : done_k;
-        double factor = 1.0;
-        if (p->scale == KPCA_SCALE_NORM) {
-            double trace = 0.0;
-            for (size_t i = 0; i < ntrain; i++)
-                trace += g[i * ntrain + i];
-            factor = trace > 0.0 ? (double)ntrain / trace : 1.0;
-        }
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
+        kpca_svm_params pc = *p;
+        double cv_pct = -1.0;
+        if (p->ncost >= 2) {
+            size_t best = SIZE_MAX;
+            for (size_t c = 0; c < p->ncost; c++) {
+                size_t e = 0;
+                st = cv_errors(tr, ntrain, dim, k, ytrain, g, fold, p, p->costs[c], &e, err);
+                if (st != KPCA_OK)
+                    goto done;
+                if (e < best || (e == best && p->costs[c] < pc.C)) {
+                    best = e;
+                    pc.C = p->costs[c];
+                }
+            }
+            cv_pct = 100.0 * (double)best / (double)ntrain;
+        } else if (p->ncost == 1) {
+            pc.C = p->costs[0];
+        }
+        pc.ncost = 0;
         kpca_classifier cl;
-        st = kpca_classifier_train(tr, ntrain, dim, k, ytrain, g, factor, p, &cl, err);
+        st = kpca_classifier_train(tr, ntrain, dim, k, ytrain, g, factor, &pc, &cl, err);
         if (st != KPCA_OK)
             goto done;
         double t1 = kpca_now();
@@ -451,11 +565,14 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             rows[i].total = ntest;
             rows[i].error_pct = ntest ? 100.0 * (double)errors / (double)ntest : 0.0;
             rows[i].nsv = nsv;
+            rows[i].C = pc.C;
+            rows[i].cv_error_pct = cv_pct;
             rows[i].sec_train = t1 - t0;
             rows[i].sec_predict = t2 - t1;
         }
     }
 done:
+    kpca_free(fold);
     kpca_free(order);
     kpca_free(pred);
     kpca_free(xtr);

@@ -30,7 +30,10 @@ typedef enum { KPCA_SVM_GRAM = 0, KPCA_SVM_SPARSE } kpca_svm_backend;
 typedef enum { KPCA_SCALE_NONE = 0, KPCA_SCALE_NORM, KPCA_SCALE_STD } kpca_scale;
 
 typedef struct {
-    double C;                 /* > 0 */
+    double C;                 /* > 0; ignored when costs holds 2 or more values */
+    const double *costs;      /* candidate C values chosen among by cross-validation */
+    size_t ncost;             /* 0 or 1: no cross-validation */
+    int folds;                /* cross-validation folds, >= 2 (default 5) */
     kpca_multiclass scheme;
     kpca_svm_backend backend;
     kpca_scale scale;
@@ -77,12 +80,18 @@ typedef struct {
     size_t components;
     size_t errors, total;
     double error_pct;
+    double C;                 /* the C used (chosen by cross-validation if asked) */
+    double cv_error_pct;      /* its cross-validation error on TRAIN; -1 without CV */
     size_t nsv;
     double sec_train, sec_predict;
 } kpca_eval_row;
 
 /* Trains and tests for each of the np prefixes (each 1..dim, any order);
- * rows[i] answers prefixes[i].  Train and test must have the same dim. */
+ * rows[i] answers prefixes[i].  Train and test must have the same dim.
+ * With p->ncost >= 2, each prefix first picks its C among p->costs by
+ * p->folds-fold cross-validation on the training features alone (folds by
+ * a fixed seeded shuffle; the smallest C wins ties), then trains on all
+ * training features with it.  The test set is never looked at. */
 kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
                       const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
                       const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err);

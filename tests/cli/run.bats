@@ -127,3 +127,18 @@ esl_run() {
     run --separate-stderr "$KPCA" eval -q -k 16 --backend sparse "$ESL/train.h5" "$ESL/test.h5"
     [ "$output" = "$first" ]
 }
+
+@test "small run: -c with several values picks C by cross-validation on TRAIN and says which" {
+    esl_run
+    run --separate-stderr "$KPCA" eval -q -k 16 -c 0.5,5 --folds 3 "$ESL/train.h5" "$ESL/test.h5" --csv "$OUT/cv.csv"
+    assert_status 0
+    printf '%s\n' "$output" >&2
+    [ "$(printf '%s\n' "$output" | head -n 1 | awk '{ print $5, $6 }')" = "C cv_error" ]
+    local c
+    c="$(printf '%s\n' "$output" | awk 'NR == 2 { print $5 }')"
+    [ "$c" = 0.5 ] || [ "$c" = 5 ] || fail "chosen C '$c' is not a candidate"
+    # the chosen C alone gives the same test error
+    run --separate-stderr "$KPCA" eval -q -k 16 -c "$c" "$ESL/train.h5" "$ESL/test.h5"
+    assert_status 0
+    [ "$(printf '%s\n' "$output" | awk 'NR == 2 { print $3 }')" = "$(awk -F, 'NR == 2 { print $3 }' "$OUT/cv.csv")" ]
+}

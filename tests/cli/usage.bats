@@ -250,6 +250,16 @@ bad_eval() {
     done
 }
 
+@test "eval -c lists: every value positive, --folds 2..100" {
+    local v
+    for v in "1,,2" "1,0" "1,-3" ",1" "1," "0.1,x"; do
+        bad_eval -c "$v"
+        assert_stderr_contains "option '--cost'" "got '$v'"
+    done
+    bad_eval -c 0.1,1 --folds 1
+    assert_stderr_contains "option '--folds'"
+}
+
 @test "eval: bad --multiclass, --scale, --backend, --eps, -k" {
     bad_eval --multiclass foo
     assert_stderr_contains "option '--multiclass'" "'foo'"

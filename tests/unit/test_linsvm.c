@@ -477,6 +477,59 @@ static void test_params(void **state)
     assert_int_equal(kpca_backend_parse("x", &be), -1);
 }
 
+/* Cross-validated C: chosen from the training features alone, so scrambling
+ * the test labels changes nothing but the test error; a single candidate is
+ * the plain fixed-C run; the CV error is a real error rate of TRAIN. */
+static void test_cross_validation(void **state)
+{
+    (void)state;
+    features();
+    const double costs[] = {0.1, 1, 10};
+    const size_t pre[] = {8, 32};
+    kpca_svm_params p = kpca_svm_defaults();
+    p.costs = costs;
+    p.ncost = 3;
+    p.folds = 4;
+    kpca_eval_row cv[2], scrambled[2], fixed[2];
+    eval(pre, 2, &p, cv);
+    for (size_t i = 0; i < 2; i++) {
+        int is_candidate = cv[i].C == 0.1 || cv[i].C == 1 || cv[i].C == 10;
+        assert_true(is_candidate);
+        assert_true(cv[i].cv_error_pct > 0.0 && cv[i].cv_error_pct < 50.0);
+    }
+    /* the same choice with the test labels scrambled */
+    int *saved = malloc(NTEST * sizeof(int));
+    assert_non_null(saved);
+    memcpy(saved, g_yte, NTEST * sizeof(int));
+    for (size_t i = 0; i < NTEST; i++)
+        g_yte[i] = (int)((i * 7) % 10);
+    eval(pre, 2, &p, scrambled);
+    memcpy(g_yte, saved, NTEST * sizeof(int));
+    free(saved);
+    for (size_t i = 0; i < 2; i++) {
+        assert_true(scrambled[i].C == cv[i].C);
+        assert_true(scrambled[i].cv_error_pct == cv[i].cv_error_pct);
+    }
+    /* training on all of TRAIN with the chosen C equals a fixed-C run */
+    for (size_t i = 0; i < 2; i++) {
+        kpca_svm_params q = kpca_svm_defaults();
+        q.C = cv[i].C;
+        eval(&pre[i], 1, &q, &fixed[i]);
+        assert_int_equal(fixed[i].errors, cv[i].errors);
+        assert_true(fixed[i].cv_error_pct < 0.0);
+    }
+    /* bad candidates and folds are refused */
+    kpca_error err;
+    const double bad[] = {1, -1};
+    p.costs = bad;
+    p.ncost = 2;
+    kpca_eval_row row;
+    assert_int_equal(kpca_eval(g_xtr, g_ytr, NTRAIN, g_xte, g_yte, NTEST, K, pre, 1, &p, &row, &err), KPCA_EUSAGE);
+    p.costs = costs;
+    p.folds = 1;
+    assert_int_equal(kpca_eval(g_xtr, g_ytr, NTRAIN, g_xte, g_yte, NTEST, K, pre, 1, &p, &row, &err), KPCA_EUSAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_prefix_order),
         cmocka_unit_test(test_norm_scaling_is_rescaled_C),
         cmocka_unit_test(test_matches_libsvm_predict),
+        cmocka_unit_test(test_cross_validation),
     };
     return cmocka_run_group_tests(tests, NULL, teardown_all);
 }
