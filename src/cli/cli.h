@@ -50,9 +50,11 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n);
 int cmd_fit(int argc, char **argv);
 int cmd_transform(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
+int cmd_info(int argc, char **argv);
 
 extern const cli_command cli_fit_command;
 extern const cli_command cli_transform_command;
 extern const cli_command cli_eval_command;
+extern const cli_command cli_info_command;
 
 #endif

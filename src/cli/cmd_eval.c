@@ -56,9 +56,13 @@ static int write_table(const char *path, int markdown, const kpca_eval_row *rows
         }
     } else {
         fprintf(at.fp, "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds\n");
-        for (size_t i = 0; i < n; i++)
-            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%.17g,%.4f,%zu,%.3f\n", rows[i].components, rows[i].error_pct,
-                    rows[i].errors, rows[i].total, rows[i].C, rows[i].cv_error_pct, rows[i].nsv, rows[i].sec_train);
+        for (size_t i = 0; i < n; i++) {
+            char cv[32] = ""; /* empty without cross-validation */
+            if (rows[i].cv_error_pct >= 0)
+                snprintf(cv, sizeof cv, "%.4f", rows[i].cv_error_pct);
+            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%.17g,%s,%zu,%.3f\n", rows[i].components, rows[i].error_pct,
+                    rows[i].errors, rows[i].total, rows[i].C, cv, rows[i].nsv, rows[i].sec_train);
+        }
     }
     if (kpca_atomic_commit(&at, &err) != KPCA_OK)
         return cli_fail(&err);

@@ -9,6 +9,7 @@ static const cli_command *const commands[] = {
     &cli_fit_command,
     &cli_transform_command,
     &cli_eval_command,
+    &cli_info_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -142,3 +142,18 @@ esl_run() {
     assert_status 0
     [ "$(printf '%s\n' "$output" | awk 'NR == 2 { print $3 }')" = "$(awk -F, 'NR == 2 { print $3 }' "$OUT/cv.csv")" ]
 }
+
+@test "small run: kpca info reports the model's numbers as key value lines" {
+    esl_run
+    run --separate-stderr "$KPCA" info -e "$ESL/model.h5"
+    assert_status 0
+    [ "$(printf '%s\n' "$output" | awk '$1 == "degree" { print $2 }')" = 2 ]
+    [ "$(printf '%s\n' "$output" | awk '$1 == "fit_points" { print $2 }')" = 500 ]
+    [ "$(printf '%s\n' "$output" | awk '$1 == "components" { print $2 }')" = 64 ]
+    [ "$(printf '%s\n' "$output" | grep -c '^eigenvalue ')" -eq 64 ]
+    # eigenvalues descending and their sum below the trace
+    printf '%s\n' "$output" | awk '$1 == "trace" { t = $2 } $1 == "eigenvalue" { if (n++ && $3 > prev) bad = 1; prev = $3; s += $3 }
+        END { exit bad || !(s < t) }'
+    run --separate-stderr "$KPCA" info "$ESL/train.h5"
+    assert_status 3
+}

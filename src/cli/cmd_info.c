@@ -1,0 +1,48 @@
+/* cmd_info.c - kpca info: what a model file holds, as "key value" lines. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static struct {
+    int eigenvalues;
+} o;
+
+static const cli_option options[] = {
+    {"eigenvalues", 'e', NULL, CLI_FLAG, &o.eigenvalues, 0, 0, "also print every eigenvalue, one per line"},
+};
+
+const cli_command cli_info_command = {
+    "info", "[options] MODEL", "print what a model holds, one 'key value' per line",
+    "Keys: format, version, kernel, degree, gamma, coef0, fit_points, dim,\n"
+    "components, trace, explained (sum of the kept eigenvalues / trace),\n"
+    "input_lo, input_hi, source; with -e, then 'eigenvalue N MU' lines.",
+    options, sizeof options / sizeof options[0], cmd_info, 1, 1,
+};
+
+int cmd_info(int argc, char **argv)
+{
+    memset(&o, 0, sizeof o);
+    char *pos[1];
+    int npos;
+    int r = cli_parse(&cli_info_command, argc, argv, pos, &npos);
+    if (r != 0)
+        return r == 1 ? 0 : r;
+    kpca_model md;
+    kpca_error err;
+    if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
+        return cli_fail(&err);
+    double kept = 0.0;
+    for (size_t c = 0; c < md.k; c++)
+        kept += md.eigval[c];
+    printf("format %s\nversion %d\nkernel poly\ndegree %d\ngamma %.17g\ncoef0 %.17g\n", KPCA_MODEL_FORMAT,
+           KPCA_MODEL_VERSION, md.kernel.degree, md.kernel.gamma, md.kernel.coef0);
+    printf("fit_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
+           md.trace > 0 ? kept / md.trace : 0.0);
+    printf("input_lo %.17g\ninput_hi %.17g\nsource %s\n", md.input_lo, md.input_hi, md.source);
+    if (o.eigenvalues)
+        for (size_t c = 0; c < md.k; c++)
+            printf("eigenvalue %zu %.17g\n", c + 1, md.eigval[c]);
+    kpca_model_free(&md);
+    return 0;
+}
