@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static struct {
-    const char *components, *cost, *multiclass, *scale, *backend, *csv, *markdown, *format;
+    const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *format;
     double eps;
     long folds;
     int quiet;
@@ -18,6 +18,8 @@ static const cli_option options[] = {
     {"cost", 'c', "C[,C...]", CLI_STRING, &o.cost, 0, 0,
      "SVM soft-margin constant C > 0; several: chosen per prefix by cross-validation on TRAIN (default: 1)"},
     {"folds", 0, "N", CLI_INT, &o.folds, 2, 100, "cross-validation folds when -c lists several values (default: 5)"},
+    {"classifier", 0, "KIND", CLI_STRING, &o.classifier, 0, 0,
+     "svm (LIBSVM C-SVC, linear kernel) or lda (Gaussian, pooled covariance) (default: svm)"},
     {"multiclass", 0, "SCHEME", CLI_STRING, &o.multiclass, 0, 0, "ovo (LIBSVM's one-vs-one) or ovr (one-vs-rest) (default: ovo)"},
     {"scale", 0, "HOW", CLI_STRING, &o.scale, 0, 0,
      "none, norm (one factor: mean squared training norm 1) or std (per component) (default: norm)"},
@@ -55,13 +57,13 @@ static int write_table(const char *path, int markdown, const kpca_eval_row *rows
                 fprintf(at.fp, "- |\n");
         }
     } else {
-        fprintf(at.fp, "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds\n");
+        fprintf(at.fp, "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge\n");
         for (size_t i = 0; i < n; i++) {
             char cv[32] = ""; /* empty without cross-validation */
             if (rows[i].cv_error_pct >= 0)
                 snprintf(cv, sizeof cv, "%.4f", rows[i].cv_error_pct);
-            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%.17g,%s,%zu,%.3f\n", rows[i].components, rows[i].error_pct,
-                    rows[i].errors, rows[i].total, rows[i].C, cv, rows[i].nsv, rows[i].sec_train);
+            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%.17g,%s,%zu,%.3f,%g\n", rows[i].components, rows[i].error_pct,
+                    rows[i].errors, rows[i].total, rows[i].C, cv, rows[i].nsv, rows[i].sec_train, rows[i].ridge);
         }
     }
     if (kpca_atomic_commit(&at, &err) != KPCA_OK)
@@ -93,6 +95,16 @@ int cmd_eval(int argc, char **argv)
         p.C = costs[0];
     p.costs = costs;
     p.ncost = ncost;
+    if (o.classifier && kpca_classifier_parse(o.classifier, &p.classifier) != 0) {
+        cli_usage("option '--classifier': expected svm or lda, got '%s'", o.classifier);
+        free(costs);
+        return KPCA_EUSAGE;
+    }
+    if (p.classifier == KPCA_CLF_LDA && ncost >= 2) {
+        cli_usage("option '--cost': lda has no C to choose");
+        free(costs);
+        return KPCA_EUSAGE;
+    }
     if (o.multiclass && kpca_multiclass_parse(o.multiclass, &p.scheme) != 0) {
         cli_usage("option '--multiclass': expected ovo or ovr, got '%s'", o.multiclass);
         free(costs);
@@ -168,6 +180,8 @@ int cmd_eval(int argc, char **argv)
         cli_info("eval: %zu training and %zu test points, C by %d-fold cross-validation among %s, %s, scale %s, "
                  "backend %s", tr.n, te.n, p.folds, o.cost, kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale),
                  kpca_backend_name(p.backend));
+    else if (p.classifier == KPCA_CLF_LDA)
+        cli_info("eval: %zu training and %zu test points, lda (pooled covariance)", tr.n, te.n);
     else
         cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.C,
                  kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.backend));

@@ -21,6 +21,7 @@ kpca_svm_params kpca_svm_defaults(void)
     p.scheme = KPCA_MC_OVO;
     p.backend = KPCA_SVM_GRAM;
     p.scale = KPCA_SCALE_NORM;
+    p.classifier = KPCA_CLF_SVM;
     p.eps = 1e-3;
     p.cache_mb = 200.0;
     return p;
@@ -39,6 +40,8 @@ kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err)
             return kpca_fail(err, KPCA_EUSAGE, "C must be a finite number > 0, got %g", p->costs[i]);
     if (p->ncost >= 2 && p->folds < 2)
         return kpca_fail(err, KPCA_EUSAGE, "cross-validation needs at least 2 folds, got %d", p->folds);
+    if ((unsigned)p->classifier > KPCA_CLF_LDA)
+        return kpca_fail(err, KPCA_EUSAGE, "invalid classifier");
     if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_SPARSE ||
         (unsigned)p->scale > KPCA_SCALE_STD)
         return kpca_fail(err, KPCA_EUSAGE, "invalid SVM parameters");
@@ -56,6 +59,18 @@ static int parse_name(const char *s, const char *const *names, int n)
 static const char *const mc_names[] = {"ovo", "ovr"};
 static const char *const scale_names[] = {"none", "norm", "std"};
 static const char *const backend_names[] = {"gram", "sparse"};
+static const char *const clf_names[] = {"svm", "lda"};
+
+const char *kpca_classifier_name(kpca_classifier_kind k) { return (unsigned)k < 2 ? clf_names[k] : "?"; }
+
+int kpca_classifier_parse(const char *s, kpca_classifier_kind *out)
+{
+    int i = parse_name(s, clf_names, 2);
+    if (i < 0)
+        return -1;
+    *out = (kpca_classifier_kind)i;
+    return 0;
+}
 
 const char *kpca_multiclass_name(kpca_multiclass m) { return (unsigned)m < 2 ? mc_names[m] : "?"; }
 const char *kpca_scale_name(kpca_scale s) { return (unsigned)s < 3 ? scale_names[s] : "?"; }
@@ -209,6 +224,8 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
                               kpca_classifier *out, kpca_error *err)
 {
 #define ROW(i) (rows != NULL ? rows[i] : (i))
+    if (p->classifier == KPCA_CLF_LDA)
+        return kpca_lda_train(x, ld, dim, y, rows, n, out, err);
     memset(out, 0, sizeof *out);
     kpca_status st = kpca_svm_check(p, err);
     if (st != KPCA_OK)
@@ -483,7 +500,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         tr = xtr;
         te = xte;
     }
-    int need_gram = p->backend == KPCA_SVM_GRAM || p->scale == KPCA_SCALE_NORM;
+    int need_gram = p->classifier == KPCA_CLF_SVM && (p->backend == KPCA_SVM_GRAM || p->scale == KPCA_SCALE_NORM);
     if (p->ncost >= 2) { /* fold of each training point: a seeded shuffle, dealt round */
         size_t *perm = kpca_alloc_array(ntrain, 1, sizeof(size_t));
         fold = kpca_alloc_array(ntrain, 1, sizeof(int));
@@ -522,11 +539,11 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, tr + done_k,
                         (int)dim, 1.0, g, (int)ntrain);
         done_k = k > done_k ? k : done_k;
-        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, NULL, ntrain) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM && g != NULL ? norm_factor(g, ntrain, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
         kpca_svm_params pc = *p;
         double cv_pct = -1.0;
-        if (p->ncost >= 2) {
+        if (p->ncost >= 2 && p->classifier == KPCA_CLF_SVM) {
             size_t best = SIZE_MAX;
             for (size_t c = 0; c < p->ncost; c++) {
                 size_t e = 0;
@@ -551,6 +568,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         st = kpca_classifier_predict(&cl, te, ntest, dim, pred, err);
         double t2 = kpca_now();
         size_t nsv = cl.nsv;
+        double ridge = cl.ridge;
         kpca_classifier_free(&cl);
         if (st != KPCA_OK)
             goto done;
@@ -567,6 +585,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             rows[i].nsv = nsv;
             rows[i].C = pc.C;
             rows[i].cv_error_pct = cv_pct;
+            rows[i].ridge = ridge;
             rows[i].sec_train = t1 - t0;
             rows[i].sec_predict = t2 - t1;
         }

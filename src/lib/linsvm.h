@@ -28,6 +28,14 @@
 typedef enum { KPCA_MC_OVO = 0, KPCA_MC_OVR } kpca_multiclass;
 typedef enum { KPCA_SVM_GRAM = 0, KPCA_SVM_SPARSE } kpca_svm_backend;
 typedef enum { KPCA_SCALE_NONE = 0, KPCA_SCALE_NORM, KPCA_SCALE_STD } kpca_scale;
+/* SVM: the soft-margin linear SVMs above.  LDA: a Gaussian class-conditional
+ * classifier with one pooled covariance (MATLAB's `classify`, 'linear'):
+ * class means mu_c, pooled within-class covariance S (divided by n - classes),
+ * priors n_c/n; decision_c(x) = x.S^-1 mu_c - mu_c.S^-1 mu_c / 2 + log prior.
+ * When S is not positive definite (more components than the data support),
+ * S + eps (trace S / k) I is used with the smallest eps in 1e-12, 1e-11, ...,
+ * 1e-1 for which the Cholesky factorisation succeeds (reported as `ridge`). */
+typedef enum { KPCA_CLF_SVM = 0, KPCA_CLF_LDA } kpca_classifier_kind;
 
 typedef struct {
     double C;                 /* > 0; ignored when costs holds 2 or more values */
@@ -35,6 +43,7 @@ typedef struct {
     size_t ncost;             /* 0 or 1: no cross-validation */
     int folds;                /* cross-validation folds, >= 2 (default 5) */
     kpca_multiclass scheme;
+    kpca_classifier_kind classifier;
     kpca_svm_backend backend;
     kpca_scale scale;
     double eps;               /* LIBSVM stopping tolerance (default 1e-3) */
@@ -50,6 +59,8 @@ const char *kpca_scale_name(kpca_scale s);
 int kpca_scale_parse(const char *s, kpca_scale *out);
 const char *kpca_backend_name(kpca_svm_backend b);
 int kpca_backend_parse(const char *s, kpca_svm_backend *out);
+const char *kpca_classifier_name(kpca_classifier_kind k);
+int kpca_classifier_parse(const char *s, kpca_classifier_kind *out);
 
 /* A trained linear multi-class classifier: decision_j(x) = w_j.x + b_j. */
 typedef struct {
@@ -59,10 +70,16 @@ typedef struct {
     int *neg;     /* nmach: class index of the negative side, -1 for "rest" */
     double *w;    /* nmach x dim */
     double *b;    /* nmach */
-    size_t nsv;   /* support vectors over all machines */
+    size_t nsv;   /* support vectors over all machines (SVM) */
+    double ridge; /* eps added to the pooled covariance (LDA), else 0 */
 } kpca_classifier;
 
 void kpca_classifier_free(kpca_classifier *c);
+
+/* Trains LDA on rows rows[0..n-1] (all when NULL) of x (stride ld), the
+ * first dim columns, labels y indexed like x. */
+kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y, const size_t *rows, size_t n,
+                           kpca_classifier *out, kpca_error *err);
 
 /* Predicts labels for n points (rows of x with stride ld >= c->dim). */
 kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
@@ -82,6 +99,7 @@ typedef struct {
     double error_pct;
     double C;                 /* the C used (chosen by cross-validation if asked) */
     double cv_error_pct;      /* its cross-validation error on TRAIN; -1 without CV */
+    double ridge;             /* LDA's covariance regularisation eps (0: none) */
     size_t nsv;
     double sec_train, sec_predict;
 } kpca_eval_row;

@@ -209,9 +209,9 @@ features() {
     run --separate-stderr "$KPCA" eval -q -k 4,$K "$OUT/tr.h5" "$OUT/te.h5" --csv "$OUT/t.csv" --markdown "$OUT/t.md"
     assert_status 0
     local table="$output"
-    [ "$(head -n 1 "$OUT/t.csv")" = "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds" ]
+    [ "$(head -n 1 "$OUT/t.csv")" = "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge" ]
     [ "$(wc -l <"$OUT/t.csv")" -eq 3 ]
-    awk -F, 'NR > 1 && (NF != 8 || $4 != 200 || $5 != 1 || $6 != "") { print "bad row: " $0; bad = 1 } END { exit bad }' "$OUT/t.csv"
+    awk -F, 'NR > 1 && (NF != 9 || $4 != 200 || $5 != 1 || $6 != "") { print "bad row: " $0; bad = 1 } END { exit bad }' "$OUT/t.csv"
     [ "$(sed -n 1p "$OUT/t.md")" = "| components | error % | errors | total | C | cv error % |" ]
     [ "$(sed -n 2p "$OUT/t.md")" = "|---:|---:|---:|---:|---:|---:|" ]
     [ "$(wc -l <"$OUT/t.md")" -eq 4 ]
@@ -227,7 +227,7 @@ features() {
     features h5
     run --separate-stderr "$KPCA" eval -q -k $K "$OUT/tr.h5" "$OUT/te.h5" --csv -
     assert_status 0
-    assert_stdout_contains "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds"
+    assert_stdout_contains "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge"
 }
 
 @test "eval reads raw data files too (ESL as TRAIN and TEST)" {
