@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check test unit cli-test data clean help experiment bench asan deps
+.PHONY: all check test unit cli-test data clean help experiment study bench asan deps
 
 all: $(BUILD)/kpca kpca data
 
@@ -61,6 +61,13 @@ check: deps
 experiment: deps
 	$(MAKE) all
 	sh scripts/run-grid.sh
+	sh scripts/run-grid.sh --eval "--classifier lda" --name usps-poly-lda \
+	    --title "USPS test error (%) of a Gaussian linear classifier (pooled covariance) on polynomial kernel PCA components"
+	@echo "results: results/usps-poly-svm.md (.csv .json .png) and results/usps-poly-lda.md"
+
+# the protocol study (results/protocol-study.md); reuses the grid's cache
+study: all
+	sh scripts/protocol-study.sh
 
 test: all unit cli-test
 
@@ -78,6 +85,7 @@ help:
 	@echo "make            build build/kpca (and ./kpca) and copy USPS into data/"
 	@echo "make check      build and run every test (unit + CLI)"
 	@echo "make experiment run the paper grid and write results/"
+	@echo "make study      the protocol study (results/protocol-study.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make deps       install missing Debian packages"
 

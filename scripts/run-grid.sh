@@ -109,7 +109,7 @@ end=$(date +%s)
 
 # ---- assemble: every cell with the paper's value --------------------------
 csv="$out/$name.csv"
-tmp="$csv.tmp.$$"
+tmp="$out/.$name.csv.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
 {
     echo "degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp"
@@ -135,7 +135,7 @@ machine="$(uname -sm), $(nproc) cores, $cpu"
 
 # ---- Markdown ---------------------------------------------------------------
 md="$out/$name.md"
-tmp="$md.tmp.$$"
+tmp="$out/.$name.md.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdline" -v ver="$version" \
     -v commit="$commit" -v date="$date" -v machine="$machine" -v secs="$secs" -v evalopts="$evalopts" \
@@ -186,7 +186,7 @@ mv "$tmp" "$md"
 
 # ---- JSON -------------------------------------------------------------------
 json="$out/$name.json"
-tmp="$json.tmp.$$"
+tmp="$out/.$name.json.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
 awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v machine="$machine" \
     -v secs="$secs" -v evalopts="$evalopts" -v subset="$subset" -v seed="$seed" '
