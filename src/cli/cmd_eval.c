@@ -34,7 +34,8 @@ static const cli_option options[] = {
 
 const cli_command cli_eval_command = {
     "eval", "[options] TRAIN TEST", "train linear SVMs on TRAIN features, print the TEST error per prefix",
-    "TRAIN and TEST are feature files from 'kpca transform' (or any data file).\n"
+    "TRAIN and TEST are feature files from 'kpca transform' (HDF5 or LIBSVM) or any\n"
+    "data file kpca reads.\n"
     "For each number k in --components, a C-SVC with the linear kernel is\n"
     "trained on the first k features of TRAIN and tested on TEST.",
     options, sizeof options / sizeof options[0], cmd_eval, 2, 2,

@@ -1,7 +1,9 @@
 /* main.c - the kpca command: dispatch to one cmd_*() per subcommand. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -34,6 +36,33 @@ static const cli_command *find(const char *name)
     return NULL;
 }
 
+/* On SIGINT, SIGTERM, SIGHUP or SIGPIPE: remove the output being written
+ * (unlink is async-signal-safe), then die of the signal as usual. */
+static void on_signal(int sig)
+{
+    const char *tmp = kpca_atomic_pending();
+    if (tmp != NULL)
+        unlink(tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        /* keep a signal ignored if our parent ignores it (nohup, sh &) */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 static int finish(int rc)
 {
     /* stdout may be a pipe or a full disk: report a failed final flush */
@@ -46,6 +75,7 @@ static int finish(int rc)
 
 int main(int argc, char **argv)
 {
+    install_signal_handlers();
     if (argc < 2) {
         usage(stderr);
         return KPCA_EUSAGE;

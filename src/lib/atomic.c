@@ -46,12 +46,12 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
     char *target = NULL;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
         char *real = realpath(path, NULL);
-        if (real != NULL) {
-            target = dup_str(real);
-            free(real);
-            if (target == NULL)
-                return kpca_fail(err, KPCA_ENOMEM, "out of memory");
-        }
+        if (real == NULL)
+            return kpca_fail(err, KPCA_EIO, "cannot write '%s': a symbolic link to a missing place", path);
+        target = dup_str(real);
+        free(real);
+        if (target == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
     }
     a->final = target != NULL ? target : dup_str(path);
     if (a->final == NULL)

@@ -54,14 +54,18 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     gzFile gz = gzopen(path, "rb");
     if (gz == NULL)
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    /* LIBSVM if any of the first 20 non-blank lines holds an index:value
+     * pair (a LIBSVM point may have no pairs at all), else ESL */
     char buf[4096];
     kpca_format fmt = KPCA_FMT_AUTO;
-    while (fmt == KPCA_FMT_AUTO && gzgets(gz, buf, sizeof buf) != NULL) {
+    int lines = 0;
+    while (fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL) {
         const char *p = buf;
         while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
             p++;
         if (*p == '\0')
             continue; /* blank line */
+        lines++;
         fmt = strchr(p, ':') != NULL ? KPCA_FMT_LIBSVM : KPCA_FMT_ESL;
     }
     int zerr;

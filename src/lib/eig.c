@@ -25,6 +25,9 @@ int kpca_eig_method_parse(const char *name, kpca_eig_method *out)
 
 kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k)
 {
+    /* dsyevd's workspace, 1 + 6n + 2n^2, must fit LAPACK's int */
+    if ((double)n * (double)n * 2.0 + 6.0 * (double)n + 1.0 > 2147483647.0)
+        return KPCA_EIG_EVR;
     if (m != KPCA_EIG_AUTO)
         return m;
     return (double)k <= KPCA_EIG_EVR_MAX_FRACTION * (double)n ? KPCA_EIG_EVR : KPCA_EIG_EVD;

@@ -5,7 +5,8 @@
  * format ("kpca-features"), kpca_version, model, source.
  * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
  * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
- * Numbers are written in the C locale; files appear atomically.
+ * Numbers are written with printf: a program linking libkpca must keep
+ * LC_NUMERIC at "C" (the kpca CLI never changes it).  Files appear atomically.
  */
 #ifndef KPCA_FEATFILE_H
 #define KPCA_FEATFILE_H

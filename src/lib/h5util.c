@@ -1,8 +1,11 @@
 #include "h5util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "atomic.h"
 #include "mem.h"
@@ -24,8 +27,14 @@ kpca_status kpca_h5_open_read(const char *path, hid_t *file, kpca_error *err)
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': Is a directory", path);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    close(fd);
     htri_t is = H5Fis_hdf5(path);
-    if (is <= 0)
+    if (is < 0)
+        return kpca_fail(err, KPCA_EIO, "cannot read '%s'", path);
+    if (is == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': not an HDF5 file (or a damaged one)", path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
@@ -71,7 +80,7 @@ kpca_status kpca_h5_image_save(hid_t file, kpca_status ok, const char *path, kpc
     H5Fclose(file);
     if (size <= 0) {
         kpca_free(buf);
-        return kpca_fail(err, buf == NULL ? KPCA_ENOMEM : KPCA_EINTERNAL, "cannot write '%s' (HDF5 image)", path);
+        return kpca_fail(err, size > 0 ? KPCA_ENOMEM : KPCA_EINTERNAL, "cannot write '%s' (HDF5 image)", path);
     }
     kpca_atomic at;
     kpca_status st = kpca_atomic_begin(&at, path, err);
@@ -157,18 +166,33 @@ kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, siz
     kpca_status st = open_checked(loc, path, name, 1, 2, 1, &d, hd, err);
     if (st != KPCA_OK)
         return st;
+    /* read as 64-bit and range-check: HDF5 would clamp silently into int */
+    long long *wide = kpca_alloc_array((size_t)hd[0], 1, sizeof(long long));
     int *buf = kpca_alloc_array((size_t)hd[0], 1, sizeof(int));
-    if (buf == NULL) {
+    if (wide == NULL || buf == NULL) {
         H5Dclose(d);
+        kpca_free(wide);
+        kpca_free(buf);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s'", name, path);
     }
-    herr_t r = hd[0] == 0 ? 0 : H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    herr_t r = hd[0] == 0 ? 0 : H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide);
     H5Dclose(d);
     if (r < 0) {
+        kpca_free(wide);
         kpca_free(buf);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file, or values beyond int?)",
-                         path, name);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
     }
+    for (size_t i = 0; i < (size_t)hd[0]; i++) {
+        if (wide[i] < INT_MIN || wide[i] > INT_MAX) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' row %zu: label %lld is beyond int", path, name,
+                           i + 1, wide[i]);
+            kpca_free(wide);
+            kpca_free(buf);
+            return st;
+        }
+        buf[i] = (int)wide[i];
+    }
+    kpca_free(wide);
     *n = (size_t)hd[0];
     *out = buf;
     return KPCA_OK;

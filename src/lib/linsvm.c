@@ -231,7 +231,7 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
     if (st != KPCA_OK)
         return st;
     if (n < 2)
-        return kpca_fail(err, KPCA_EUSAGE, "need at least 2 training points, got %zu", n);
+        return kpca_fail(err, KPCA_EFORMAT, "need at least 2 training points, got %zu", n);
     if (p->backend == KPCA_SVM_GRAM && g == NULL)
         return kpca_fail(err, KPCA_EINTERNAL, "the gram backend needs a Gram matrix");
 
@@ -389,13 +389,15 @@ kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, s
     return KPCA_OK;
 }
 
-/* NORM scaling: the factor making the mean squared norm of rows 1. */
-static double norm_factor(const double *g, size_t ldg, const size_t *rows, size_t n)
+/* NORM scaling: the factor making the mean squared norm of the rows (their
+ * first k columns) 1: from the Gram diagonal when there is one, else from x. */
+static double norm_factor(const double *g, size_t ldg, const double *x, size_t ld, size_t k, const size_t *rows,
+                          size_t n)
 {
     double trace = 0.0;
     for (size_t i = 0; i < n; i++) {
         size_t r = rows != NULL ? rows[i] : i;
-        trace += g[r * ldg + r];
+        trace += g != NULL ? g[r * ldg + r] : cblas_ddot((int)k, x + r * ld, 1, x + r * ld, 1);
     }
     return trace > 0.0 ? (double)n / trace : 1.0;
 }
@@ -427,7 +429,7 @@ static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, co
         }
         if (nva == 0)
             continue;
-        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, n, tr, ntr) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, n, x, dim, k, tr, ntr) : 1.0;
         kpca_classifier cl;
         st = train_rows(x, dim, k, y, g, n, tr, ntr, factor, &q, &cl, err);
         if (st != KPCA_OK)
@@ -500,7 +502,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         tr = xtr;
         te = xte;
     }
-    int need_gram = p->classifier == KPCA_CLF_SVM && (p->backend == KPCA_SVM_GRAM || p->scale == KPCA_SCALE_NORM);
+    int need_gram = p->classifier == KPCA_CLF_SVM && p->backend == KPCA_SVM_GRAM;
     if (p->ncost >= 2) { /* fold of each training point: a seeded shuffle, dealt round */
         size_t *perm = kpca_alloc_array(ntrain, 1, sizeof(size_t));
         fold = kpca_alloc_array(ntrain, 1, sizeof(int));
@@ -539,7 +541,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, tr + done_k,
                         (int)dim, 1.0, g, (int)ntrain);
         done_k = k > done_k ? k : done_k;
-        double factor = p->scale == KPCA_SCALE_NORM && g != NULL ? norm_factor(g, ntrain, NULL, ntrain) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, tr, dim, k, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
         kpca_svm_params pc = *p;
         double cv_pct = -1.0;

@@ -39,7 +39,7 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         return st;
     const size_t m = fit->n, dim = fit->dim;
     if (m < 2)
-        return kpca_fail(err, KPCA_EUSAGE, "kernel PCA needs at least 2 fit points, got %zu", m);
+        return kpca_fail(err, KPCA_EFORMAT, "kernel PCA needs at least 2 fit points, got %zu", m);
     size_t want = p->components ? p->components : m;
     if (want > m)
         return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu fit points", want, m);
@@ -81,6 +81,14 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     double trace = 0.0;
     for (size_t i = 0; i < m; i++)
         trace += K[i * m + i];
+    int finite = isfinite(trace) && isfinite(model->grandmean);
+    for (size_t i = 0; finite && i < m * m; i++)
+        finite = isfinite(K[i]);
+    if (!finite) {
+        st = kpca_fail(err, KPCA_ENUMERIC, "kernel values too large to centre (degree %d, gamma %g: overflow)",
+                       p->kernel.degree, p->kernel.gamma);
+        goto fail;
+    }
     double t2 = kpca_now();
     st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
     double t3 = kpca_now();

@@ -273,3 +273,27 @@ transform_fails() {
     [ "$(cat "$OUT/z.svm")" = precious ]
     assert_no_tmp "$OUT"
 }
+
+@test "kernel values that overflow when centred: exit 5, no model" {
+    printf '1 10000\n2 10000\n1 9000\n' >"$TMP/big.txt"
+    run --separate-stderr "$KPCA" fit -q -d 1 --gamma 1e300 "$TMP/big.txt" -o "$OUT/m.h5"
+    assert_status 5
+    assert_stderr_contains "overflow"
+    assert_no_output "$OUT/m.h5"
+}
+
+@test "output through a dangling symbolic link: exit 4, the link untouched" {
+    ln -s "$TMP/no/such/dir/m.h5" "$OUT/link.h5"
+    run --separate-stderr "$KPCA" fit -q -d 2 -m 10 -k 3 "$SMALL" -o "$OUT/link.h5"
+    assert_status 4
+    [ -L "$OUT/link.h5" ]
+    assert_no_tmp "$OUT"
+}
+
+@test "an unreadable model is an i/o error (exit 4), not a format error" {
+    [ "$(id -u)" -ne 0 ] || skip "root reads any file"
+    cp "$MODEL" "$OUT/m.h5"
+    chmod 000 "$OUT/m.h5"
+    run --separate-stderr "$KPCA" info "$OUT/m.h5"
+    assert_status 4
+}

@@ -348,6 +348,28 @@ static void test_libsvm_good(void **state)
     }
 }
 
+/* A LIBSVM file whose first points have no index:value pair (all-zero
+ * points) is still LIBSVM; a one-column ESL file stays ESL. */
+static void test_libsvm_empty_first_rows(void **state)
+{
+    (void)state;
+    kpca_error err;
+    kpca_format f;
+    const char *path = tu_write_file("svm_empty_first.svm", "3\n1\n1 1:0.5 3:2\n2 2:0.25\n");
+    assert_int_equal(kpca_detect_format(path, &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_LIBSVM);
+    kpca_dataset ds;
+    assert_int_equal(kpca_dataset_read(path, NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 4);
+    assert_int_equal(ds.dim, 3);
+    assert_true(ds.x[0] == 0.0 && ds.x[1] == 0.0 && ds.x[2] == 0.0);
+    assert_true(ds.x[2 * 3 + 0] == 0.5 && ds.x[2 * 3 + 2] == 2.0);
+    kpca_dataset_free(&ds);
+    path = tu_write_file("esl_one_column.txt", "1 0.5\n2 0.25\n");
+    assert_int_equal(kpca_detect_format(path, &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_ESL);
+}
+
 static void test_libsvm_bad(void **state)
 {
     (void)state;
@@ -763,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_libsvm_good),
         cmocka_unit_test(test_libsvm_bad),
+        cmocka_unit_test(test_libsvm_empty_first_rows),
         cmocka_unit_test(test_hdf5_usps_test),
         cmocka_unit_test(test_hdf5_errors),
         cmocka_unit_test(test_split_spec),
