@@ -71,16 +71,19 @@ kpca_status kpca_h5_image_save(hid_t file, kpca_status ok, const char *path, kpc
         return ok;
     }
     void *buf = NULL;
+    kpca_status why = KPCA_EINTERNAL; /* HDF5 failed, unless the copy buffer did */
     ssize_t size = H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(file, NULL, 0);
     if (size > 0) {
         buf = kpca_malloc((size_t)size);
+        if (buf == NULL)
+            why = KPCA_ENOMEM;
         if (buf == NULL || H5Fget_file_image(file, buf, (size_t)size) != size)
             size = -1;
     }
     H5Fclose(file);
     if (size <= 0) {
         kpca_free(buf);
-        return kpca_fail(err, size > 0 ? KPCA_ENOMEM : KPCA_EINTERNAL, "cannot write '%s' (HDF5 image)", path);
+        return kpca_fail(err, why, "cannot write '%s' (HDF5 image%s)", path, why == KPCA_ENOMEM ? ": out of memory" : "");
     }
     kpca_atomic at;
     kpca_status st = kpca_atomic_begin(&at, path, err);

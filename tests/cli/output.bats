@@ -198,3 +198,19 @@ limited() {
     assert_error_names "$OUT/m.h5"
     assert_no_output "$OUT/m.h5"
 }
+
+@test "SIGTERM while writing: the output is complete or absent, no temporary file" {
+    local i
+    for i in 1 2 3; do
+        "$KPCA" transform -q "$FIX/model.h5" "$FIX/train.txt" -o "$OUT/z.csv" &
+        local pid=$!
+        sleep 0.0$i
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" || true
+        assert_no_tmp "$OUT"
+        if [ -e "$OUT/z.csv" ]; then
+            [ "$(wc -l <"$OUT/z.csv")" -eq 301 ] || fail "partial output: $(wc -l <"$OUT/z.csv") lines"
+            rm -f "$OUT/z.csv"
+        fi
+    done
+}
