@@ -8,7 +8,7 @@
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *format;
     double eps;
-    long folds;
+    long folds, threads;
     int quiet;
 } o;
 
@@ -26,6 +26,8 @@ static const cli_option options[] = {
     {"backend", 0, "B", CLI_STRING, &o.backend, 0, 0,
      "gram (precomputed kernel by BLAS) or sparse (LIBSVM's linear kernel) (default: gram)"},
     {"eps", 0, "E", CLI_DOUBLE, &o.eps, 1e-12, 1, "LIBSVM stopping tolerance (default: 0.001)"},
+    {"threads", 't', "N", CLI_INT, &o.threads, 0, 1024,
+     "binary SVMs trained at once; 0: one per CPU (default: 0); the table does not depend on it"},
     {"csv", 0, "FILE", CLI_STRING, &o.csv, 0, 0, "also write the table as CSV to FILE"},
     {"markdown", 0, "FILE", CLI_STRING, &o.markdown, 0, 0, "also write the table as Markdown to FILE"},
     {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"},
@@ -86,6 +88,7 @@ int cmd_eval(int argc, char **argv)
     cli_quiet = o.quiet;
     p.eps = o.eps;
     p.folds = (int)o.folds;
+    p.threads = (int)o.threads;
     double *costs = NULL;
     size_t ncost = 0;
     if (o.cost && cli_parse_double_list(o.cost, 1e-300, 1e300, &costs, &ncost) != 0) {

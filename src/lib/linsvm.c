@@ -3,9 +3,11 @@
 #include <cblas.h>
 #include <libsvm/svm.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "dataset.h"
@@ -24,6 +26,7 @@ kpca_svm_params kpca_svm_defaults(void)
     p.classifier = KPCA_CLF_SVM;
     p.eps = 1e-3;
     p.cache_mb = 200.0;
+    p.threads = 0;
     return p;
 }
 
@@ -40,6 +43,8 @@ kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err)
             return kpca_fail(err, KPCA_EUSAGE, "C must be a finite number > 0, got %g", p->costs[i]);
     if (p->ncost >= 2 && p->folds < 2)
         return kpca_fail(err, KPCA_EUSAGE, "cross-validation needs at least 2 folds, got %d", p->folds);
+    if (p->threads < 0)
+        return kpca_fail(err, KPCA_EUSAGE, "the thread count must be >= 0, got %d", p->threads);
     if ((unsigned)p->classifier > KPCA_CLF_LDA)
         return kpca_fail(err, KPCA_EUSAGE, "invalid classifier");
     if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_SPARSE ||
@@ -120,41 +125,48 @@ static void quiet_print(const char *s)
     (void)s;
 }
 
-/* One binary problem: rows idx[0..ns-1] of the training set, sign[r] = +-1. */
+/* What every binary problem of one training run shares (read-only). */
 typedef struct {
     const double *x;
     size_t ld, dim;
-    const double *g; /* n x n Gram (upper), GRAM backend */
+    const double *g;    /* n x n Gram (both triangles), GRAM backend */
     size_t n;
+    const size_t *gpos; /* row and column of training row r in g (NULL: r) */
     double factor;
     const kpca_svm_params *p;
 } train_ctx;
 
-static double gram_at(const train_ctx *t, size_t a, size_t b)
+/* Node storage per row of a problem of ns points. */
+static size_t node_stride(const train_ctx *t, size_t ns)
 {
-    return a <= b ? t->g[a * t->n + b] : t->g[b * t->n + a];
+    return t->p->backend == KPCA_SVM_GRAM ? ns + 2 : t->dim + 1;
 }
 
-/* Trains one binary machine; writes w (dim) and *b so that w.x + b > 0 means
- * the +1 side.  Adds the machine's support vectors to *nsv. */
-static kpca_status train_binary(const train_ctx *t, const size_t *idx, const double *sign, size_t ns,
-                                struct svm_node *nodes, double *w, double *b, size_t *nsv, kpca_error *err)
+/* Fills rows[0..ns-1] (pointing into nodes) with LIBSVM's view of the
+ * points idx[0..ns-1]: a row of the scaled Gram matrix (PRECOMPUTED, serial
+ * number first) or the scaled feature vector (LINEAR).  gidx: scratch for
+ * the points' positions in G.  kpca_eval stores G with the training rows
+ * grouped by class, so that the points of a binary problem read a few
+ * contiguous stretches of each row of G. */
+static void build_rows(const train_ctx *t, const size_t *idx, size_t *gidx, size_t ns, struct svm_node *nodes,
+                       struct svm_node **rows)
 {
     const int gram = t->p->backend == KPCA_SVM_GRAM;
-    const size_t stride = gram ? ns + 2 : t->dim + 1;
-    struct svm_node **rows = kpca_alloc_array(ns, 1, sizeof *rows);
-    if (rows == NULL)
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory for an SVM problem of %zu points", ns);
+    if (gram)
+        for (size_t r = 0; r < ns; r++)
+            gidx[r] = t->gpos != NULL ? t->gpos[idx[r]] : idx[r];
+    const size_t stride = node_stride(t, ns);
     double sfac = sqrt(t->factor);
     for (size_t r = 0; r < ns; r++) {
         struct svm_node *row = nodes + r * stride;
         rows[r] = row;
         if (gram) {
+            const double *gr = t->g + gidx[r] * t->n;
             row[0].index = 0;
             row[0].value = (double)(r + 1);
             for (size_t c = 0; c < ns; c++) {
                 row[c + 1].index = (int)(c + 1);
-                row[c + 1].value = t->factor * gram_at(t, idx[r], idx[c]);
+                row[c + 1].value = t->factor * gr[gidx[c]];
             }
             row[ns + 1].index = -1;
         } else {
@@ -166,9 +178,20 @@ static kpca_status train_binary(const train_ctx *t, const size_t *idx, const dou
             row[t->dim].index = -1;
         }
     }
+}
+
+/* Trains one binary machine on the built rows of the points idx[0..ns-1],
+ * sign[r] = +-1; writes w (dim) and *b so that w.x + b > 0 means the +1
+ * side, and the number of support vectors to *nsv.  Safe to run in several
+ * threads at once: LIBSVM keeps no state between calls but its print hook,
+ * which the caller sets beforehand; no BLAS call here. */
+static kpca_status train_binary(const train_ctx *t, const size_t *idx, double *sign, size_t ns,
+                                struct svm_node **rows, double *w, double *b, size_t *nsv, kpca_error *err)
+{
+    const int gram = t->p->backend == KPCA_SVM_GRAM;
     struct svm_problem prob;
     prob.l = (int)ns;
-    prob.y = (double *)sign;
+    prob.y = sign;
     prob.x = rows;
     struct svm_parameter par;
     memset(&par, 0, sizeof par);
@@ -180,21 +203,15 @@ static kpca_status train_binary(const train_ctx *t, const size_t *idx, const dou
     par.shrinking = 1;
     par.probability = 0;
     const char *msg = svm_check_parameter(&prob, &par);
-    if (msg != NULL) {
-        kpca_free(rows);
+    if (msg != NULL)
         return kpca_fail(err, KPCA_EUSAGE, "libsvm: %s", msg);
-    }
-    svm_set_print_string_function(quiet_print);
     struct svm_model *model = svm_train(&prob, &par);
-    if (model == NULL) {
-        kpca_free(rows);
+    if (model == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "libsvm could not train a machine (out of memory?)");
-    }
     int nsv_m = svm_get_nr_sv(model);
     int *svi = kpca_alloc_array((size_t)(nsv_m > 0 ? nsv_m : 1), 1, sizeof(int));
     if (svi == NULL) {
         svm_free_and_destroy_model(&model);
-        kpca_free(rows);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory");
     }
     svm_get_sv_indices(model, svi);
@@ -204,24 +221,131 @@ static kpca_status train_binary(const train_ctx *t, const size_t *idx, const dou
     double flip = labels[0] == 1 ? 1.0 : -1.0; /* LIBSVM's decision is > 0 for labels[0] */
     memset(w, 0, t->dim * sizeof(double));
     for (int s = 0; s < nsv_m; s++) {
-        size_t orig = idx[svi[s] - 1];
-        cblas_daxpy((int)t->dim, flip * t->factor * model->sv_coef[0][s], t->x + orig * t->ld, 1, w, 1);
+        const double *xs = t->x + idx[svi[s] - 1] * t->ld;
+        double a = flip * t->factor * model->sv_coef[0][s];
+        for (size_t c = 0; c < t->dim; c++)
+            w[c] += a * xs[c];
     }
     *b = nsv_m > 0 || svm_get_nr_class(model) == 2 ? -flip * model->rho[0] : 0.0;
     if (svm_get_nr_class(model) < 2) /* one class only: constant decision */
         *b = labels[0] == 1 ? 1.0 : -1.0;
-    *nsv += (size_t)nsv_m;
+    *nsv = (size_t)nsv_m;
     kpca_free(svi);
     svm_free_and_destroy_model(&model);
-    kpca_free(rows);
     return KPCA_OK;
+}
+
+/* The binary machines of one multi-class training run, handed out to
+ * worker threads one at a time.  Each machine's result depends on nothing
+ * but its own problem, so the classifier is identical for any thread count;
+ * of several failures the one of the lowest machine is reported. */
+typedef struct {
+    const train_ctx *t;
+    const size_t *rowmap; /* training row of point i (NULL: i) */
+    const int *cls;       /* class index of point i */
+    size_t n, nclass, maxns;
+    kpca_classifier *out;
+    size_t *nsv;                  /* per machine */
+    struct svm_node **shared;     /* OVR: the rows every machine uses */
+    pthread_mutex_t lock;
+    size_t next;
+    size_t fail_m; /* lowest failed machine, nmach if none */
+    kpca_status st;
+    kpca_error err;
+} pool;
+
+static void *train_worker(void *arg)
+{
+    pool *P = arg;
+    const train_ctx *t = P->t;
+    const size_t n = P->n, dim = t->dim;
+    const int ovr = t->p->scheme == KPCA_MC_OVR;
+    kpca_error err;
+    kpca_error_clear(&err);
+    kpca_status st = KPCA_OK;
+    size_t *idx = kpca_alloc_array(P->maxns, 1, sizeof(size_t));
+    size_t *gidx = ovr ? NULL : kpca_alloc_array(P->maxns, 1, sizeof(size_t));
+    double *sign = kpca_alloc_array(P->maxns, 1, sizeof(double));
+    struct svm_node *nodes = NULL;
+    struct svm_node **rows = P->shared;
+    if (!ovr) {
+        nodes = kpca_alloc_array(P->maxns, node_stride(t, P->maxns), sizeof(struct svm_node));
+        rows = kpca_alloc_array(P->maxns, 1, sizeof *rows);
+    }
+    size_t m = 0;
+    if (idx == NULL || sign == NULL || rows == NULL || (!ovr && (nodes == NULL || gidx == NULL))) {
+        st = kpca_fail(&err, KPCA_ENOMEM, "out of memory for an SVM problem of %zu points", P->maxns);
+        pthread_mutex_lock(&P->lock);
+        m = P->next; /* blame the first machine not yet started */
+        goto failed;
+    }
+    for (;;) {
+        pthread_mutex_lock(&P->lock);
+        m = P->next++;
+        int stop = m >= P->out->nmach || P->st != KPCA_OK;
+        pthread_mutex_unlock(&P->lock);
+        if (stop)
+            break;
+        size_t a = (size_t)P->out->pos[m], ns = 0;
+        if (ovr) {
+            for (size_t i = 0; i < n; i++) {
+                idx[i] = P->rowmap != NULL ? P->rowmap[i] : i;
+                sign[i] = (size_t)P->cls[i] == a ? 1.0 : -1.0;
+            }
+            ns = n;
+        } else {
+            size_t c = (size_t)P->out->neg[m];
+            for (size_t i = 0; i < n; i++)
+                if ((size_t)P->cls[i] == a) {
+                    idx[ns] = P->rowmap != NULL ? P->rowmap[i] : i;
+                    sign[ns++] = 1.0;
+                }
+            for (size_t i = 0; i < n; i++)
+                if ((size_t)P->cls[i] == c) {
+                    idx[ns] = P->rowmap != NULL ? P->rowmap[i] : i;
+                    sign[ns++] = -1.0;
+                }
+            build_rows(t, idx, gidx, ns, nodes, rows);
+        }
+        st = train_binary(t, idx, sign, ns, rows, P->out->w + m * dim, P->out->b + m, &P->nsv[m], &err);
+        if (st != KPCA_OK) {
+            pthread_mutex_lock(&P->lock);
+            goto failed;
+        }
+    }
+    goto done;
+failed: /* with P->lock held */
+    if (P->st == KPCA_OK || m < P->fail_m) {
+        P->st = st;
+        P->fail_m = m;
+        P->err = err;
+    }
+    pthread_mutex_unlock(&P->lock);
+done:
+    kpca_free(idx);
+    kpca_free(gidx);
+    kpca_free(sign);
+    if (!ovr) {
+        kpca_free(nodes);
+        kpca_free(rows);
+    }
+    return NULL;
+}
+
+/* Worker threads for nmach machines: p->threads, or the online CPUs when 0. */
+static size_t thread_count(const kpca_svm_params *p, size_t nmach)
+{
+    long want = p->threads > 0 ? p->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (want < 1)
+        want = 1;
+    return (size_t)want < nmach ? (size_t)want : nmach;
 }
 
 /* Trains on the rows rows[0..n-1] of x, y and g (all rows when rows is
  * NULL); g has leading dimension ldg. */
 static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g, size_t ldg,
-                              const size_t *rows, size_t n, double factor, const kpca_svm_params *p,
-                              kpca_classifier *out, kpca_error *err)
+                              const size_t *gpos, const size_t *rows, size_t n, double factor,
+                              const kpca_svm_params *p, kpca_classifier *out, kpca_error *err)
 {
 #define ROW(i) (rows != NULL ? rows[i] : (i))
     if (p->classifier == KPCA_CLF_LDA)
@@ -238,10 +362,11 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
     /* classes in order of first appearance (LIBSVM's order) */
     int *labels = kpca_alloc_array(n, 1, sizeof(int));
     int *cls = kpca_alloc_array(n, 1, sizeof(int));
-    size_t *idx = kpca_alloc_array(n, 1, sizeof(size_t));
-    double *sign = kpca_alloc_array(n, 1, sizeof(double));
+    size_t *nsv = NULL, *allidx = NULL, *allg = NULL;
     struct svm_node *nodes = NULL;
-    if (labels == NULL || cls == NULL || idx == NULL || sign == NULL) {
+    struct svm_node **shared = NULL;
+    pthread_t *tid = NULL;
+    if (labels == NULL || cls == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
     }
@@ -265,7 +390,8 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
     out->neg = kpca_alloc_array(nmach, 1, sizeof(int));
     out->w = kpca_alloc_array(nmach, dim, sizeof(double));
     out->b = kpca_alloc_array(nmach, 1, sizeof(double));
-    /* node storage for the largest binary problem */
+    nsv = kpca_alloc_array(nmach, 1, sizeof(size_t));
+    /* points of the largest binary problem */
     size_t maxns = 0;
     if (p->scheme == KPCA_MC_OVR) {
         maxns = n;
@@ -283,55 +409,77 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
                     maxns = count[a] + count[c];
         kpca_free(count);
     }
-    size_t stride = p->backend == KPCA_SVM_GRAM ? maxns + 2 : dim + 1;
-    nodes = kpca_alloc_array(maxns, stride, sizeof(struct svm_node));
     if (out->labels == NULL || out->pos == NULL || out->neg == NULL || out->w == NULL || out->b == NULL ||
-        nodes == NULL) {
-        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the SVM problems (%zu points)", maxns);
+        nsv == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu SVM machines", nmach);
         goto done;
     }
     memcpy(out->labels, labels, nclass * sizeof(int));
     out->nclass = nclass;
     out->nmach = nmach;
     out->dim = dim;
-    train_ctx t = {x, ld, dim, g, ldg, factor, p};
     size_t m = 0;
-    for (size_t a = 0; a < nclass && st == KPCA_OK; a++) {
+    for (size_t a = 0; a < nclass; a++) {
         if (p->scheme == KPCA_MC_OVR) {
-            for (size_t i = 0; i < n; i++) {
-                idx[i] = ROW(i);
-                sign[i] = (size_t)cls[i] == a ? 1.0 : -1.0;
+            out->pos[m] = (int)a;
+            out->neg[m++] = -1;
+        } else {
+            for (size_t c = a + 1; c < nclass; c++) {
+                out->pos[m] = (int)a;
+                out->neg[m++] = (int)c;
             }
-            out->pos[m] = (int)a;
-            out->neg[m] = -1;
-            st = train_binary(&t, idx, sign, n, nodes, out->w + m * dim, out->b + m, &out->nsv, err);
-            m++;
-            continue;
-        }
-        for (size_t c = a + 1; c < nclass && st == KPCA_OK; c++) {
-            size_t ns = 0;
-            for (size_t i = 0; i < n; i++)
-                if ((size_t)cls[i] == a) {
-                    idx[ns] = ROW(i);
-                    sign[ns++] = 1.0;
-                }
-            for (size_t i = 0; i < n; i++)
-                if ((size_t)cls[i] == c) {
-                    idx[ns] = ROW(i);
-                    sign[ns++] = -1.0;
-                }
-            out->pos[m] = (int)a;
-            out->neg[m] = (int)c;
-            st = train_binary(&t, idx, sign, ns, nodes, out->w + m * dim, out->b + m, &out->nsv, err);
-            m++;
         }
     }
+    train_ctx t = {x, ld, dim, g, ldg, gpos, factor, p};
+    if (p->scheme == KPCA_MC_OVR) { /* every machine sees all n points: build them once */
+        allidx = kpca_alloc_array(n, 1, sizeof(size_t));
+        allg = kpca_alloc_array(n, 1, sizeof(size_t));
+        nodes = kpca_alloc_array(n, node_stride(&t, n), sizeof(struct svm_node));
+        shared = kpca_alloc_array(n, 1, sizeof *shared);
+        if (allidx == NULL || allg == NULL || nodes == NULL || shared == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the SVM problems (%zu points)", n);
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++)
+            allidx[i] = ROW(i);
+        build_rows(&t, allidx, allg, n, nodes, shared);
+    }
+    svm_set_print_string_function(quiet_print); /* before any thread starts */
+    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, shared, PTHREAD_MUTEX_INITIALIZER, 0, nmach, KPCA_OK,
+              {KPCA_OK, ""}};
+    size_t nth = thread_count(p, nmach);
+    tid = kpca_alloc_array(nth, 1, sizeof *tid);
+    if (tid == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t started = 0;
+    for (size_t i = 1; i < nth; i++) {
+        if (pthread_create(&tid[i - 1], NULL, train_worker, &P) != 0)
+            break; /* fewer helpers: the work still gets done */
+        started++;
+    }
+    train_worker(&P);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&P.lock);
+    if (P.st != KPCA_OK) {
+        st = P.st;
+        if (err != NULL)
+            *err = P.err;
+        goto done;
+    }
+    for (m = 0; m < nmach; m++)
+        out->nsv += nsv[m];
 done:
     kpca_free(labels);
     kpca_free(cls);
-    kpca_free(idx);
-    kpca_free(sign);
+    kpca_free(nsv);
+    kpca_free(allidx);
+    kpca_free(allg);
     kpca_free(nodes);
+    kpca_free(shared);
+    kpca_free(tid);
     if (st != KPCA_OK)
         kpca_classifier_free(out);
     return st;
@@ -342,7 +490,7 @@ kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t d
                                   const double *g, double factor, const kpca_svm_params *p,
                                   kpca_classifier *out, kpca_error *err)
 {
-    return train_rows(x, ld, dim, y, g, n, NULL, n, factor, p, out, err);
+    return train_rows(x, ld, dim, y, g, n, NULL, NULL, n, factor, p, out, err);
 }
 
 kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
@@ -391,20 +539,21 @@ kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, s
 
 /* NORM scaling: the factor making the mean squared norm of the rows (their
  * first k columns) 1: from the Gram diagonal when there is one, else from x. */
-static double norm_factor(const double *g, size_t ldg, const double *x, size_t ld, size_t k, const size_t *rows,
-                          size_t n)
+static double norm_factor(const double *g, size_t ldg, const size_t *gpos, const double *x, size_t ld, size_t k,
+                          const size_t *rows, size_t n)
 {
     double trace = 0.0;
     for (size_t i = 0; i < n; i++) {
         size_t r = rows != NULL ? rows[i] : i;
-        trace += g != NULL ? g[r * ldg + r] : cblas_ddot((int)k, x + r * ld, 1, x + r * ld, 1);
+        size_t q = gpos != NULL ? gpos[r] : r;
+        trace += g != NULL ? g[q * ldg + q] : cblas_ddot((int)k, x + r * ld, 1, x + r * ld, 1);
     }
     return trace > 0.0 ? (double)n / trace : 1.0;
 }
 
 /* Cross-validation error (count) of C on the first k columns. */
 static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, const int *y, const double *g,
-                             const int *fold, const kpca_svm_params *p, double C, size_t *errors, kpca_error *err)
+                             const size_t *gpos, const int *fold, const kpca_svm_params *p, double C, size_t *errors, kpca_error *err)
 {
     size_t *tr = kpca_alloc_array(n, 1, sizeof(size_t));
     size_t *va = kpca_alloc_array(n, 1, sizeof(size_t));
@@ -429,9 +578,9 @@ static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, co
         }
         if (nva == 0)
             continue;
-        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, n, x, dim, k, tr, ntr) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, n, gpos, x, dim, k, tr, ntr) : 1.0;
         kpca_classifier cl;
-        st = train_rows(x, dim, k, y, g, n, tr, ntr, factor, &q, &cl, err);
+        st = train_rows(x, dim, k, y, g, n, gpos, tr, ntr, factor, &q, &cl, err);
         if (st != KPCA_OK)
             break;
         for (size_t i = 0; i < nva; i++)
@@ -447,6 +596,18 @@ done:
     kpca_free(xv);
     kpca_free(pred);
     return st;
+}
+
+/* Copies the upper triangle of the n x n row-major g onto the lower one, in
+ * square tiles so that both the reads and the writes stay in cache. */
+static void mirror_upper(double *g, size_t n)
+{
+    enum { T = 64 };
+    for (size_t i0 = 0; i0 < n; i0 += T)
+        for (size_t j0 = 0; j0 <= i0; j0 += T) /* tile rows i0.., columns j0.. of the lower part */
+            for (size_t i = i0; i < i0 + T && i < n; i++)
+                for (size_t j = j0; j < j0 + T && j < i; j++)
+                    g[i * n + j] = g[j * n + i];
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -466,7 +627,8 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         if (prefixes[i] == 0 || prefixes[i] > dim)
             return kpca_fail(err, KPCA_EUSAGE, "cannot use %zu components: the features have %zu", prefixes[i], dim);
     size_t *order = kpca_alloc_array(np, 1, sizeof(size_t));
-    double *xtr = NULL, *xte = NULL, *g = NULL;
+    double *xtr = NULL, *xte = NULL, *g = NULL, *xg = NULL;
+    size_t *gpos = NULL;
     int *fold = NULL;
     int *pred = kpca_alloc_array(ntest ? ntest : 1, 1, sizeof(int));
     if (order == NULL || pred == NULL) {
@@ -525,23 +687,41 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         kpca_free(perm);
     }
     if (need_gram) {
+        /* G holds the training rows grouped by label (a stable counting
+         * sort): gpos[r] is row r's place, xg the features in that order. */
         g = kpca_alloc_array(ntrain, ntrain, sizeof(double));
-        if (g == NULL) {
+        gpos = kpca_alloc_array(ntrain, 1, sizeof(size_t));
+        xg = kpca_alloc_array(ntrain, dim, sizeof(double));
+        if (g == NULL || gpos == NULL || xg == NULL) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu training Gram matrix", ntrain, ntrain);
             goto done;
         }
         memset(g, 0, ntrain * ntrain * sizeof(double));
+        size_t placed = 0;
+        for (size_t i = 0; i < ntrain; i++)
+            gpos[i] = SIZE_MAX;
+        for (size_t i = 0; i < ntrain; i++) {
+            if (gpos[i] != SIZE_MAX)
+                continue;
+            for (size_t j = i; j < ntrain; j++) /* every row with i's label, in order */
+                if (gpos[j] == SIZE_MAX && ytrain[j] == ytrain[i])
+                    gpos[j] = placed++;
+        }
+        for (size_t i = 0; i < ntrain; i++)
+            memcpy(xg + gpos[i] * dim, tr + i * dim, dim * sizeof(double));
     }
     size_t done_k = 0;
     for (size_t q = 0; q < np; q++) {
         size_t k = order[q];
         if (q > 0 && k == order[q - 1])
             continue; /* duplicate prefix: its rows were filled already */
-        if (need_gram && k > done_k) /* grow G by the columns done_k..k-1 */
-            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, tr + done_k,
+        if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
+            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, xg + done_k,
                         (int)dim, 1.0, g, (int)ntrain);
+            mirror_upper(g, ntrain);
+        }
         done_k = k > done_k ? k : done_k;
-        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, tr, dim, k, NULL, ntrain) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, gpos, tr, dim, k, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
         kpca_svm_params pc = *p;
         double cv_pct = -1.0;
@@ -549,7 +729,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             size_t best = SIZE_MAX;
             for (size_t c = 0; c < p->ncost; c++) {
                 size_t e = 0;
-                st = cv_errors(tr, ntrain, dim, k, ytrain, g, fold, p, p->costs[c], &e, err);
+                st = cv_errors(tr, ntrain, dim, k, ytrain, g, gpos, fold, p, p->costs[c], &e, err);
                 if (st != KPCA_OK)
                     goto done;
                 if (e < best || (e == best && p->costs[c] < pc.C)) {
@@ -563,7 +743,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         }
         pc.ncost = 0;
         kpca_classifier cl;
-        st = kpca_classifier_train(tr, ntrain, dim, k, ytrain, g, factor, &pc, &cl, err);
+        st = train_rows(tr, dim, k, ytrain, g, ntrain, gpos, NULL, ntrain, factor, &pc, &cl, err);
         if (st != KPCA_OK)
             goto done;
         double t1 = kpca_now();
@@ -599,5 +779,7 @@ done:
     kpca_free(xtr);
     kpca_free(xte);
     kpca_free(g);
+    kpca_free(gpos);
+    kpca_free(xg);
     return st;
 }

@@ -47,7 +47,9 @@ typedef struct {
     kpca_svm_backend backend;
     kpca_scale scale;
     double eps;               /* LIBSVM stopping tolerance (default 1e-3) */
-    double cache_mb;          /* LIBSVM kernel cache, MB */
+    double cache_mb;          /* LIBSVM kernel cache, MB, per thread */
+    int threads;              /* binary machines trained at once; 0: one per online CPU.
+                                 The result does not depend on it. */
 } kpca_svm_params;
 
 kpca_svm_params kpca_svm_defaults(void);
@@ -86,8 +88,8 @@ kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, s
                                     kpca_error *err);
 
 /* Trains on the first `dim` columns of x (n rows, stride ld), with the
- * SPARSE backend or, for GRAM, from the Gram matrix g (n x n, upper triangle
- * used) of those columns.  `factor` multiplies every kernel value (the NORM
+ * SPARSE backend or, for GRAM, from the Gram matrix g (n x n, both triangles
+ * filled) of those columns.  `factor` multiplies every kernel value (the NORM
  * scaling); the returned weights apply to the unscaled columns. */
 kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
                                   const double *g, double factor, const kpca_svm_params *p,

@@ -1,27 +1,27 @@
 #include "mem.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-static long fail_countdown = -1; /* < 0: never fail */
-static long alloc_count = 0;
+/* The allocation-failure hook is shared by every thread (the SVM trainer
+ * runs binary problems in parallel): one atomic count of allocations since
+ * the last kpca_mem_fail_after(); allocation number countdown+1 and every
+ * later one fail. */
+static atomic_long fail_countdown = -1; /* < 0: never fail */
+static atomic_long alloc_count = 0;
 
 static int should_fail(void)
 {
-    alloc_count++;
-    if (fail_countdown < 0)
-        return 0;
-    if (fail_countdown == 0)
-        return 1;
-    fail_countdown--;
-    return 0;
+    long i = atomic_fetch_add(&alloc_count, 1);
+    long c = atomic_load(&fail_countdown);
+    return c >= 0 && i >= c;
 }
 
 long kpca_mem_fail_after(long n)
 {
-    long c = alloc_count;
-    alloc_count = 0;
-    fail_countdown = n;
+    long c = atomic_exchange(&alloc_count, 0);
+    atomic_store(&fail_countdown, n);
     return c;
 }
 

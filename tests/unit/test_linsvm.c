@@ -112,6 +112,67 @@ static void test_backends_agree(void **state)
     }
 }
 
+/* The binary machines are trained by worker threads; each machine depends on
+ * its own problem only, so 1, 2 or 7 threads give bit-identical classifiers,
+ * for both schemes and both backends, and the same cross-validated C. */
+static void test_threads_identical(void **state)
+{
+    (void)state;
+    features();
+    for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
+        for (int b = KPCA_SVM_GRAM; b <= KPCA_SVM_SPARSE; b++) {
+            kpca_classifier ref, cl;
+            kpca_error err;
+            double *g = NULL;
+            if (b == KPCA_SVM_GRAM) { /* full Gram of the first 16 columns */
+                g = malloc(NTRAIN * NTRAIN * sizeof *g);
+                assert_non_null(g);
+                for (size_t i = 0; i < NTRAIN; i++)
+                    for (size_t j = 0; j < NTRAIN; j++) {
+                        double d = 0.0;
+                        for (size_t c = 0; c < 16; c++)
+                            d += g_xtr[i * K + c] * g_xtr[j * K + c];
+                        g[i * NTRAIN + j] = d;
+                    }
+            }
+            const int threads[3] = {1, 2, 7};
+            for (int t = 0; t < 3; t++) {
+                kpca_svm_params p = kpca_svm_defaults();
+                p.scheme = (kpca_multiclass)sc;
+                p.backend = (kpca_svm_backend)b;
+                p.threads = threads[t];
+                kpca_classifier *out = t == 0 ? &ref : &cl;
+                if (kpca_classifier_train(g_xtr, NTRAIN, K, 16, g_ytr, g, 0.01, &p, out, &err) != KPCA_OK)
+                    fail_msg("train with %d threads: %s", threads[t], err.msg);
+                if (t == 0)
+                    continue;
+                assert_int_equal(cl.nmach, ref.nmach);
+                assert_int_equal(cl.nsv, ref.nsv);
+                assert_memory_equal(cl.w, ref.w, ref.nmach * ref.dim * sizeof(double));
+                assert_memory_equal(cl.b, ref.b, ref.nmach * sizeof(double));
+                kpca_classifier_free(&cl);
+            }
+            kpca_classifier_free(&ref);
+            free(g);
+        }
+    }
+    const double costs[3] = {0.1, 1, 10};
+    const size_t pre[2] = {8, K};
+    kpca_eval_row r1[2], r2[2];
+    kpca_svm_params p = kpca_svm_defaults();
+    p.costs = costs;
+    p.ncost = 3;
+    p.threads = 1;
+    eval(pre, 2, &p, r1);
+    p.threads = 2;
+    eval(pre, 2, &p, r2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_true(r1[i].C == r2[i].C);
+        assert_true(r1[i].cv_error_pct == r2[i].cv_error_pct);
+        assert_int_equal(r1[i].errors, r2[i].errors);
+    }
+}
+
 static void test_prefix_order(void **state)
 {
     (void)state;
@@ -628,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_error_rate),
         cmocka_unit_test(test_backends_agree),
         cmocka_unit_test(test_prefix_order),
+        cmocka_unit_test(test_threads_identical),
         cmocka_unit_test(test_norm_scaling_is_rescaled_C),
         cmocka_unit_test(test_matches_libsvm_predict),
         cmocka_unit_test(test_cross_validation),
