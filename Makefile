@@ -58,10 +58,11 @@ cli-test: $(BUILD)/kpca data
 check: deps
 	$(MAKE) test
 
+# GRID_FLAGS=--force recomputes every cached step (models, features, cells)
 experiment: deps
 	$(MAKE) all
-	sh scripts/run-grid.sh
-	sh scripts/run-grid.sh --eval "--classifier lda" --name usps-poly-lda \
+	sh scripts/run-grid.sh $(GRID_FLAGS)
+	sh scripts/run-grid.sh $(GRID_FLAGS) --eval "--classifier lda" --name usps-poly-lda \
 	    --title "USPS test error (%) of a Gaussian linear classifier (pooled covariance) on polynomial kernel PCA components"
 	@echo "results: results/usps-poly-svm.md (.csv .json .png) and results/usps-poly-lda.md"
 
@@ -86,8 +87,14 @@ help:
 	@echo "make check      build and run every test (unit + CLI)"
 	@echo "make experiment run the paper grid and write results/"
 	@echo "make study      the protocol study (results/protocol-study.md)"
+	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make deps       install missing Debian packages"
+
+# performance figures of every phase, the grid and scikit-learn: results/bench.md
+bench: deps
+	$(MAKE) all $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig
+	sh bench/run.sh
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)

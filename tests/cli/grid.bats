@@ -19,8 +19,9 @@ grid() {
     grep -q '^- command: `scripts/run-grid.sh' "$OUT/tiny.md"
     grep -q "^- kpca [0-9]" "$OUT/tiny.md"
     grep -q "N.A." "$OUT/tiny.md"
+    grep -q '^- run time: [0-9]* s (every step computed)' "$OUT/tiny.md"
     if [ -x /usr/bin/python3 ]; then
-        /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["cells"]) == 4; assert d["provenance"]["kpca_version"]' "$OUT/tiny.json"
+        /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["cells"]) == 4; assert d["provenance"]["kpca_version"]; assert d["provenance"]["steps_reused"] is False' "$OUT/tiny.json"
     fi
     if command -v gnuplot >/dev/null; then
         [ "$(head -c 4 "$OUT/tiny.png" | od -An -c | tr -d ' ')" = "211PNG" ]
@@ -33,6 +34,7 @@ grid() {
     run grid
     [ "$status" -eq 0 ]
     ! printf '%s\n' "$output" | grep -q '^== d=' || { echo "$output"; false; }
+    grep -q '^- run time: .*reused from an earlier run' "$OUT/tiny.md"
     run grid --force
     [ "$status" -eq 0 ]
     printf '%s\n' "$output" | grep -q '^== d=2: fit'
