@@ -25,7 +25,7 @@ static const cli_option options[] = {
     {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
      "0: the first M rows (default); else a random subset drawn with seed S"},
     {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16)"},
-    {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (dsyevd) or evr (dsyevr) (default: auto)"},
+    {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer) or evr (dsyevr) (default: auto)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_INPUT_OPTIONS(o.in),
@@ -121,7 +121,7 @@ int cmd_fit(int argc, char **argv)
         kept_sum += model.eigval[c];
     cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
              model.eigval[0], model.eigval[model.k - 1], 100.0 * kept_sum / model.trace, info.sec_kernel, info.sec_center,
-             info.eig_used == KPCA_EIG_EVD ? "dsyevd" : "dsyevr", info.sec_eig);
+             info.eig_used == KPCA_EIG_EVD ? "evd" : "dsyevr", info.sec_eig);
     st = kpca_model_save(&model, o.output, &err);
     kpca_model_free(&model);
     if (st != KPCA_OK)

@@ -67,22 +67,49 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
     /* The matrix is symmetric, so its row-major storage is also valid
      * column-major storage: call LAPACK column-major and avoid a transpose. */
     if (method == KPCA_EIG_EVD) {
-        double *w = kpca_alloc_array(n, 1, sizeof(double));
-        if (w == NULL)
-            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
-        lapack_int info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, a, (lapack_int)n, w);
+        /* dsyevd's own three stages - Householder tridiagonalisation
+         * (dsytrd), divide and conquer on the tridiagonal matrix (dstedc),
+         * back-transformation (dormtr) - but the back-transformation only
+         * for the k eigenvectors wanted: dsyevd transforms all n. */
+        double *d = kpca_alloc_array(n, 1, sizeof(double));
+        double *e = kpca_alloc_array(n, 1, sizeof(double));
+        double *tau = kpca_alloc_array(n, 1, sizeof(double));
+        double *z = kpca_alloc_array(n, n, sizeof(double));
+        kpca_status st = KPCA_OK;
+        if (d == NULL || e == NULL || tau == NULL || z == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+            goto evd_done;
+        }
+        lapack_int info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (lapack_int)n, a, (lapack_int)n, d, e, tau);
         if (info != 0) {
-            kpca_free(w);
-            return lapack_fail(info, "dsyevd", err);
+            st = lapack_fail(info, "dsytrd", err);
+            goto evd_done;
+        }
+        info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, z, (lapack_int)n);
+        if (info != 0) {
+            st = lapack_fail(info, "dstedc", err);
+            goto evd_done;
+        }
+        /* eigenvalues ascend: the wanted vectors are the last k columns */
+        double *zk = z + (n - k) * n;
+        info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, (lapack_int)k, a, (lapack_int)n, tau,
+                              zk, (lapack_int)n);
+        if (info != 0) {
+            st = lapack_fail(info, "dormtr", err);
+            goto evd_done;
         }
         for (size_t j = 0; j < k; j++) { /* ascending -> descending */
             size_t src = n - 1 - j;
-            evals[j] = w[src];
-            memcpy(evecs + j * n, a + src * n, n * sizeof(double));
+            evals[j] = d[src];
+            memcpy(evecs + j * n, z + src * n, n * sizeof(double));
             fix_sign(evecs + j * n, n);
         }
-        kpca_free(w);
-        return KPCA_OK;
+    evd_done:
+        kpca_free(d);
+        kpca_free(e);
+        kpca_free(tau);
+        kpca_free(z);
+        return st;
     }
     double *w = kpca_alloc_array(n, 1, sizeof(double));
     double *z = kpca_alloc_array(n, k, sizeof(double));

@@ -1,8 +1,9 @@
 /* eig.h - the top eigenpairs of a dense symmetric matrix, with LAPACKE.
  *
- * Drivers: dsyevd (divide and conquer, all pairs; fastest when many are
- * wanted) and dsyevr (MRRR, a range of pairs; fastest for few).  AUTO picks
- * by k/n with the crossover measured by `make bench` (see README).
+ * Methods: EVD, dsyevd's stages (dsytrd, dstedc divide and conquer) with the
+ * back-transformation (dormtr) applied to the k wanted vectors only - fastest
+ * when many are wanted; EVR, dsyevr (MRRR, a range of pairs) - fastest for
+ * few.  AUTO picks by k/n with the crossover measured by bench/bench_eig.
  */
 #ifndef KPCA_EIG_H
 #define KPCA_EIG_H
