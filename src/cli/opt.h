@@ -1,8 +1,10 @@
 /* opt.h - options declared as data.
  *
  * Each subcommand declares a table of cli_option; one parser reads argv with
- * it and one printer makes `--help` from it (and `kpca help --man`, the man
- * page), so the description of an option lives in exactly one place.
+ * it and one printer makes `--help` from it; scripts/sync-readme.sh copies
+ * each --help into the README (a test fails when they differ), so the
+ * description of an option lives in exactly one place.  (A man page made
+ * from the same table is issue 6's, not done yet.)
  */
 #ifndef KPCA_OPT_H
 #define KPCA_OPT_H
