@@ -2,6 +2,7 @@
  * (see linsvm.h, KPCA_CLF_LDA).  Shares kpca_classifier with the SVMs: one
  * "machine" per class, the largest decision value wins. */
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
@@ -69,9 +70,22 @@ kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y,
         memcpy(f, s, dim * dim * sizeof(double));
         for (size_t j = 0; j < dim; j++)
             f[j * dim + j] += eps * scale;
+        double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', (lapack_int)dim, f, (lapack_int)dim);
         lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)dim, f, (lapack_int)dim);
-        if (info == 0)
-            break;
+        if (info == 0) {
+            /* rounding can let an exactly singular S factor with a tiny
+             * pivot: call S numerically singular when its reciprocal
+             * condition number is below dim * machine epsilon */
+            double rcond = 0.0;
+            info = LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', (lapack_int)dim, f, (lapack_int)dim, anorm, &rcond);
+            if (info < 0) {
+                st = kpca_fail(err, KPCA_EINTERNAL, "dpocon: argument %d was illegal", (int)-info);
+                goto done;
+            }
+            if (rcond >= (double)dim * DBL_EPSILON)
+                break;
+            info = 1; /* singular: regularise more */
+        }
         if (info < 0) {
             st = kpca_fail(err, KPCA_EINTERNAL, "dpotrf: argument %d was illegal", (int)-info);
             goto done;

@@ -34,7 +34,9 @@ typedef enum { KPCA_SCALE_NONE = 0, KPCA_SCALE_NORM, KPCA_SCALE_STD } kpca_scale
  * priors n_c/n; decision_c(x) = x.S^-1 mu_c - mu_c.S^-1 mu_c / 2 + log prior.
  * When S is not positive definite (more components than the data support),
  * S + eps (trace S / k) I is used with the smallest eps in 1e-12, 1e-11, ...,
- * 1e-1 for which the Cholesky factorisation succeeds (reported as `ridge`). */
+ * 1e-1 for which the Cholesky factorisation succeeds and its reciprocal
+ * condition number (dpocon) is at least k * DBL_EPSILON: rounding can let an
+ * exactly singular S factor with a tiny pivot (reported as `ridge`). */
 typedef enum { KPCA_CLF_SVM = 0, KPCA_CLF_LDA } kpca_classifier_kind;
 
 typedef struct {
