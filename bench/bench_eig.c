@@ -9,6 +9,7 @@
 
 int main(int argc, char **argv)
 {
+    kpca_blas_reexec(argv); /* the right OpenBLAS kernels, as kpca itself */
     size_t m = argc > 1 ? (size_t)atol(argv[1]) : 3000;
     int degree = argc > 2 ? atoi(argv[2]) : 3;
     size_t ks_default[] = {64, 128, 256, 384, 512, 1024, 2048};

@@ -35,6 +35,7 @@ static void die(const char *what, const kpca_error *err)
 
 int main(int argc, char **argv)
 {
+    kpca_blas_reexec(argv); /* the right OpenBLAS kernels, as kpca itself */
     int degree = argc > 1 ? atoi(argv[1]) : 3;
     size_t m = argc > 2 ? (size_t)atol(argv[2]) : 3000;
     size_t k = argc > 3 ? (size_t)atol(argv[3]) : 2048;

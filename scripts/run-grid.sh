@@ -157,7 +157,7 @@ tmpfiles="$tmpfiles $tmp"
 } >"$tmp"
 mv "$tmp" "$csv"
 
-version=$("$KPCA" --version | awk '{ print $2 }')
+version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)

@@ -75,6 +75,7 @@ static int finish(int rc)
 
 int main(int argc, char **argv)
 {
+    kpca_blas_reexec(argv); /* returns unless it re-executes the program */
     install_signal_handlers();
     if (argc < 2) {
         usage(stderr);
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
     const char *name = argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
         printf("kpca %s\n", KPCA_VERSION);
+        printf("OpenBLAS %s\n", kpca_blas_core());
         return finish(0);
     }
     if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {

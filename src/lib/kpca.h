@@ -3,6 +3,7 @@
 #define KPCA_H
 
 #include "atomic.h"
+#include "blas.h"
 #include "clock.h"
 #include "dataset.h"
 #include "eig.h"

@@ -11,15 +11,36 @@ load helper
     [ -z "$output" ] || { show_run; fail "usage went to stdout"; }
 }
 
-@test "--version and version print 'kpca X.Y.Z' on stdout" {
+@test "--version and version print 'kpca X.Y.Z' and the OpenBLAS core on stdout" {
     run --separate-stderr "$KPCA" --version
     assert_status 0
-    [[ "$output" =~ ^kpca\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || { show_run; fail "bad version line"; }
+    [ "${#lines[@]}" -eq 2 ] || { show_run; fail "expected two lines"; }
+    [[ "${lines[0]}" =~ ^kpca\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || { show_run; fail "bad version line"; }
+    [[ "${lines[1]}" =~ ^OpenBLAS\ [A-Za-z0-9]+$ ]] || { show_run; fail "bad OpenBLAS line"; }
     [ -z "$stderr" ]
     local v="$output"
     run --separate-stderr "$KPCA" version
     assert_status 0
     [ "$output" = "$v" ]
+}
+
+# Debian 12's OpenBLAS falls back to generic SSE3 kernels on CPUs newer than
+# it (3-7x slower); kpca then re-executes itself with OPENBLAS_CORETYPE set.
+@test "on a CPU with AVX2 + FMA, OpenBLAS does not run its generic kernels" {
+    grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo || skip "no AVX2 + FMA here"
+    run --separate-stderr env -u OPENBLAS_CORETYPE "$KPCA" --version
+    assert_status 0
+    case "${lines[1]}" in
+    "OpenBLAS "Prescott | *Core2 | *Penryn | *Dunnington | *Nehalem | *Sandybridge | *Atom | *Unknown)
+        show_run
+        fail "generic OpenBLAS kernels on a CPU with AVX2" ;;
+    esac
+}
+
+@test "a user's OPENBLAS_CORETYPE is kept as given" {
+    run --separate-stderr env OPENBLAS_CORETYPE=Prescott "$KPCA" --version
+    assert_status 0
+    [ "${lines[1]}" = "OpenBLAS Prescott" ] || { show_run; fail "the user's core type was overridden"; }
 }
 
 @test "--help and -h print the usage on stdout, exit 0" {

@@ -1,0 +1,67 @@
+/* test_blas.c - the OpenBLAS core hint (lib/blas.h). */
+#include "testutil.h"
+
+static const char *const generic[] = {"Prescott", "Core2",       "Penryn", "Dunnington",
+                                      "Nehalem",  "Sandybridge", "Atom",   "Unknown"};
+
+static int is_generic(const char *name)
+{
+    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
+        if (strcmp(name, generic[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* a core type set by the user is never second-guessed, even an empty one */
+static void test_hint_keeps_users_choice(void **state)
+{
+    (void)state;
+    const char *old = getenv("OPENBLAS_CORETYPE");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    assert_int_equal(setenv("OPENBLAS_CORETYPE", "Prescott", 1), 0);
+    assert_null(kpca_blas_core_hint());
+    assert_int_equal(setenv("OPENBLAS_CORETYPE", "", 1), 0);
+    assert_null(kpca_blas_core_hint());
+    if (saved != NULL) {
+        setenv("OPENBLAS_CORETYPE", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("OPENBLAS_CORETYPE");
+    }
+}
+
+/* without the variable: a hint only for a generic core, and then one of the
+ * two this code knows; the core name is never empty */
+static void test_hint_only_for_generic_cores(void **state)
+{
+    (void)state;
+    const char *old = getenv("OPENBLAS_CORETYPE");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    unsetenv("OPENBLAS_CORETYPE");
+    const char *core = kpca_blas_core();
+    assert_non_null(core);
+    assert_true(core[0] != '\0');
+    const char *hint = kpca_blas_core_hint();
+    if (hint != NULL) {
+        assert_true(is_generic(core));
+        assert_true(strcmp(hint, "SkylakeX") == 0 || strcmp(hint, "Haswell") == 0);
+    } else if (is_generic(core)) {
+#if defined(__x86_64__)
+        __builtin_cpu_init();
+        assert_false(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#endif
+    }
+    if (saved != NULL) {
+        setenv("OPENBLAS_CORETYPE", saved, 1);
+        free(saved);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hint_keeps_users_choice),
+        cmocka_unit_test(test_hint_only_for_generic_cores),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
