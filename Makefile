@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check test unit cli-test data clean help experiment study bench asan deps
+.PHONY: all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -74,7 +74,7 @@ experiment: deps
 study: all
 	sh scripts/protocol-study.sh
 
-test: all unit cli-test
+test: all unit fuzz-replay cli-test
 
 deps:
 	@sh scripts/install-deps.sh
@@ -83,8 +83,44 @@ asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	    LDFLAGS="-fsanitize=address,undefined" test
 
+# ---- fuzzing (tests/fuzz/): libFuzzer targets for every reader -------------
+# `make fuzz` builds them with clang (ASan + UBSan + libFuzzer) in build-fuzz/
+# and runs each for FUZZ_SECONDS, starting from the committed corpus; new
+# inputs go to build-fuzz/corpus/, crashes to build-fuzz/crashes/.  `make
+# check` replays the committed corpus (seeds and crash reproducers) through
+# the same targets built without libFuzzer (tests/fuzz/replay.c).
+FUZZ_TARGETS := text hdf5 model
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+REPLAY_BIN   := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_common.h $(BUILD)/libkpca.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libkpca.a $(LDLIBS)
+
+fuzz-replay: $(REPLAY_BIN)
+	@set -e; for t in $(FUZZ_TARGETS); do printf '== fuzz corpus %s: ' $$t; \
+	    $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t/*; done
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h FORCE
+	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libkpca.a
+	clang $(CPPFLAGS) $(WARN) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< build-fuzz/libkpca.a $(LDLIBS)
+
+fuzz: $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes/$$t; \
+	    echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	    build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 \
+	        -artifact_prefix=build-fuzz/crashes/$$t/ -print_final_stats=1 \
+	        build-fuzz/corpus/$$t tests/fuzz/corpus/$$t 2>build-fuzz/fuzz_$$t.log \
+	        || { tail -40 build-fuzz/fuzz_$$t.log; exit 1; }; \
+	    grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' build-fuzz/fuzz_$$t.log; \
+	done
+
+FORCE:
+
 clean:
-	rm -rf build build-asan kpca
+	rm -rf build build-asan build-fuzz kpca
 
 help:
 	@echo "make            build build/kpca (and ./kpca) and copy USPS into data/"
@@ -93,6 +129,7 @@ help:
 	@echo "make study      the protocol study (results/protocol-study.md)"
 	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
+	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
 	@echo "make deps       install missing Debian packages"
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
