@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,6 +63,8 @@ void cli_hint(const cli_command *cmd)
 int cli_fail(const kpca_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
+    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0)
+        fprintf(stderr, "hint: the memory budget is --memory-limit (default: the memory available now; 0: none)\n");
     return err->code == KPCA_OK ? 1 : (int)err->code;
 }
 
@@ -151,5 +154,56 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
         kpca_dataset_rescale(ds, lo, hi);
     if (in->round >= 0)
         kpca_dataset_round(ds, (int)in->round);
+    return 0;
+}
+
+int cli_parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno != 0 || !(v >= 0.0) || s[0] == '-' || s[0] == '+' || isspace((unsigned char)s[0]))
+        return -1;
+    double mult = 1.0;
+    switch (*end) {
+    case 'K': case 'k': mult = 1024.0; end++; break;
+    case 'M': case 'm': mult = 1048576.0; end++; break;
+    case 'G': case 'g': mult = 1073741824.0; end++; break;
+    case 'T': case 't': mult = 1099511627776.0; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b' || (*end == 'i' && (end[1] == 'B' || end[1] == 'b')))
+        end += *end == 'i' ? 2 : 1;
+    if (*end != '\0' || v * mult >= 18446744073709551615.0)
+        return -1;
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
+/* MemAvailable from /proc/meminfo in bytes; 0 when it cannot be read */
+static size_t mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f == NULL)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (size_t)kb * 1024u;
+}
+
+int cli_set_memory_limit(const char *s)
+{
+    size_t b;
+    if (s == NULL) {
+        kpca_mem_set_budget(mem_available());
+        return 0;
+    }
+    if (cli_parse_bytes(s, &b) != 0)
+        return cli_usage("option '--memory-limit': expected a size such as 512M or 8G (0: no limit), got '%s'", s);
+    kpca_mem_set_budget(b);
     return 0;
 }

@@ -47,6 +47,17 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n);
      "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
     {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}
 
+/* --memory-limit: the library's memory budget (lib/mem.h). */
+#define CLI_MEMORY_OPTION(dest)                                                                                \
+    {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
+     "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}
+
+/* Sets the memory budget from a --memory-limit value (NULL: MemAvailable in
+ * /proc/meminfo, or none where it cannot be read).  0 or KPCA_EUSAGE. */
+int cli_set_memory_limit(const char *s);
+/* Parses "123", "1.5G", "512M", "64K", "2T" (powers of 1024) into bytes. */
+int cli_parse_bytes(const char *s, size_t *out);
+
 int cmd_fit(int argc, char **argv);
 int cmd_transform(int argc, char **argv);
 int cmd_eval(int argc, char **argv);

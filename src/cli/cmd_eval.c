@@ -10,6 +10,7 @@ static struct {
     double eps;
     long folds, threads;
     int quiet;
+    const char *memory_limit;
 } o;
 
 static const cli_option options[] = {
@@ -32,6 +33,7 @@ static const cli_option options[] = {
     {"markdown", 0, "FILE", CLI_STRING, &o.markdown, 0, 0, "also write the table as Markdown to FILE"},
     {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the table and errors"},
+    CLI_MEMORY_OPTION(o.memory_limit),
 };
 
 const cli_command cli_eval_command = {
@@ -85,6 +87,8 @@ int cmd_eval(int argc, char **argv)
     int r = cli_parse(&cli_eval_command, argc, argv, pos, &npos);
     if (r != 0)
         return r == 1 ? 0 : r;
+    if (cli_set_memory_limit(o.memory_limit) != 0)
+        return KPCA_EUSAGE;
     cli_quiet = o.quiet;
     p.eps = o.eps;
     p.folds = (int)o.folds;

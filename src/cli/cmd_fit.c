@@ -12,6 +12,7 @@ static struct {
     long seed;
     const char *eig, *output;
     int quiet;
+    const char *memory_limit;
     cli_input in;
 } o;
 
@@ -28,6 +29,7 @@ static const cli_option options[] = {
     {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer) or evr (dsyevr) (default: auto)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
+    CLI_MEMORY_OPTION(o.memory_limit),
     CLI_INPUT_OPTIONS(o.in),
 };
 
@@ -51,6 +53,8 @@ int cmd_fit(int argc, char **argv)
     int r = cli_parse(&cli_fit_command, argc, argv, pos, &npos);
     if (r != 0)
         return r == 1 ? 0 : r;
+    if (cli_set_memory_limit(o.memory_limit) != 0)
+        return KPCA_EUSAGE;
     cli_quiet = o.quiet;
     if (o.output == NULL) {
         cli_error("no output file: give one with -o MODEL");

@@ -10,6 +10,7 @@ static struct {
     size_t components;
     const char *output, *oformat;
     int quiet;
+    const char *memory_limit;
     cli_input in;
 } o;
 
@@ -19,6 +20,7 @@ static const cli_option options[] = {
     {"output-format", 'f', "FMT", CLI_STRING, &o.oformat, 0, 0,
      "hdf5, libsvm or csv (default: from FILE's suffix: .h5 .csv, else libsvm)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
+    CLI_MEMORY_OPTION(o.memory_limit),
     CLI_INPUT_OPTIONS(o.in),
 };
 
@@ -39,6 +41,8 @@ int cmd_transform(int argc, char **argv)
     int r = cli_parse(&cli_transform_command, argc, argv, pos, &npos);
     if (r != 0)
         return r == 1 ? 0 : r;
+    if (cli_set_memory_limit(o.memory_limit) != 0)
+        return KPCA_EUSAGE;
     cli_quiet = o.quiet;
     if (o.output == NULL) {
         cli_error("no output file: give one with -o FEATURES");

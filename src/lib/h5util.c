@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -136,6 +137,20 @@ static kpca_status open_checked(hid_t loc, const char *path, const char *name, i
     return KPCA_OK;
 }
 
+/* bytes per value in the file (8 when unknown) */
+static size_t file_type_size(hid_t d)
+{
+    size_t tsize = 8;
+    hid_t ft = H5Dget_type(d);
+    if (ft >= 0) {
+        size_t sz = H5Tget_size(ft);
+        if (sz > 0)
+            tsize = sz;
+        H5Tclose(ft);
+    }
+    return tsize;
+}
+
 kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
                                  size_t dims[2], double **out, kpca_error *err)
 {
@@ -144,6 +159,15 @@ kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, 
     kpca_status st = open_checked(loc, path, name, want_rank, want_rank, 0, &d, hd, err);
     if (st != KPCA_OK)
         return st;
+    char what[160];
+    snprintf(what, sizeof what, "dataset '%s' in '%s' (%llu x %llu)", name, path, (unsigned long long)hd[0],
+             (unsigned long long)hd[1]);
+    /* our doubles, plus libhdf5's conversion buffer (a value of the file's type each) */
+    st = kpca_mem_check((double)hd[0] * (double)hd[1] * (double)(sizeof(double) + file_type_size(d)), what, err);
+    if (st != KPCA_OK) {
+        H5Dclose(d);
+        return st;
+    }
     double *buf = kpca_alloc_array((size_t)hd[0], (size_t)hd[1], sizeof(double));
     if (buf == NULL) {
         H5Dclose(d);
@@ -169,6 +193,13 @@ kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, siz
     kpca_status st = open_checked(loc, path, name, 1, 2, 1, &d, hd, err);
     if (st != KPCA_OK)
         return st;
+    char what[160];
+    snprintf(what, sizeof what, "dataset '%s' in '%s' (%llu values)", name, path, (unsigned long long)hd[0]);
+    st = kpca_mem_check((double)hd[0] * (double)(sizeof(long long) + sizeof(int) + file_type_size(d)), what, err);
+    if (st != KPCA_OK) {
+        H5Dclose(d);
+        return st;
+    }
     /* read as 64-bit and range-check: HDF5 would clamp silently into int */
     long long *wide = kpca_alloc_array((size_t)hd[0], 1, sizeof(long long));
     int *buf = kpca_alloc_array((size_t)hd[0], 1, sizeof(int));

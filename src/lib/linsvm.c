@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -687,6 +688,11 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         kpca_free(perm);
     }
     if (need_gram) {
+        char what[80];
+        snprintf(what, sizeof what, "the %zu x %zu training Gram matrix", ntrain, ntrain);
+        st = kpca_mem_check(8.0 * (double)ntrain * ((double)ntrain + (double)dim), what, err);
+        if (st != KPCA_OK)
+            goto done;
         /* G holds the training rows grouped by label (a stable counting
          * sort): gpos[r] is row r's place, xg the features in that order. */
         g = kpca_alloc_array(ntrain, ntrain, sizeof(double));

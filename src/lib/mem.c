@@ -1,7 +1,9 @@
 #include "mem.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The allocation-failure hook is shared by every thread (the SVM trainer
@@ -10,6 +12,48 @@
  * later one fail. */
 static atomic_long fail_countdown = -1; /* < 0: never fail */
 static atomic_long alloc_count = 0;
+static atomic_size_t budget = 0; /* 0: none */
+
+void kpca_mem_set_budget(size_t bytes)
+{
+    atomic_store(&budget, bytes);
+}
+
+size_t kpca_mem_budget(void)
+{
+    return atomic_load(&budget);
+}
+
+const char *kpca_mem_human(double bytes, char *buf, size_t cap)
+{
+    if (bytes >= 1073741824.0)
+        snprintf(buf, cap, "%.1f GiB", bytes / 1073741824.0);
+    else if (bytes >= 1048576.0)
+        snprintf(buf, cap, "%.1f MiB", bytes / 1048576.0);
+    else
+        snprintf(buf, cap, "%.0f bytes", bytes);
+    return buf;
+}
+
+kpca_status kpca_mem_check(double bytes, const char *what, kpca_error *err)
+{
+    size_t b = kpca_mem_budget();
+    if (b == 0 || bytes <= (double)b)
+        return KPCA_OK;
+    char need[32], have[32];
+    return kpca_fail(err, KPCA_ENOMEM, "%s needs about %s, more than the memory budget of %s", what,
+                     kpca_mem_human(bytes, need, sizeof need), kpca_mem_human((double)b, have, sizeof have));
+}
+
+static int over_budget(size_t size)
+{
+    size_t b = atomic_load(&budget);
+    if (b != 0 && size > b) {
+        errno = ENOMEM;
+        return 1;
+    }
+    return 0;
+}
 
 static int should_fail(void)
 {
@@ -27,7 +71,7 @@ long kpca_mem_fail_after(long n)
 
 void *kpca_malloc(size_t size)
 {
-    if (should_fail())
+    if (should_fail() || over_budget(size))
         return NULL;
     return malloc(size == 0 ? 1 : size);
 }
@@ -36,6 +80,10 @@ void *kpca_calloc(size_t n, size_t size)
 {
     if (should_fail())
         return NULL;
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    if (over_budget(n * size))
+        return NULL;
     if (n == 0 || size == 0)
         return calloc(1, 1);
     return calloc(n, size);
@@ -43,7 +91,7 @@ void *kpca_calloc(size_t n, size_t size)
 
 void *kpca_realloc(void *p, size_t size)
 {
-    if (should_fail())
+    if (should_fail() || over_budget(size))
         return NULL;
     return realloc(p, size == 0 ? 1 : size);
 }

@@ -4,17 +4,37 @@
  * tests can make the Nth allocation fail (SQLite style) and check that each
  * failure path returns KPCA_ENOMEM and leaks nothing.  Sizes are checked for
  * overflow: kpca_alloc_array(n, m, size) returns NULL if n*m*size overflows.
+ *
+ * A process-wide memory budget (default: none) bounds what the library asks
+ * for: any single allocation larger than the budget fails (returns NULL) and
+ * the big steps (a fit's kernel matrix, an eval's Gram matrix, an HDF5 data
+ * set) first compare their estimated total with it through kpca_mem_check(),
+ * so a job that cannot fit is refused with a message before it allocates.
  */
 #ifndef KPCA_MEM_H
 #define KPCA_MEM_H
 
 #include <stddef.h>
 
+#include "error.h"
+
 void *kpca_malloc(size_t size);
 void *kpca_calloc(size_t n, size_t size);
 void *kpca_realloc(void *p, size_t size);
 void *kpca_alloc_array(size_t n, size_t m, size_t size); /* n*m elements, uninitialised */
 void kpca_free(void *p);
+
+/* The budget in bytes; 0 means none (the default).  Process-wide, atomic. */
+void kpca_mem_set_budget(size_t bytes);
+size_t kpca_mem_budget(void);
+
+/* KPCA_OK when `bytes` (an estimate, hence a double) fits the budget, else
+ * KPCA_ENOMEM with "WHAT needs about X GiB, more than the memory budget of
+ * Y GiB" in err. */
+kpca_status kpca_mem_check(double bytes, const char *what, kpca_error *err);
+
+/* "1.5 GiB", "12.0 MiB", "512 bytes" into buf (cap >= 32). */
+const char *kpca_mem_human(double bytes, char *buf, size_t cap);
 
 /* Test hook: after `n` more successful allocations, every allocation fails
  * (n < 0 disables).  Returns the number of allocations made since the last

@@ -3,6 +3,7 @@
 #include <cblas.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "clock.h"
@@ -51,6 +52,13 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     inf.tol = tol;
     inf.eig_used = kpca_eig_resolve(p->eig, m, want);
 
+    /* K and the eigensolver's m x m workspace, the vectors, the fit points */
+    char what[64];
+    snprintf(what, sizeof what, "kernel PCA on %zu points", m);
+    st = kpca_mem_check(8.0 * (2.0 * (double)m * (double)m + 2.0 * (double)want * (double)m + (double)m * (double)dim),
+                        what, err);
+    if (st != KPCA_OK)
+        return st;
     double *K = kpca_alloc_array(m, m, sizeof(double));
     double *u = kpca_alloc_array(want, m, sizeof(double));
     double *mu = kpca_alloc_array(want, 1, sizeof(double));

@@ -297,3 +297,57 @@ transform_fails() {
     run --separate-stderr "$KPCA" info "$OUT/m.h5"
     assert_status 4
 }
+
+# ---- the memory budget (--memory-limit; default: the memory available) -----
+
+@test "a fit on 200000 points is refused before it allocates: exit 6, sizes named, no model" {
+    awk 'BEGIN { for (i = 0; i < 200000; i++) printf "%d 1:%.3f 2:%.3f\n", i % 10, (i % 97) / 97, (i % 13) / 13 }' >"$OUT/big.svm"
+    run --separate-stderr "$KPCA" fit -q -d 2 "$OUT/big.svm" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "kernel PCA on 200000 points needs about" "GiB, more than the memory budget" "--memory-limit"
+    assert_no_output "$OUT/m.h5"
+}
+
+@test "--memory-limit refuses a fit and an eval that need more; 0 lifts it" {
+    # 1500 points of 2 values: 24 KiB to read, 34 MiB for the fit
+    awk 'BEGIN { for (i = 0; i < 1500; i++) printf "%d 1:%.3f 2:%.3f\n", i % 10, (i % 97) / 97, (i % 13) / 13 }' >"$OUT/mid.svm"
+    run --separate-stderr "$KPCA" fit -q -d 2 --memory-limit 4M "$OUT/mid.svm" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "kernel PCA on 1500 points needs about" "more than the memory budget of 4.0 MiB"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" eval -q --memory-limit 4M "$OUT/mid.svm" "$OUT/mid.svm"
+    assert_status 6
+    assert_stderr_contains "the 1500 x 1500 training Gram matrix needs about 17.2 MiB"
+    run --separate-stderr "$KPCA" fit -q -d 2 -m 20 --memory-limit 0 "$SMALL" -o "$OUT/m.h5"
+    assert_status 0
+    [ -s "$OUT/m.h5" ]
+}
+
+@test "--memory-limit takes 64000K, 62.5M, 2G, 1T, 8GiB, 1e9; refuses 1x, -5, empty" {
+    local v
+    for v in 64000K 62.5M 2G 1T 8GiB 1e9; do
+        run --separate-stderr "$KPCA" fit -q -d 2 -m 20 --memory-limit "$v" "$SMALL" -o "$OUT/m.h5"
+        assert_status 0
+    done
+    for v in 1x -5 "" " 5" 1e400; do
+        run --separate-stderr "$KPCA" fit -q -d 2 -m 20 --memory-limit "$v" "$SMALL" -o "$OUT/n.h5"
+        assert_status 2
+        assert_stderr_contains "option '--memory-limit'"
+        assert_no_output "$OUT/n.h5"
+    done
+}
+
+@test "an HDF5 file that claims 10^9 x 256 values (none stored) is refused by the budget: exit 6" {
+    /usr/bin/python3 -c 'import h5py' 2>/dev/null || skip "python3-h5py missing"
+    /usr/bin/python3 - "$OUT/claims.h5" <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "w") as f:
+    f.create_dataset("data", shape=(10**9, 256), dtype="f4", chunks=(1024, 256))
+    f.create_dataset("target", shape=(10**9,), dtype="i8", chunks=(4096,))
+PY
+    [ "$(stat -c %s "$OUT/claims.h5")" -lt 100000 ]
+    run --separate-stderr "$KPCA" fit -q -d 2 --memory-limit 8G "$OUT/claims.h5" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "dataset 'data' in" "(1000000000 x 256) needs about 2861.0 GiB, more than the memory budget of 8.0 GiB"
+    assert_no_output "$OUT/m.h5"
+}

@@ -356,6 +356,41 @@ static void test_counter(void **state)
     kpca_free(NULL);
 }
 
+/* the memory budget: single allocations above it fail, kpca_mem_check
+ * refuses estimates above it with a message naming both sizes */
+static void test_budget(void **state)
+{
+    (void)state;
+    kpca_error err;
+    kpca_mem_set_budget(4096);
+    assert_int_equal(kpca_mem_budget(), 4096);
+    void *a = kpca_malloc(4096);
+    assert_non_null(a);
+    assert_null(kpca_malloc(4097));
+    assert_null(kpca_calloc(513, 8));
+    assert_null(kpca_realloc(a, 8192));
+    assert_null(kpca_alloc_array(64, 64, 8));
+    assert_int_equal(kpca_mem_check(4096.0, "small", &err), KPCA_OK);
+    assert_int_equal(kpca_mem_check(3.0 * 1073741824.0, "the big step", &err), KPCA_ENOMEM);
+    assert_non_null(strstr(err.msg, "the big step needs about 3.0 GiB"));
+    assert_non_null(strstr(err.msg, "budget of 4096 bytes"));
+    /* a fit whose kernel matrix is beyond the budget fails before it allocates */
+    kpca_dataset ds;
+    tu_random_dataset(&ds, 40, 3, 2, 7);
+    kpca_fit_params p = kpca_fit_defaults(2);
+    kpca_model md;
+    kpca_mem_fail_after(-1);
+    assert_int_equal(kpca_model_fit(&ds, &p, &md, NULL, &err), KPCA_ENOMEM);
+    assert_non_null(strstr(err.msg, "kernel PCA on 40 points needs about"));
+    assert_int_equal(kpca_mem_fail_after(-1), 0); /* nothing was allocated */
+    kpca_mem_set_budget(0);
+    assert_int_equal(kpca_model_fit(&ds, &p, &md, NULL, &err), KPCA_OK);
+    assert_int_equal(kpca_mem_check(1e30, "anything", &err), KPCA_OK);
+    kpca_model_free(&md);
+    kpca_dataset_free(&ds);
+    kpca_free(a);
+}
+
 static void test_read_esl(void **state)
 {
     (void)state;
@@ -422,6 +457,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counter),
+        cmocka_unit_test(test_budget),
         cmocka_unit_test(test_read_esl),
         cmocka_unit_test(test_read_esl_long_lines),
         cmocka_unit_test(test_read_libsvm),
