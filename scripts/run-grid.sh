@@ -96,7 +96,8 @@ say() { printf '%s\n' "$*" >&2; }
 
 for d in $degrees; do
     model="$fitdir/d$d.model"
-    if [ $force = 1 ] || [ ! -f "$model" ]; then
+    # refit when forced, missing, or unreadable (damaged, or from an older kpca)
+    if [ $force = 1 ] || [ ! -f "$model" ] || ! "$KPCA" info "$model" >/dev/null 2>&1; then
         say "== d=$d: fit on $subset digits"
         "$KPCA" fit -q -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
         rm -f "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" "$celldir/d$d.csv"

@@ -41,10 +41,11 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
-    unsigned char head[8];
+    unsigned char head[12];
     size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
-    if (got == sizeof head && memcmp(head, hdf5_sig, sizeof head) == 0) {
+    /* the HDF5 signature, or the seal in front of one that kpca wrote (h5util.h) */
+    if ((got >= 8 && memcmp(head, hdf5_sig, 8) == 0) || (got == 12 && memcmp(head, "kpca-seal 1 ", 12) == 0)) {
         *out = KPCA_FMT_HDF5;
         return KPCA_OK;
     }

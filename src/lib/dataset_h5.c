@@ -28,7 +28,7 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
 {
     memset(ds, 0, sizeof *ds);
     hid_t f;
-    kpca_status st = kpca_h5_open_read(path, &f, err);
+    kpca_status st = kpca_h5_open_read(path, KPCA_SEAL_IF_PRESENT, &f, err);
     if (st != KPCA_OK)
         return st;
     hid_t g = -1;

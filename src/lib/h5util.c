@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "atomic.h"
 #include "mem.h"
@@ -20,7 +21,78 @@ void kpca_h5_quiet(void)
     }
 }
 
-kpca_status kpca_h5_open_read(const char *path, hid_t *file, kpca_error *err)
+#define SEAL_MAGIC "kpca-seal 1 "
+
+static int seal_parse(const unsigned char *head, unsigned long long *len, unsigned long *crc)
+{
+    char line[96];
+    memcpy(line, head, sizeof line - 1);
+    line[sizeof line - 1] = '\0';
+    if (strncmp(line, SEAL_MAGIC, strlen(SEAL_MAGIC)) != 0)
+        return 0;
+    if (sscanf(line, SEAL_MAGIC "length=%llu crc32=%8lx", len, crc) != 2)
+        return -1;
+    return 1;
+}
+
+void kpca_h5_seal_image(unsigned char *buf, size_t n)
+{
+    unsigned long c = crc32(0L, Z_NULL, 0);
+    for (size_t off = KPCA_H5_SEAL_SIZE; off < n;) {
+        uInt chunk = n - off > (1u << 30) ? (1u << 30) : (uInt)(n - off);
+        c = crc32(c, buf + off, chunk);
+        off += chunk;
+    }
+    memset(buf, 0, KPCA_H5_SEAL_SIZE);
+    snprintf((char *)buf, KPCA_H5_SEAL_SIZE, SEAL_MAGIC "length=%llu crc32=%08lx\n", (unsigned long long)n, c);
+}
+
+/* *sealed = 1 when the file has a seal and it matches, 0 when it has none;
+ * any other outcome is an error status */
+static kpca_status seal_check_fd(int fd, const char *path, int *sealed, kpca_error *err)
+{
+    unsigned char head[KPCA_H5_SEAL_SIZE];
+    ssize_t got = pread(fd, head, sizeof head, 0);
+    *sealed = 0;
+    if (got < 0)
+        return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path, strerror(errno));
+    unsigned long long len;
+    unsigned long crc;
+    int r = got == (ssize_t)sizeof head ? seal_parse(head, &len, &crc) : 0;
+    if (r == 0)
+        return KPCA_OK;
+    if (r < 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': damaged kpca seal (the file's first bytes)", path);
+    unsigned char *buf = kpca_malloc((size_t)1 << 20);
+    if (buf == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory checking '%s'", path);
+    unsigned long c = crc32(0L, Z_NULL, 0);
+    unsigned long long total = KPCA_H5_SEAL_SIZE;
+    off_t off = KPCA_H5_SEAL_SIZE;
+    for (;;) {
+        ssize_t n = pread(fd, buf, (size_t)1 << 20, off);
+        if (n < 0) {
+            kpca_free(buf);
+            return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path, strerror(errno));
+        }
+        if (n == 0)
+            break;
+        c = crc32(c, buf, (uInt)n);
+        off += n;
+        total += (unsigned long long)n;
+    }
+    kpca_free(buf);
+    if (total != len)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': %llu bytes where its seal says %llu: the file is truncated or damaged",
+                         path, total, len);
+    if (c != crc)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch (kpca seal): the file is damaged or was altered",
+                         path);
+    *sealed = 1;
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file, kpca_error *err)
 {
     kpca_h5_quiet();
     struct stat st;
@@ -31,7 +103,14 @@ kpca_status kpca_h5_open_read(const char *path, hid_t *file, kpca_error *err)
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    int sealed = 0;
+    kpca_status sst = seal_check_fd(fd, path, &sealed, err);
     close(fd);
+    if (sst != KPCA_OK)
+        return sst;
+    if (sealed == 0 && mode == KPCA_SEAL_REQUIRED)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no kpca seal: not a file written by this kpca (or its first bytes are damaged)",
+                         path);
     htri_t is = H5Fis_hdf5(path);
     if (is < 0)
         return kpca_fail(err, KPCA_EIO, "cannot read '%s'", path);
@@ -57,7 +136,12 @@ kpca_status kpca_h5_image_create(const char *path, hid_t *file, kpca_error *err)
      * checksum into H5Fget_file_image of the v1.8+ formats.  The model file
      * carries its own CRC-32 of every array and number instead. */
     snprintf(name, sizeof name, "kpca-image-%lu", ++serial);
-    hid_t f = r >= 0 ? H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE); /* with a user block for the seal */
+    if (fcpl < 0 || H5Pset_userblock(fcpl, KPCA_H5_SEAL_SIZE) < 0)
+        r = -1;
+    hid_t f = r >= 0 ? H5Fcreate(name, H5F_ACC_TRUNC, fcpl, fapl) : -1;
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
     H5Pclose(fapl);
     if (f < 0)
         return kpca_fail(err, KPCA_ENOMEM, "cannot create '%s' (HDF5 in-memory file)", path);
@@ -75,17 +159,21 @@ kpca_status kpca_h5_image_save(hid_t file, kpca_status ok, const char *path, kpc
     kpca_status why = KPCA_EINTERNAL; /* HDF5 failed, unless the copy buffer did */
     ssize_t size = H5Fflush(file, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(file, NULL, 0);
     if (size > 0) {
-        buf = kpca_malloc((size_t)size);
+        /* the image starts at the superblock: the user block (the seal) goes in front */
+        buf = kpca_malloc((size_t)size + KPCA_H5_SEAL_SIZE);
         if (buf == NULL)
             why = KPCA_ENOMEM;
-        if (buf == NULL || H5Fget_file_image(file, buf, (size_t)size) != size)
+        if (buf == NULL || H5Fget_file_image(file, (unsigned char *)buf + KPCA_H5_SEAL_SIZE, (size_t)size) != size)
             size = -1;
+        else
+            size += KPCA_H5_SEAL_SIZE;
     }
     H5Fclose(file);
     if (size <= 0) {
         kpca_free(buf);
         return kpca_fail(err, why, "cannot write '%s' (HDF5 image%s)", path, why == KPCA_ENOMEM ? ": out of memory" : "");
     }
+    kpca_h5_seal_image(buf, (size_t)size);
     kpca_atomic at;
     kpca_status st = kpca_atomic_begin(&at, path, err);
     if (st == KPCA_OK) {

@@ -12,8 +12,28 @@
 /* Turns off HDF5's automatic error stack printing (idempotent). */
 void kpca_h5_quiet(void);
 
-/* Opens `path` read-only; a missing file is KPCA_EIO, a non-HDF5 one KPCA_EFORMAT. */
-kpca_status kpca_h5_open_read(const char *path, hid_t *file, kpca_error *err);
+/* Every HDF5 file kpca writes is sealed: its first KPCA_H5_SEAL_SIZE bytes
+ * are an HDF5 user block (which HDF5 and other tools skip) holding the line
+ * "kpca-seal 1 length=N crc32=XXXXXXXX" for the bytes after the block.  A
+ * sealed file is checked whole before libhdf5 parses it, so a truncated or
+ * damaged file is refused by kpca rather than handed to libhdf5 1.10.8,
+ * which has memory-safety bugs on corrupt files (fuzzing found a
+ * use-after-free in H5Aexists after H5Fopen of a damaged model). */
+#define KPCA_H5_SEAL_SIZE 512
+
+typedef enum {
+    KPCA_SEAL_IF_PRESENT = 0, /* check a seal if the file has one (data, features) */
+    KPCA_SEAL_REQUIRED        /* refuse a file without one (models) */
+} kpca_seal_mode;
+
+/* Opens `path` read-only after checking its seal as `mode` says; a missing
+ * file is KPCA_EIO, a non-HDF5, unsealed (when required) or damaged one
+ * KPCA_EFORMAT. */
+kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file, kpca_error *err);
+
+/* Writes the seal into the first KPCA_H5_SEAL_SIZE bytes of an image of n
+ * bytes (n > KPCA_H5_SEAL_SIZE) made with a user block. */
+void kpca_h5_seal_image(unsigned char *buf, size_t n);
 
 /* Writing goes through an in-memory HDF5 file (the core driver, no backing
  * store): kpca_h5_image_create makes one; kpca_h5_image_save closes it and

@@ -1,6 +1,8 @@
 /* model_io.c - the HDF5 model file.
  *
- * Root attributes: format ("kpca-model"), version (1), kpca_version,
+ * Sealed (h5util.h): the file's CRC-32 and length sit in a 512-byte user
+ * block in front of the HDF5 data and are checked before libhdf5 reads it.
+ * Root attributes: format ("kpca-model"), version (2: sealed), kpca_version,
  * kernel ("poly"), degree, gamma, coef0, m, dim, k, grandmean, trace,
  * input_lo, input_hi, source, checksum (CRC-32 of the arrays and numbers).
  * Datasets: fit_x (m x dim), fit_y (m), alpha (k x m), eigenvalues (k),
@@ -103,7 +105,7 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
 {
     memset(md, 0, sizeof *md);
     hid_t f;
-    kpca_status st = kpca_h5_open_read(path, &f, err);
+    kpca_status st = kpca_h5_open_read(path, KPCA_SEAL_REQUIRED, &f, err);
     if (st != KPCA_OK)
         return st;
     char fmt[64], kname[32];

@@ -231,6 +231,44 @@ transform_fails() {
     transform_fails 3 "$TMP/m.h5" "$SMALL"
 }
 
+# the seal (h5util.h): every HDF5 file kpca writes is checked whole before
+# libhdf5 parses it
+@test "a flipped byte in any part of a model (seal, header, arrays, last byte): exit 3, no HDF5 parse" {
+    local size off
+    size=$(stat -c %s "$MODEL")
+    for off in 20 600 2000 $((size / 2)) $((size - 1)); do
+        cp "$MODEL" "$TMP/m.h5"
+        flip_byte "$TMP/m.h5" "$off"
+        run --separate-stderr "$KPCA" info "$TMP/m.h5"
+        assert_status 3
+        [[ "$stderr" == *"kpca seal"* ]] || { show_run; fail "byte $off: not caught by the seal"; }
+    done
+}
+
+@test "a model without the seal (older kpca, or its first 512 bytes lost): exit 3, says so" {
+    tail -c +513 "$MODEL" >"$TMP/m.h5"
+    run --separate-stderr "$KPCA" info "$TMP/m.h5"
+    assert_status 3
+    assert_stderr_contains "no kpca seal"
+    # the same bytes with a blank user block: valid HDF5, but no seal
+    { head -c 512 /dev/zero; tail -c +513 "$MODEL"; } >"$TMP/z.h5"
+    run --separate-stderr "$KPCA" info "$TMP/z.h5"
+    assert_status 3
+    assert_stderr_contains "no kpca seal"
+}
+
+@test "features with a flipped byte or cut short: eval exits 3 naming the file" {
+    cp "$FIX/feat.h5" "$TMP/f.h5"
+    flip_byte "$TMP/f.h5" 3000
+    run --separate-stderr "$KPCA" eval -q "$FIX/feat.h5" "$TMP/f.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/f.h5': checksum mismatch (kpca seal)"
+    head -c 3000 "$FIX/feat.h5" >"$TMP/f.h5"
+    run --separate-stderr "$KPCA" eval -q "$FIX/feat.h5" "$TMP/f.h5"
+    assert_status 3
+    assert_stderr_contains "the file is truncated or damaged"
+}
+
 @test "dimension mismatch between model and data: exit 3" {
     # 255 values per row instead of the model's 256
     awk '{ $NF = ""; print }' "$SMALL" >"$TMP/d255.txt"

@@ -36,9 +36,12 @@ transform_all() {
     assert_no_tmp "$OUT"
 }
 
-@test "transform: the output format follows the suffix; HDF5 starts with the HDF5 signature" {
+@test "transform: the output format follows the suffix; HDF5 is the kpca seal, then the HDF5 signature at 512" {
     transform_all "$FIX/test.txt"
-    [ "$(head -c 4 "$OUT/z.h5" | od -An -c | tr -d ' ')" = '211HDF' ]
+    [ "$(head -c 12 "$OUT/z.h5")" = 'kpca-seal 1 ' ]
+    head -n 1 "$OUT/z.h5" | grep -Eq "^kpca-seal 1 length=$(stat -c %s "$OUT/z.h5") crc32=[0-9a-f]{8}\$" ||
+        fail "bad seal line: $(head -n 1 "$OUT/z.h5")"
+    [ "$(tail -c +513 "$OUT/z.h5" | head -c 4 | od -An -c | tr -d ' ')" = '211HDF' ]
     [ "$(head -c 6 "$OUT/z.csv")" = "label," ]
     head -n 1 "$OUT/z.svm" | grep -Eq '^-?[0-9]+ 1:'
 }

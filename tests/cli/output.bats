@@ -160,7 +160,7 @@ check_full_device() {
 @test "hdf5 to standard output is a complete HDF5 file" {
     "$KPCA" transform -q -f hdf5 "$FIX/model.h5" "$FIX/test.txt" -o - > "$OUT/stdout.h5"
     "$KPCA" transform -q "$FIX/model.h5" "$FIX/test.txt" -o "$OUT/file.h5"
-    [ "$(head -c 4 "$OUT/stdout.h5" | od -An -c | tr -d ' ')" = "211HDF" ]
+    cmp "$OUT/stdout.h5" "$OUT/file.h5" || fail "standard output and file differ"
     run --separate-stderr "$KPCA" eval -q "$OUT/stdout.h5" "$OUT/file.h5"
     assert_status 0
 }
