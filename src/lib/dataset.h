@@ -4,7 +4,8 @@
  * n integer labels y.  Readers accept three formats, detected from content:
  *
  *   ESL text   "label v1 v2 ... vD" per line, plain or gzip (the USPS
- *              zip.train.gz layout); every line must have the same D.
+ *              zip.train.gz layout: digit labels 0..9, written 0.0000 or
+ *              0); every line must have the same D.
  *   LIBSVM     "label idx:val idx:val ..." with 1-based, strictly ascending
  *              indices; plain or gzip; D is the largest index seen (or the
  *              dim given in the options; an index beyond it is an error).

@@ -234,9 +234,10 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
         if (*p == '\0')
             continue;
         int label;
-        if (parse_label(&p, &label) != 0) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'",
-                           path, lr.lineno, token_at(p, tok, sizeof tok));
+        const char *lab_at = skip_blanks(p);
+        if (parse_label(&p, &label) != 0 || label < 0 || label > 9) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a digit label 0..9, found '%s'",
+                           path, lr.lineno, token_at(lab_at, tok, sizeof tok));
             goto fail;
         }
         if (rb.dim == 0) { /* first row: count its values */
@@ -369,9 +370,10 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
             lab = nl;
             rows_cap = nc;
         }
+        const char *lab_at = skip_blanks(p);
         if (parse_label(&p, &lab[nrows]) != 0) {
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'",
-                           path, lr.lineno, token_at(p, tok, sizeof tok));
+                           path, lr.lineno, token_at(lab_at, tok, sizeof tok));
             goto fail;
         }
         rowstart[nrows] = nnz;

@@ -389,3 +389,93 @@ PY
     assert_stderr_contains "dataset 'data' in" "(1000000000 x 256) needs about 2861.0 GiB, more than the memory budget of 8.0 GiB"
     assert_no_output "$OUT/m.h5"
 }
+
+# ---- the remaining cases of issue 5's list --------------------------------
+
+@test "ESL labels: not an integer, or not a digit 0..9: exit 3, the token named" {
+    printf '1.5 0.5 0.25\n2 0.5 0.25\n' >"$TMP/l.txt"
+    fit_fails 3 "$TMP/l.txt"
+    assert_stderr_contains "line 1: expected a digit label 0..9, found '1.5'"
+    printf '1 0.5 0.25\n12 0.5 0.25\n' >"$TMP/l.txt"
+    fit_fails 3 "$TMP/l.txt"
+    assert_stderr_contains "line 2: expected a digit label 0..9, found '12'"
+    printf '1 0.5 0.25\n-1 0.5 0.25\n' >"$TMP/l.txt"
+    fit_fails 3 "$TMP/l.txt"
+    assert_stderr_contains "line 2"
+}
+
+@test "ESL: a truncated last line (no newline, values missing): exit 3, its line named" {
+    head -n 5 "$SMALL" >"$TMP/t.txt"
+    sed -n 6p "$SMALL" | awk '{ for (i = 1; i <= 101; i++) printf "%s%s", $i, (i < 101 ? " " : "") }' >>"$TMP/t.txt"
+    fit_fails 3 "$TMP/t.txt"
+    assert_stderr_contains "line 6: expected 256 values after the label, found 100"
+}
+
+@test "ESL: CRLF line ends, trailing blanks, no final newline read as the clean file" {
+    sed 's/$/  \r/' "$SMALL" >"$TMP/crlf.txt"
+    head -c -2 "$TMP/crlf.txt" >"$TMP/nofinal.txt"
+    local f
+    for f in "$SMALL" "$TMP/crlf.txt" "$TMP/nofinal.txt"; do
+        "$KPCA" transform -q "$MODEL" "$f" -o "$OUT/$(basename "$f").csv"
+    done
+    cmp "$OUT/small.txt.csv" "$OUT/crlf.txt.csv" || fail "CRLF + trailing blanks read differently"
+    cmp "$OUT/small.txt.csv" "$OUT/nofinal.txt.csv" || fail "a missing final newline read differently"
+}
+
+@test "LIBSVM: a missing colon, an index beyond the model's dimension: exit 3" {
+    printf '1 1:0.5 2\n' >"$TMP/c.svm"
+    fit_fails 3 "$TMP/c.svm"
+    assert_stderr_contains "line 1: expected index:value, found '2'"
+    printf '1 1:0.5 257:1\n' >"$TMP/wide.svm"
+    transform_fails 3 "$MODEL" "$TMP/wide.svm"
+    assert_stderr_contains "'$TMP/wide.svm'"
+}
+
+@test "HDF5 data: wrong rank, wrong type, data and target of different lengths: exit 3" {
+    have_h5py || skip "python3-h5py missing"
+    "$PY" - "$TMP" <<'PY'
+import sys, h5py, numpy as np
+d = sys.argv[1]
+with h5py.File(d + "/rank.h5", "w") as f:
+    f["data"] = np.zeros(10); f["target"] = np.zeros(10, dtype=np.int64)
+with h5py.File(d + "/type.h5", "w") as f:
+    f["data"] = np.array([[b"ab", b"cd"]] * 3); f["target"] = np.zeros(3, dtype=np.int64)
+with h5py.File(d + "/ftarget.h5", "w") as f:
+    f["data"] = np.zeros((3, 2)); f["target"] = np.zeros(3)
+with h5py.File(d + "/shape.h5", "w") as f:
+    f["data"] = np.zeros((5, 2)); f["target"] = np.zeros(4, dtype=np.int64)
+PY
+    fit_fails 3 "$TMP/rank.h5"
+    assert_stderr_contains "'data'"
+    fit_fails 3 "$TMP/type.h5"
+    assert_stderr_contains "'data' has the wrong type"
+    fit_fails 3 "$TMP/ftarget.h5"
+    assert_stderr_contains "'target' has the wrong type, expected integers"
+    fit_fails 3 "$TMP/shape.h5"
+    assert_stderr_contains "'$TMP/shape.h5'"
+}
+
+@test "a sealed model of an unknown version, or whose dimension disagrees with its arrays: exit 3" {
+    have_h5py || skip "python3-h5py missing"
+    local attr
+    for attr in version:3 dim:999; do
+        cp "$MODEL" "$TMP/m.h5"
+        # change one attribute with h5py, then re-seal the file as kpca would
+        "$PY" - "$TMP/m.h5" "${attr%%:*}" "${attr##*:}" <<'PY'
+import sys, zlib, h5py
+path, name, value = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with h5py.File(path, "r+") as f:
+    f.attrs[name] = value
+b = bytearray(open(path, "rb").read())
+seal = b"kpca-seal 1 length=%d crc32=%08x\n" % (len(b), zlib.crc32(b[512:]))
+b[:512] = seal + bytes(512 - len(seal))
+open(path, "wb").write(b)
+PY
+        run --separate-stderr "$KPCA" info "$TMP/m.h5"
+        assert_status 3
+        [[ "$stderr" != *"kpca seal"* ]] || { show_run; fail "$attr: the re-sealed file failed its seal"; }
+        transform_fails 3 "$TMP/m.h5" "$SMALL"
+    done
+    run --separate-stderr "$KPCA" info "$TMP/m.h5"
+    assert_stderr_contains "dataset 'fit_x' is 20 x 256, expected 20 x 999"
+}

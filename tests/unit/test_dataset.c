@@ -69,7 +69,7 @@ static void expect_read_fail(const char *path, kpca_format fmt, kpca_status code
 static const char good_esl[] =
     "3 0.5 -0.25 1\n"
     "\n"
-    "-2 1e-3 -1.0000 0\r\n"
+    "2 1e-3 -1.0000 0\r\n"
     "   \t \r\n"
     "7.000 -0.5 0.125 2.5   \t\n"
     "0 0 0 -0\r\n"
@@ -78,7 +78,7 @@ static const char good_esl[] =
 
 static const double good_x[5][3] = {
     {0.5, -0.25, 1}, {1e-3, -1, 0}, {-0.5, 0.125, 2.5}, {0, 0, 0}, {9, 8, 7}};
-static const int good_y[5] = {3, -2, 7, 0, 1};
+static const int good_y[5] = {3, 2, 7, 0, 1};
 
 static void check_good(const kpca_dataset *ds)
 {
