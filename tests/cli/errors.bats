@@ -479,3 +479,16 @@ PY
     run --separate-stderr "$KPCA" info "$TMP/m.h5"
     assert_stderr_contains "dataset 'fit_x' is 20 x 256, expected 20 x 999"
 }
+
+@test "constant or duplicated fit points (a zero centred kernel): exit 5, said plainly, no model" {
+    printf '1 0.5 0.25\n2 0.5 0.25\n3 0.5 0.25\n' >"$TMP/same.txt"
+    run --separate-stderr "$KPCA" fit -q -d 2 "$TMP/same.txt" -o "$OUT/m.h5"
+    assert_status 5
+    assert_stderr_contains "the centred kernel matrix is zero: all fit points coincide in feature space"
+    assert_no_output "$OUT/m.h5"
+    # points that differ in input space but coincide in feature space: x and -x for d = 2
+    printf '1 0.5 0.25\n2 -0.5 -0.25\n' >"$TMP/pm.txt"
+    run --separate-stderr "$KPCA" fit -q -d 2 "$TMP/pm.txt" -o "$OUT/m.h5"
+    assert_status 5
+    assert_no_output "$OUT/m.h5"
+}
