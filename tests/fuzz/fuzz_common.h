@@ -1,0 +1,83 @@
+/* fuzz_common.h - shared by the libFuzzer targets in tests/fuzz/.
+ *
+ * The readers take file names, so each input is written to one temporary
+ * file per process (created once, rewritten for every input) and read back
+ * through the public API.  A target must never crash, leak, hang or return
+ * KPCA_OK with an invalid result; an error status is the expected answer to
+ * most inputs.  The same targets are linked with replay.c (any compiler, no
+ * libFuzzer) so that `make check` re-runs the committed corpus. */
+#ifndef KPCA_FUZZ_COMMON_H
+#define KPCA_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "lib/kpca.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The temporary file holding the current input; exits the process (a setup
+ * failure, not a finding) when it cannot be written. */
+static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
+{
+    static char path[64];
+    if (path[0] == '\0') {
+        snprintf(path, sizeof path, "/tmp/kpca-fuzz-%ld%s", (long)getpid(), suffix);
+        /* as `kpca` on a small machine: a file that claims a huge data set
+         * is refused by the memory budget, not attempted */
+        kpca_mem_set_budget((size_t)1 << 30);
+    }
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || (size > 0 && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        perror(path);
+        exit(2);
+    }
+    return path;
+}
+
+/* Checks what a reader returned: a valid data set on success, an empty one
+ * and a message on failure.  abort()s (a finding) otherwise. */
+static inline void fuzz_check_read(kpca_status st, kpca_dataset *ds, const kpca_error *err)
+{
+    if (st != KPCA_OK) {
+        if (ds->x != NULL || ds->y != NULL || err->msg[0] == '\0')
+            abort();
+        return;
+    }
+    if (ds->n == 0 || ds->dim == 0 || ds->x == NULL || ds->y == NULL)
+        abort();
+    for (size_t i = 0; i < ds->n * ds->dim; i++)
+        if (!(ds->x[i] == ds->x[i]) || ds->x[i] > 1e308 || ds->x[i] < -1e308)
+            abort(); /* NaN or infinity accepted */
+    kpca_dataset_free(ds);
+}
+
+/* Reads `path` as kpca_dataset_read does with the given format and group,
+ * and checks the answer with fuzz_check_read. */
+static inline void fuzz_read(const char *path, kpca_format fmt, const char *group)
+{
+    kpca_read_opts opts = {fmt, group, 0};
+    kpca_dataset ds;
+    kpca_error err;
+    memset(&ds, 0, sizeof ds);
+    memset(&err, 0, sizeof err);
+    kpca_status st = kpca_dataset_read(path, &opts, &ds, &err);
+    fuzz_check_read(st, &ds, &err);
+}
+
+/* abort()s when kpca left any HDF5 object (file, group, dataset, type,
+ * space, attribute) open: a handle leak, which LeakSanitizer cannot tell
+ * from libhdf5's own caches */
+static inline void fuzz_check_hdf5_closed(void)
+{
+    if (H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL) != 0)
+        abort();
+}
+
+#endif
