@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind FORCE
+.PHONY: all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -41,6 +41,23 @@ kpca: $(BUILD)/kpca
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
+
+# the man page, made from the option tables (`kpca help --man`)
+$(BUILD)/kpca.1: $(BUILD)/kpca
+	$(BUILD)/kpca help --man >$@.tmp && mv $@.tmp $@
+
+man: $(BUILD)/kpca.1
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary and its man page
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+install: $(BUILD)/kpca $(BUILD)/kpca.1
+	install -d $(BINDIR) $(MANDIR)
+	install -m 755 $(BUILD)/kpca $(BINDIR)/kpca
+	install -m 644 $(BUILD)/kpca.1 $(MANDIR)/kpca.1
+
+uninstall:
+	rm -f $(BINDIR)/kpca $(MANDIR)/kpca.1
 
 # USPS into data/ (git-ignored): copied from ../shared/data, else downloaded
 data: data/zip.train.gz data/zip.test.gz data/usps.h5
@@ -154,6 +171,8 @@ help:
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
 	@echo "make valgrind   unit tests, fuzz corpus and small-data CLI tests under valgrind"
 	@echo "make deps       install missing Debian packages"
+	@echo "make man        build/kpca.1, the man page (from the option tables)"
+	@echo "make install    kpca and kpca.1 under PREFIX (/usr/local), DESTDIR honoured; make uninstall"
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps

@@ -24,8 +24,10 @@ static void usage(FILE *fp)
         fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fprintf(fp, "  %-10s %s\n", "help", "show the help of a command: kpca help fit");
     fprintf(fp, "  %-10s %s\n", "version", "print the version and exit");
-    fprintf(fp, "\nexit codes: 0 success, 1 internal error, 2 usage error, 3 bad input file,\n"
-                "4 i/o error, 5 numerical failure, 6 out of memory.\n");
+    fprintf(fp, "  %-10s %s\n", "help --man", "print the kpca(1) man page (roff)");
+    fprintf(fp, "\nexit codes:\n");
+    for (size_t i = 0; i < cli_nexit_codes; i++)
+        fprintf(fp, "  %d  %s\n", cli_exit_codes[i].code, cli_exit_codes[i].meaning);
 }
 
 static const cli_command *find(const char *name)
@@ -94,6 +96,10 @@ int main(int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         if (argc < 3) {
             usage(stdout);
+            return finish(0);
+        }
+        if (strcmp(argv[2], "--man") == 0) {
+            cli_print_man(stdout, commands, NCOMMANDS);
             return finish(0);
         }
         const cli_command *c = find(argv[2]);

@@ -1,0 +1,107 @@
+/* man.c - `kpca help --man`: the kpca(1) man page, made from the same
+ * command and option tables as every --help (and, through
+ * scripts/sync-readme.sh, the README's synopses), so the three cannot
+ * drift.  The exit codes come from cli_exit_codes[], which the usage text
+ * prints too. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const cli_exit_code cli_exit_codes[] = {
+    {0, "success"},
+    {1, "internal error (a bug: please report it)"},
+    {2, "usage error: unknown option, bad number, missing argument"},
+    {3, "bad input file: malformed, inconsistent or damaged data, model or features"},
+    {4, "i/o error: cannot open, read or write a file"},
+    {5, "numerical failure: no usable components, eigensolver did not converge, overflow"},
+    {6, "out of memory, or more than the memory budget (--memory-limit)"},
+};
+const size_t cli_nexit_codes = sizeof cli_exit_codes / sizeof cli_exit_codes[0];
+
+/* Writes s as roff text: backslashes escaped, '-' as \-, a leading '.' or
+ * '\'' guarded, each newline ending a line. */
+static void roff(FILE *fp, const char *s)
+{
+    int bol = 1;
+    for (; *s; s++) {
+        if (bol && (*s == '.' || *s == '\''))
+            fputs("\\&", fp);
+        bol = 0;
+        switch (*s) {
+        case '\\': fputs("\\e", fp); break;
+        case '-': fputs("\\-", fp); break;
+        case '\n': fputc('\n', fp); bol = 1; break;
+        default: fputc(*s, fp);
+        }
+    }
+}
+
+static void option(FILE *fp, const cli_option *o)
+{
+    fputs(".TP\n", fp);
+    if (o->short_name)
+        fprintf(fp, "\\fB\\-%c\\fR, ", o->short_name);
+    fputs("\\fB\\-\\-", fp);
+    roff(fp, o->name);
+    fputs("\\fR", fp);
+    if (o->arg != NULL) {
+        fputs(" \\fI", fp);
+        roff(fp, o->arg);
+        fputs("\\fR", fp);
+    }
+    fputc('\n', fp);
+    roff(fp, o->help);
+    fputc('\n', fp);
+}
+
+void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
+{
+    fprintf(fp, ".\\\" kpca(1), made by `kpca help --man` from the option tables; do not edit.\n");
+    fprintf(fp, ".TH KPCA 1 \"\" \"kpca %s\" \"User Commands\"\n", KPCA_VERSION);
+    fputs(".SH NAME\nkpca \\- kernel PCA experiments on the USPS digits (Sch\\(:olkopf, Smola & M\\(:uller 1998)\n", fp);
+    fputs(".SH SYNOPSIS\n", fp);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(fp, ".B kpca %s\n", cmds[i]->name);
+        roff(fp, cmds[i]->synopsis);
+        fputs("\n.br\n", fp);
+    }
+    fputs(".B kpca help\n.RI [ command ]\n.br\n.B kpca \\-\\-version\n", fp);
+    fputs(".SH DESCRIPTION\n"
+          "Kernel PCA with the polynomial kernel (x\\(pcy)^d, and linear classifiers on its components, in\n"
+          "three composable steps that read and write files: \\fBfit\\fR computes the components of a\n"
+          "data set, \\fBtransform\\fR projects any data onto them, \\fBeval\\fR trains LIBSVM linear\n"
+          "SVMs (or a Gaussian linear classifier) on leading components and prints the test error\n"
+          "per component count.\n",
+          fp);
+    fputs(".SH COMMANDS\n", fp);
+    for (size_t i = 0; i < n; i++) {
+        const cli_command *c = cmds[i];
+        fprintf(fp, ".SS \"kpca %s ", c->name);
+        roff(fp, c->synopsis);
+        fputs("\"\n", fp);
+        roff(fp, c->summary);
+        fputs(".\n", fp);
+        if (c->details != NULL) {
+            fputs(".PP\n", fp);
+            roff(fp, c->details);
+            fputc('\n', fp);
+        }
+        for (size_t j = 0; j < c->noptions; j++)
+            option(fp, &c->options[j]);
+        static const cli_option help = {"help", 'h', NULL, CLI_FLAG, NULL, 0, 0, "show this help and exit"};
+        option(fp, &help);
+    }
+    fputs(".SH EXIT STATUS\n", fp);
+    for (size_t i = 0; i < cli_nexit_codes; i++) {
+        fprintf(fp, ".TP\n.B %d\n", cli_exit_codes[i].code);
+        roff(fp, cli_exit_codes[i].meaning);
+        fputc('\n', fp);
+    }
+    fputs(".SH ENVIRONMENT\n.TP\n.B OPENBLAS_CORETYPE\n"
+          "The OpenBLAS kernels to use. When it is unset and OpenBLAS fell back to its generic\n"
+          "kernels on a CPU it does not know, kpca runs itself again with it set to SkylakeX or\n"
+          "Haswell (as the CPU allows); \\fBkpca \\-\\-version\\fR prints the kernels in use.\n",
+          fp);
+    fputs(".SH SEE ALSO\n.BR svm-train (1),\n.BR svm-predict (1),\n.BR h5dump (1)\n", fp);
+}
