@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static struct {
-    const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *format;
+    const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format;
     double eps;
     long folds, threads;
     int quiet;
@@ -31,6 +31,7 @@ static const cli_option options[] = {
      "binary SVMs trained at once; 0: one per CPU (default: 0); the table does not depend on it"},
     {"csv", 0, "FILE", CLI_STRING, &o.csv, 0, 0, "also write the table as CSV to FILE"},
     {"markdown", 0, "FILE", CLI_STRING, &o.markdown, 0, 0, "also write the table as Markdown to FILE"},
+    {"json", 0, "FILE", CLI_STRING, &o.json, 0, 0, "also write the table as JSON to FILE (an array of objects, the CSV's columns)"},
     {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the table and errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
@@ -45,31 +46,75 @@ const cli_command cli_eval_command = {
     options, sizeof options / sizeof options[0], cmd_eval, 2, 2,
 };
 
-static int write_table(const char *path, int markdown, const kpca_eval_row *rows, size_t n)
+/* One column list for the CSV, Markdown and JSON tables (the same names in
+ * all three); numbers are printed in the C locale (kpca never calls
+ * setlocale), %.17g where a value must round-trip. */
+enum { TABLE_CSV, TABLE_MARKDOWN, TABLE_JSON };
+static const char *const table_cols[] = {"components", "error_pct", "errors", "total", "C",
+                                         "cv_error_pct", "support_vectors", "train_seconds", "ridge"};
+#define NCOLS (sizeof table_cols / sizeof table_cols[0])
+
+/* the cells of one row as text; cv_error_pct is "" without cross-validation */
+static void row_cells(const kpca_eval_row *r, char cell[NCOLS][40])
+{
+    snprintf(cell[0], 40, "%zu", r->components);
+    snprintf(cell[1], 40, "%.4f", r->error_pct);
+    snprintf(cell[2], 40, "%zu", r->errors);
+    snprintf(cell[3], 40, "%zu", r->total);
+    snprintf(cell[4], 40, "%.17g", r->C);
+    if (r->cv_error_pct >= 0)
+        snprintf(cell[5], 40, "%.4f", r->cv_error_pct);
+    else
+        cell[5][0] = '\0';
+    snprintf(cell[6], 40, "%zu", r->nsv);
+    snprintf(cell[7], 40, "%.3f", r->sec_train);
+    snprintf(cell[8], 40, "%.17g", r->ridge);
+}
+
+static int write_table(const char *path, int fmt, const kpca_eval_row *rows, size_t n)
 {
     kpca_atomic at;
     kpca_error err;
     if (kpca_atomic_begin(&at, path, &err) != KPCA_OK)
         return cli_fail(&err);
-    if (markdown) {
-        fprintf(at.fp, "| components | error %% | errors | total | C | cv error %% |\n|---:|---:|---:|---:|---:|---:|\n");
+    FILE *fp = at.fp;
+    char cell[NCOLS][40];
+    switch (fmt) {
+    case TABLE_CSV:
+        for (size_t j = 0; j < NCOLS; j++)
+            fprintf(fp, "%s%s", j ? "," : "", table_cols[j]);
+        fprintf(fp, "\n");
         for (size_t i = 0; i < n; i++) {
-            fprintf(at.fp, "| %zu | %.2f | %zu | %zu | %g | ", rows[i].components, rows[i].error_pct, rows[i].errors,
-                    rows[i].total, rows[i].C);
-            if (rows[i].cv_error_pct >= 0)
-                fprintf(at.fp, "%.2f |\n", rows[i].cv_error_pct);
-            else
-                fprintf(at.fp, "- |\n");
+            row_cells(&rows[i], cell);
+            for (size_t j = 0; j < NCOLS; j++)
+                fprintf(fp, "%s%s", j ? "," : "", cell[j]);
+            fprintf(fp, "\n");
         }
-    } else {
-        fprintf(at.fp, "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge\n");
+        break;
+    case TABLE_MARKDOWN:
+        for (size_t j = 0; j < NCOLS; j++)
+            fprintf(fp, "| %s ", table_cols[j]);
+        fprintf(fp, "|\n");
+        for (size_t j = 0; j < NCOLS; j++)
+            fprintf(fp, "|---:");
+        fprintf(fp, "|\n");
         for (size_t i = 0; i < n; i++) {
-            char cv[32] = ""; /* empty without cross-validation */
-            if (rows[i].cv_error_pct >= 0)
-                snprintf(cv, sizeof cv, "%.4f", rows[i].cv_error_pct);
-            fprintf(at.fp, "%zu,%.4f,%zu,%zu,%.17g,%s,%zu,%.3f,%g\n", rows[i].components, rows[i].error_pct,
-                    rows[i].errors, rows[i].total, rows[i].C, cv, rows[i].nsv, rows[i].sec_train, rows[i].ridge);
+            row_cells(&rows[i], cell);
+            for (size_t j = 0; j < NCOLS; j++)
+                fprintf(fp, "| %s ", cell[j][0] ? cell[j] : "-");
+            fprintf(fp, "|\n");
         }
+        break;
+    default: /* JSON: an array of objects; null for an empty cell */
+        fprintf(fp, "[\n");
+        for (size_t i = 0; i < n; i++) {
+            row_cells(&rows[i], cell);
+            fprintf(fp, "  {");
+            for (size_t j = 0; j < NCOLS; j++)
+                fprintf(fp, "%s\"%s\": %s", j ? ", " : "", table_cols[j], cell[j][0] ? cell[j] : "null");
+            fprintf(fp, "}%s\n", i + 1 < n ? "," : "");
+        }
+        fprintf(fp, "]\n");
     }
     if (kpca_atomic_commit(&at, &err) != KPCA_OK)
         return cli_fail(&err);
@@ -199,7 +244,13 @@ int cmd_eval(int argc, char **argv)
         free(rows);
         goto out;
     }
-    if (ncost >= 2) {
+    /* a table sent to standard output replaces the plain one there, so that
+     * stdout is pure CSV, Markdown or JSON */
+    int to_stdout = (o.csv && strcmp(o.csv, "-") == 0) || (o.markdown && strcmp(o.markdown, "-") == 0) ||
+                    (o.json && strcmp(o.json, "-") == 0);
+    if (to_stdout) {
+        /* nothing here */
+    } else if (ncost >= 2) {
         printf("%10s %9s %8s %7s %10s %9s\n", "components", "error_pct", "errors", "total", "C", "cv_error");
         for (size_t i = 0; i < nk; i++)
             printf("%10zu %9.2f %8zu %7zu %10g %9.2f\n", rows[i].components, rows[i].error_pct, rows[i].errors,
@@ -211,9 +262,11 @@ int cmd_eval(int argc, char **argv)
                    rows[i].total);
     }
     if (o.csv)
-        r = write_table(o.csv, 0, rows, nk);
+        r = write_table(o.csv, TABLE_CSV, rows, nk);
     if (r == 0 && o.markdown)
-        r = write_table(o.markdown, 1, rows, nk);
+        r = write_table(o.markdown, TABLE_MARKDOWN, rows, nk);
+    if (r == 0 && o.json)
+        r = write_table(o.json, TABLE_JSON, rows, nk);
     free(rows);
 out:
     free(ks);

@@ -215,14 +215,14 @@ features() {
     [ "$(head -n 1 "$OUT/t.csv")" = "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge" ]
     [ "$(wc -l <"$OUT/t.csv")" -eq 3 ]
     awk -F, 'NR > 1 && (NF != 9 || $4 != 200 || $5 != 1 || $6 != "") { print "bad row: " $0; bad = 1 } END { exit bad }' "$OUT/t.csv"
-    [ "$(sed -n 1p "$OUT/t.md")" = "| components | error % | errors | total | C | cv error % |" ]
-    [ "$(sed -n 2p "$OUT/t.md")" = "|---:|---:|---:|---:|---:|---:|" ]
+    [ "$(sed -n 1p "$OUT/t.md")" = "| components | error_pct | errors | total | C | cv_error_pct | support_vectors | train_seconds | ridge |" ]
+    [ "$(sed -n 2p "$OUT/t.md")" = "|---:|---:|---:|---:|---:|---:|---:|---:|---:|" ]
     [ "$(wc -l <"$OUT/t.md")" -eq 4 ]
     # the three tables agree: components and errors
     diff <(printf '%s\n' "$table" | awk 'NR > 1 { print $1, $3, $4 }') \
          <(awk -F, 'NR > 1 { print $1, $3, $4 }' "$OUT/t.csv")
-    diff <(printf '%s\n' "$table" | awk 'NR > 1 { print $1, $2, $3, $4 }') \
-         <(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5 }' "$OUT/t.md")
+    diff <(printf '%s\n' "$table" | awk 'NR > 1 { printf "%s %.2f %s %s\n", $1, $2, $3, $4 }') \
+         <(awk -F'|' 'NR > 2 { gsub(/ /, ""); printf "%s %.2f %s %s\n", $2, $3, $4, $5 }' "$OUT/t.md")
     assert_no_tmp "$OUT"
 }
 
@@ -230,7 +230,49 @@ features() {
     features h5
     run --separate-stderr "$KPCA" eval -q -k $K "$OUT/tr.h5" "$OUT/te.h5" --csv -
     assert_status 0
-    assert_stdout_contains "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge"
+    [ "${lines[0]}" = "components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge" ] ||
+        { show_run; fail "stdout is not pure CSV"; }
+    [ "${#lines[@]}" -eq 2 ]
+}
+
+@test "eval --csv, --markdown and --json: the same columns and numbers; --json - is pure JSON" {
+    features h5
+    "$KPCA" eval -q -k 4,$K -c 1,10 --folds 3 "$OUT/tr.h5" "$OUT/te.h5" \
+        --csv "$OUT/t.csv" --markdown "$OUT/t.md" --json "$OUT/t.json" >/dev/null
+    run --separate-stderr "$KPCA" eval -q -k 4,$K -c 1,10 --folds 3 "$OUT/tr.h5" "$OUT/te.h5" --json -
+    assert_status 0
+    printf '%s\n' "$output" >"$OUT/stdout.json"
+    "$PY" - "$OUT" <<'PY' || fail "tables disagree"
+import csv, json, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/t.csv")))
+js = json.load(open(d + "/t.json"))
+out = json.load(open(d + "/stdout.json"))
+md = [l.strip().strip("|").split("|") for l in open(d + "/t.md")]
+head = [c.strip() for c in md[0]]
+assert head == list(rows[0].keys()) == list(js[0].keys()), (head, rows[0].keys(), js[0].keys())
+assert len(rows) == len(js) == len(md) - 2 == 2
+for r, j, m in zip(rows, js, md[2:]):
+    m = dict(zip(head, (c.strip() for c in m)))
+    for k in head:
+        if k == "train_seconds":
+            continue
+        assert float(r[k]) == float(j[k]) == float(m[k]), (k, r[k], j[k], m[k])
+for a, b in zip(js, out):
+    assert {k: v for k, v in a.items() if k != "train_seconds"} == {k: v for k, v in b.items() if k != "train_seconds"}
+PY
+}
+
+@test "tables use the C locale's decimal point whatever LC_ALL says" {
+    features h5
+    # a German locale (decimal comma), built here so the test can fail
+    command -v localedef >/dev/null || skip "no localedef"
+    mkdir -p "$TMP/loc"
+    localedef -i de_DE -f UTF-8 "$TMP/loc/de_DE.UTF-8" 2>/dev/null || skip "no de_DE locale source"
+    [ "$(LOCPATH="$TMP/loc" LC_ALL=de_DE.UTF-8 /usr/bin/printf '%.2f' 3.5)" = "3,50" ] || skip "the locale is not in effect"
+    run --separate-stderr env LOCPATH="$TMP/loc" LC_ALL=de_DE.UTF-8 "$KPCA" eval -q -k 4 "$OUT/tr.h5" "$OUT/te.h5" --csv -
+    assert_status 0
+    [[ "${lines[1]}" =~ ^4,[0-9]+\.[0-9]{4},[0-9]+,[0-9]+,1,,[0-9]+,[0-9]+\.[0-9]{3},0$ ]] || { show_run; fail "not C-locale numbers"; }
 }
 
 @test "eval reads raw data files too (ESL as TRAIN and TEST)" {
