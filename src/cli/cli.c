@@ -13,6 +13,7 @@ const cli_command *cli_current = NULL;
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
     fflush(stdout);
+    cli_progress_clear();
     fputs(prefix, stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -143,7 +144,10 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
     if (in->range != NULL && cli_parse_range(in->range, &lo, &hi) != 0) {
         return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
     }
-    if (kpca_dataset_read(spec, &ro, ds, &err) != KPCA_OK)
+    kpca_progress("read", 0, 1);
+    kpca_status rst = kpca_dataset_read(spec, &ro, ds, &err);
+    kpca_progress("read", 1, 1);
+    if (rst != KPCA_OK)
         return cli_fail(&err);
     /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
     if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {

@@ -70,6 +70,16 @@ extern const size_t cli_nexit_codes;
 /* The kpca(1) man page (roff) from the command tables. */
 void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n);
 
+/* The progress meter (on a terminal, unless quiet) and, when verbose, a
+ * timing line per phase at the end; see progress.c.  Commands report their
+ * own phases ("read", "write") with kpca_progress(). */
+void cli_progress_begin(const char *cmd, int quiet, int verbose);
+void cli_progress_end(void);
+/* Erases the meter's line (before any other message on stderr). */
+void cli_progress_clear(void);
+#define CLI_VERBOSE_OPTION(dest) \
+    {"verbose", 'v', NULL, CLI_FLAG, &(dest), 0, 0, "end with a timing line per phase on stderr"}
+
 int cmd_fit(int argc, char **argv);
 int cmd_transform(int argc, char **argv);
 int cmd_eval(int argc, char **argv);

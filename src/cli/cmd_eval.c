@@ -11,6 +11,7 @@ static struct {
     long folds, threads;
     int quiet;
     const char *memory_limit;
+    int verbose;
 } o;
 
 static const cli_option options[] = {
@@ -35,6 +36,7 @@ static const cli_option options[] = {
     {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the table and errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
+    CLI_VERBOSE_OPTION(o.verbose),
 };
 
 const cli_command cli_eval_command = {
@@ -134,6 +136,7 @@ int cmd_eval(int argc, char **argv)
         return r == 1 ? 0 : r;
     if (cli_set_memory_limit(o.memory_limit) != 0)
         return KPCA_EUSAGE;
+    cli_progress_begin("eval", o.quiet, o.verbose);
     cli_quiet = o.quiet;
     p.eps = o.eps;
     p.folds = (int)o.folds;

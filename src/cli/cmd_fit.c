@@ -13,6 +13,7 @@ static struct {
     const char *eig, *output;
     int quiet;
     const char *memory_limit;
+    int verbose;
     cli_input in;
 } o;
 
@@ -30,6 +31,7 @@ static const cli_option options[] = {
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
+    CLI_VERBOSE_OPTION(o.verbose),
     CLI_INPUT_OPTIONS(o.in),
 };
 
@@ -55,6 +57,7 @@ int cmd_fit(int argc, char **argv)
         return r == 1 ? 0 : r;
     if (cli_set_memory_limit(o.memory_limit) != 0)
         return KPCA_EUSAGE;
+    cli_progress_begin("fit", o.quiet, o.verbose);
     cli_quiet = o.quiet;
     if (o.output == NULL) {
         cli_error("no output file: give one with -o MODEL");
@@ -126,7 +129,9 @@ int cmd_fit(int argc, char **argv)
     cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
              model.eigval[0], model.eigval[model.k - 1], 100.0 * kept_sum / model.trace, info.sec_kernel, info.sec_center,
              info.eig_used == KPCA_EIG_EVD ? "evd" : "dsyevr", info.sec_eig);
+    kpca_progress("write", 0, 1);
     st = kpca_model_save(&model, o.output, &err);
+    kpca_progress("write", 1, 1);
     kpca_model_free(&model);
     if (st != KPCA_OK)
         return cli_fail(&err);

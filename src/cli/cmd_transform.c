@@ -11,6 +11,7 @@ static struct {
     const char *output, *oformat;
     int quiet;
     const char *memory_limit;
+    int verbose;
     cli_input in;
 } o;
 
@@ -21,6 +22,7 @@ static const cli_option options[] = {
      "hdf5, libsvm or csv (default: from FILE's suffix: .h5 .csv, else libsvm)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
+    CLI_VERBOSE_OPTION(o.verbose),
     CLI_INPUT_OPTIONS(o.in),
 };
 
@@ -43,6 +45,7 @@ int cmd_transform(int argc, char **argv)
         return r == 1 ? 0 : r;
     if (cli_set_memory_limit(o.memory_limit) != 0)
         return KPCA_EUSAGE;
+    cli_progress_begin("transform", o.quiet, o.verbose);
     cli_quiet = o.quiet;
     if (o.output == NULL) {
         cli_error("no output file: give one with -o FEATURES");
@@ -57,7 +60,10 @@ int cmd_transform(int argc, char **argv)
     }
     kpca_model model;
     kpca_error err;
-    if (kpca_model_load(pos[0], &model, &err) != KPCA_OK)
+    kpca_progress("load model", 0, 1);
+    kpca_status lst = kpca_model_load(pos[0], &model, &err);
+    kpca_progress("load model", 1, 1);
+    if (lst != KPCA_OK)
         return cli_fail(&err);
     size_t k = o.components ? o.components : model.k;
     if (k > model.k) {
@@ -87,7 +93,9 @@ int cmd_transform(int argc, char **argv)
                                : kpca_model_transform(&model, ds.x, ds.n, ds.dim, k, z, &err);
     if (st == KPCA_OK) {
         kpca_features_meta meta = {pos[0], pos[1], model.eigval};
+        kpca_progress("write", 0, 1);
         st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.y, &meta, &err);
+        kpca_progress("write", 1, 1);
     }
     if (st == KPCA_OK)
         cli_info("transform: %zu points onto %zu components -> '%s' (%s)", ds.n, k, o.output, kpca_format_name(ofmt));

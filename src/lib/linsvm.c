@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "dataset.h"
 #include "mem.h"
+#include "progress.h"
 
 kpca_svm_params kpca_svm_defaults(void)
 {
@@ -135,6 +136,7 @@ typedef struct {
     const size_t *gpos; /* row and column of training row r in g (NULL: r) */
     double factor;
     const kpca_svm_params *p;
+    char phase[32]; /* for kpca_progress: "svm 64" */
 } train_ctx;
 
 /* Node storage per row of a problem of ns points. */
@@ -249,6 +251,7 @@ typedef struct {
     size_t *nsv;                  /* per machine */
     struct svm_node **shared;     /* OVR: the rows every machine uses */
     pthread_mutex_t lock;
+    size_t finished; /* machines trained, for kpca_progress */
     size_t next;
     size_t fail_m; /* lowest failed machine, nmach if none */
     kpca_status st;
@@ -313,6 +316,10 @@ static void *train_worker(void *arg)
             pthread_mutex_lock(&P->lock);
             goto failed;
         }
+        pthread_mutex_lock(&P->lock);
+        size_t finished = ++P->finished;
+        pthread_mutex_unlock(&P->lock);
+        kpca_progress(t->phase, finished, P->out->nmach);
     }
     goto done;
 failed: /* with P->lock held */
@@ -431,7 +438,8 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
             }
         }
     }
-    train_ctx t = {x, ld, dim, g, ldg, gpos, factor, p};
+    train_ctx t = {x, ld, dim, g, ldg, gpos, factor, p, ""};
+    snprintf(t.phase, sizeof t.phase, "%s %zu", p->classifier == KPCA_CLF_LDA ? "lda" : "svm", dim);
     if (p->scheme == KPCA_MC_OVR) { /* every machine sees all n points: build them once */
         allidx = kpca_alloc_array(n, 1, sizeof(size_t));
         allg = kpca_alloc_array(n, 1, sizeof(size_t));
@@ -446,7 +454,7 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
         build_rows(&t, allidx, allg, n, nodes, shared);
     }
     svm_set_print_string_function(quiet_print); /* before any thread starts */
-    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, shared, PTHREAD_MUTEX_INITIALIZER, 0, nmach, KPCA_OK,
+    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, shared, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
               {KPCA_OK, ""}};
     size_t nth = thread_count(p, nmach);
     tid = kpca_alloc_array(nth, 1, sizeof *tid);
@@ -454,6 +462,7 @@ static kpca_status train_rows(const double *x, size_t ld, size_t dim, const int 
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
     }
+    kpca_progress(t.phase, 0, nmach);
     size_t started = 0;
     for (size_t i = 1; i < nth; i++) {
         if (pthread_create(&tid[i - 1], NULL, train_worker, &P) != 0)
@@ -722,9 +731,11 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         if (q > 0 && k == order[q - 1])
             continue; /* duplicate prefix: its rows were filled already */
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
+            kpca_progress("gram", done_k, dim);
             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, xg + done_k,
                         (int)dim, 1.0, g, (int)ntrain);
             mirror_upper(g, ntrain);
+            kpca_progress("gram", k, dim);
         }
         done_k = k > done_k ? k : done_k;
         double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, gpos, tr, dim, k, NULL, ntrain) : 1.0;

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "mem.h"
+#include "progress.h"
 
 kpca_fit_params kpca_fit_defaults(int degree)
 {
@@ -73,6 +74,7 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     memcpy(model->fity, fit->y, m * sizeof(int));
 
     double t0 = kpca_now();
+    kpca_progress("kernel", 0, 1);
     kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
     for (size_t i = 0; i < m * m; i++) {
         if (!isfinite(K[i])) {
@@ -82,6 +84,8 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         }
     }
     double t1 = kpca_now();
+    kpca_progress("kernel", 1, 1);
+    kpca_progress("centring", 0, 1);
     double raw_trace = 0.0;
     for (size_t i = 0; i < m; i++)
         raw_trace += fabs(K[i * m + i]);
@@ -98,8 +102,11 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         goto fail;
     }
     double t2 = kpca_now();
+    kpca_progress("centring", 1, 1);
+    kpca_progress("eigensolve", 0, 1);
     st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
     double t3 = kpca_now();
+    kpca_progress("eigensolve", 1, 1);
     kpca_free(K);
     K = NULL;
     if (st != KPCA_OK)
@@ -168,11 +175,13 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel block", block, m);
     for (size_t r0 = 0; r0 < n; r0 += block) {
         size_t nb = n - r0 < block ? n - r0 : block;
+        kpca_progress("projection", r0, n);
         kpca_kernel_cross(&model->kernel, x + r0 * dim, nb, model->fitx, m, dim, kt);
         kpca_center_cross(kt, nb, m, model->colmean, model->grandmean);
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)k, (int)m, 1.0, kt, (int)m,
                     model->alpha, (int)m, 0.0, z + r0 * k, (int)k);
     }
+    kpca_progress("projection", n, n);
     kpca_free(kt);
     for (size_t i = 0; i < n * k; i++)
         if (!isfinite(z[i]))

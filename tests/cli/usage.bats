@@ -49,7 +49,7 @@ load helper
         run --separate-stderr "$KPCA" $h
         assert_status 0
         [[ "$output" == "usage: kpca <command>"* ]] || { show_run; fail "$h: no usage"; }
-        assert_stdout_contains "fit " "transform " "eval " "exit codes: 0 success, 1 internal error, 2 usage error"
+        assert_stdout_contains "fit " "transform " "eval " "exit codes:" "  0  success" "  2  usage error" "  6  out of memory"
         [ -z "$stderr" ] || { show_run; fail "$h: output on stderr"; }
     done
 }

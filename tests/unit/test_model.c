@@ -736,6 +736,47 @@ static void test_bad_arguments(void **state)
     kpca_model_free(&md);
 }
 
+/* the progress hook sees every phase of a fit and a projection, each ending
+ * with done == total, and nothing once it is removed */
+static char seen[8][32];
+static size_t nseen, nends;
+static void count_progress(const char *phase, size_t done, size_t total, void *user)
+{
+    (void)user;
+    assert_true(done <= total);
+    if (nseen == 0 || strcmp(seen[nseen - 1], phase) != 0) {
+        assert_true(nseen < 8);
+        snprintf(seen[nseen++], sizeof seen[0], "%s", phase);
+    }
+    nends += done == total;
+}
+
+static void test_progress_hook(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    tu_random_dataset(&ds, 50, 4, 3, 11);
+    kpca_fit_params p = kpca_fit_defaults(2);
+    kpca_model md;
+    kpca_error err;
+    nseen = nends = 0;
+    kpca_progress_set(count_progress, NULL);
+    assert_int_equal(kpca_model_fit(&ds, &p, &md, NULL, &err), KPCA_OK);
+    double z[50 * 3];
+    assert_int_equal(kpca_model_transform(&md, ds.x, 50, 4, 3, z, &err), KPCA_OK);
+    kpca_progress_set(NULL, NULL);
+    assert_int_equal(nseen, 4);
+    assert_string_equal(seen[0], "kernel");
+    assert_string_equal(seen[1], "centring");
+    assert_string_equal(seen[2], "eigensolve");
+    assert_string_equal(seen[3], "projection");
+    assert_int_equal(nends, 4);
+    assert_int_equal(kpca_model_transform(&md, ds.x, 50, 4, 3, z, &err), KPCA_OK);
+    assert_int_equal(nseen, 4); /* removed: no more calls */
+    kpca_model_free(&md);
+    kpca_dataset_free(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -747,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_damaged_model_files),
         cmocka_unit_test(test_identical_points),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_progress_hook),
     };
     return cmocka_run_group_tests(tests, NULL, teardown_all);
 }

@@ -1,0 +1,101 @@
+/* progress.c - the progress meter and -v's timing line.
+ *
+ * The library reports phases through kpca_progress (lib/progress.h); the
+ * commands report their own reading and writing the same way.  On a
+ * terminal (and without -q) the current phase is redrawn on one stderr line
+ * at most five times a second, with done/total and an estimate of the time
+ * left; the line is erased at the end.  With -v every phase's wall time is
+ * summed and printed on one line at the end, terminal or not. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define MAX_PHASES 64
+
+static struct {
+    int draw, verbose, drawn;
+    const char *cmd;
+    char cur[32];
+    double cur_start, last_draw, t0;
+    size_t nph;
+    char name[MAX_PHASES][32];
+    double sec[MAX_PHASES];
+} pr;
+
+static void close_phase(double now)
+{
+    if (pr.cur[0] == '\0')
+        return;
+    size_t i = 0;
+    while (i < pr.nph && strcmp(pr.name[i], pr.cur) != 0)
+        i++;
+    if (i == pr.nph && pr.nph < MAX_PHASES)
+        snprintf(pr.name[pr.nph++], sizeof pr.name[0], "%s", pr.cur);
+    if (i < pr.nph)
+        pr.sec[i] += now - pr.cur_start;
+    pr.cur[0] = '\0';
+}
+
+static void on_progress(const char *phase, size_t done, size_t total, void *user)
+{
+    (void)user;
+    double now = kpca_now();
+    if (strcmp(phase, pr.cur) != 0) {
+        close_phase(now);
+        snprintf(pr.cur, sizeof pr.cur, "%s", phase);
+        pr.cur_start = now;
+    }
+    int end = done >= total;
+    if (pr.draw && (end || done == 0 || now - pr.last_draw >= 0.2)) {
+        pr.last_draw = now;
+        double spent = now - pr.cur_start;
+        char left[32] = "";
+        if (done > 0 && !end && spent > 0.5)
+            snprintf(left, sizeof left, ", %.0f s left", spent * (double)(total - done) / (double)done);
+        if (total > 1)
+            fprintf(stderr, "\r\033[Kkpca %s: %s %zu/%zu%s", pr.cmd, phase, done, total, left);
+        else
+            fprintf(stderr, "\r\033[Kkpca %s: %s%s", pr.cmd, phase, end ? " done" : "...");
+        pr.drawn = 1;
+    }
+    if (end)
+        close_phase(now);
+}
+
+void cli_progress_begin(const char *cmd, int quiet, int verbose)
+{
+    memset(&pr, 0, sizeof pr);
+    pr.cmd = cmd;
+    pr.draw = !quiet && isatty(STDERR_FILENO);
+    pr.verbose = verbose;
+    pr.t0 = kpca_now();
+    if (pr.draw || pr.verbose)
+        kpca_progress_set(on_progress, NULL);
+}
+
+void cli_progress_clear(void)
+{
+    if (pr.drawn) {
+        fprintf(stderr, "\r\033[K");
+        pr.drawn = 0;
+    }
+}
+
+void cli_progress_end(void)
+{
+    kpca_progress_set(NULL, NULL);
+    if (pr.cmd == NULL)
+        return;
+    double now = kpca_now();
+    close_phase(now);
+    cli_progress_clear();
+    if (pr.verbose) {
+        fprintf(stderr, "kpca %s: timing:", pr.cmd);
+        for (size_t i = 0; i < pr.nph; i++)
+            fprintf(stderr, "%s %s %.3f s", i ? "," : "", pr.name[i], pr.sec[i]);
+        fprintf(stderr, "%s total %.3f s\n", pr.nph ? ";" : "", now - pr.t0);
+    }
+    pr.cmd = NULL;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# progress.bats - the progress meter (only on a terminal, silenced by -q)
+# and -v's timing line.
+
+load helper
+
+setup_file() {
+    local d k="${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}"
+    d="$(file_tmp)"
+    gzip -dc "$BATS_TEST_DIRNAME/../../data/zip.train.gz" | head -n 400 >"$d/train.txt"
+    "$k" fit -q -d 2 -m 300 -k 20 "$d/train.txt" -o "$d/model.h5"
+    "$k" transform -q "$d/model.h5" "$d/train.txt" -o "$d/train.h5"
+}
+
+setup() {
+    common_setup
+    FIX="$(file_tmp)"
+}
+
+# on_tty CMD...: runs CMD with stdin, stdout and stderr on a pseudo-terminal
+# (script(1)); $output is what the terminal showed
+on_tty() {
+    command -v script >/dev/null || skip "no script(1)"
+    local q
+    q=$(printf ' %q' "$@")
+    run script -qec "$q" /dev/null
+}
+
+@test "-v: one timing line per command, naming every phase" {
+    run --separate-stderr "$KPCA" fit -q -v -d 2 -m 300 -k 10 "$FIX/train.txt" -o "$OUT/m.h5"
+    assert_status 0
+    [[ "$stderr" =~ ^kpca\ fit:\ timing:\ read\ [0-9.]+\ s,\ kernel\ [0-9.]+\ s,\ centring\ [0-9.]+\ s,\ eigensolve\ [0-9.]+\ s,\ write\ [0-9.]+\ s\;\ total\ [0-9.]+\ s$ ]] ||
+        { show_run; fail "bad fit timing line"; }
+    run --separate-stderr "$KPCA" transform -q -v "$FIX/model.h5" "$FIX/train.txt" -o "$OUT/z.h5"
+    assert_status 0
+    assert_stderr_contains "kpca transform: timing: load model" "read" "projection" "write" "; total"
+    run --separate-stderr "$KPCA" eval -q -v -k 5,20 "$FIX/train.h5" "$FIX/train.h5"
+    assert_status 0
+    assert_stderr_contains "kpca eval: timing: read" "gram" "svm 5" "svm 20" "; total"
+    [ "${#lines[@]}" -eq 3 ] || { show_run; fail "the table changed"; }
+}
+
+@test "not a terminal: no meter (no carriage return or escape) on stderr" {
+    run --separate-stderr "$KPCA" fit -d 2 -m 300 -k 10 "$FIX/train.txt" -o "$OUT/m.h5"
+    assert_status 0
+    [[ "$stderr" != *$'\r'* && "$stderr" != *$'\e'* ]] || { show_run; fail "meter drawn without a terminal"; }
+}
+
+@test "on a terminal: the meter names the phases and is erased; -q draws nothing" {
+    on_tty "$KPCA" eval -k 5,20 "$FIX/train.h5" "$FIX/train.h5"
+    assert_status 0
+    [[ "$output" == *$'\r\e[Kkpca eval: svm 5 '*/45* ]] || { show_run; fail "no svm meter"; }
+    [[ "$output" == *$'\r\e[Kkpca eval: read'* ]] || { show_run; fail "no read meter"; }
+    on_tty "$KPCA" eval -q -k 5,20 "$FIX/train.h5" "$FIX/train.h5"
+    assert_status 0
+    [[ "$output" != *$'\e[K'* ]] || { show_run; fail "-q still drew the meter"; }
+}
