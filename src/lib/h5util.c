@@ -103,11 +103,14 @@ static int superblock_implausible(int fd, off_t fsize)
 {
     unsigned char sb[128];
     for (off_t at = 0; at + 8 <= fsize; at = at == 0 ? 512 : at * 2) {
+        memset(sb, 0, sizeof sb);
         ssize_t got = pread(fd, sb, sizeof sb, at);
         if (got < 8)
             return 1;
         if (memcmp(sb, "\211HDF\r\n\032\n", 8) != 0)
             continue;
+        if (got < 16)
+            return 1; /* a signature and no superblock after it */
         int ver = sb[8];
         size_t so, sl, eof_at, sb_len;
         if (ver == 0 || ver == 1) {
