@@ -169,16 +169,23 @@ int cli_parse_bytes(const char *s, size_t *out)
     if (end == s || errno != 0 || !(v >= 0.0) || s[0] == '-' || s[0] == '+' || isspace((unsigned char)s[0]))
         return -1;
     double mult = 1.0;
+    int prefixed = 1;
     switch (*end) {
     case 'K': case 'k': mult = 1024.0; end++; break;
     case 'M': case 'm': mult = 1048576.0; end++; break;
     case 'G': case 'g': mult = 1073741824.0; end++; break;
     case 'T': case 't': mult = 1099511627776.0; end++; break;
-    default: break;
+    default: prefixed = 0; break;
     }
-    if (*end == 'B' || *end == 'b' || (*end == 'i' && (end[1] == 'B' || end[1] == 'b')))
-        end += *end == 'i' ? 2 : 1;
+    /* "iB" only after a prefix (KiB, MiB...); a bare "B" anywhere */
+    if (prefixed && *end == 'i' && (end[1] == 'B' || end[1] == 'b'))
+        end += 2;
+    else if (*end == 'B' || *end == 'b')
+        end++;
     if (*end != '\0' || v * mult >= 18446744073709551615.0)
+        return -1;
+    /* a positive size below one byte would silently mean "no limit" */
+    if (v > 0.0 && v * mult < 1.0)
         return -1;
     *out = (size_t)(v * mult);
     return 0;

@@ -247,6 +247,7 @@ int cmd_eval(int argc, char **argv)
         free(rows);
         goto out;
     }
+    cli_progress_clear(); /* the table must not start on the meter's line */
     /* a table sent to standard output replaces the plain one there, so that
      * stdout is pure CSV, Markdown or JSON */
     int to_stdout = (o.csv && strcmp(o.csv, "-") == 0) || (o.markdown && strcmp(o.markdown, "-") == 0) ||

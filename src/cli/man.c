@@ -19,7 +19,7 @@ const cli_exit_code cli_exit_codes[] = {
 };
 const size_t cli_nexit_codes = sizeof cli_exit_codes / sizeof cli_exit_codes[0];
 
-/* Writes s as roff text: backslashes escaped, '-' as \-, a leading '.' or
+/* Writes s as roff text: backslashes escaped, '-' as \-, '"' as \(dq, a leading '.' or
  * '\'' guarded, each newline ending a line. */
 static void roff(FILE *fp, const char *s)
 {
@@ -31,6 +31,7 @@ static void roff(FILE *fp, const char *s)
         switch (*s) {
         case '\\': fputs("\\e", fp); break;
         case '-': fputs("\\-", fp); break;
+        case '"': fputs("\\(dq", fp); break;
         case '\n': fputc('\n', fp); bol = 1; break;
         default: fputc(*s, fp);
         }

@@ -31,10 +31,18 @@ static void close_phase(double now)
     size_t i = 0;
     while (i < pr.nph && strcmp(pr.name[i], pr.cur) != 0)
         i++;
-    if (i == pr.nph && pr.nph < MAX_PHASES)
-        snprintf(pr.name[pr.nph++], sizeof pr.name[0], "%s", pr.cur);
-    if (i < pr.nph)
-        pr.sec[i] += now - pr.cur_start;
+    /* the last slot sums every phase beyond the table, so that the timing
+     * line still adds up to the total */
+    if (i == pr.nph) {
+        if (pr.nph < MAX_PHASES - 1)
+            snprintf(pr.name[pr.nph++], sizeof pr.name[0], "%s", pr.cur);
+        else {
+            i = MAX_PHASES - 1;
+            if (pr.nph < MAX_PHASES)
+                snprintf(pr.name[pr.nph++], sizeof pr.name[0], "other phases");
+        }
+    }
+    pr.sec[i] += now - pr.cur_start;
     pr.cur[0] = '\0';
 }
 

@@ -24,8 +24,13 @@ kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y,
     double *xc = kpca_alloc_array(n, dim, sizeof(double));
     double *s = kpca_alloc_array(dim, dim, sizeof(double));
     double *f = kpca_alloc_array(dim, dim, sizeof(double));
+    /* LAPACK workspaces from our allocator, so that the _work calls below
+     * cannot fail on an allocation of their own */
+    double *work = kpca_alloc_array(dim, 3, sizeof(double));
+    lapack_int *iwork = kpca_alloc_array(dim, 1, sizeof(lapack_int));
     double *mu = NULL, *w = NULL;
-    if (labels == NULL || cls == NULL || count == NULL || xc == NULL || s == NULL || f == NULL) {
+    if (labels == NULL || cls == NULL || count == NULL || xc == NULL || s == NULL || f == NULL || work == NULL ||
+        iwork == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for LDA (%zu x %zu)", dim, dim);
         goto done;
     }
@@ -70,14 +75,15 @@ kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y,
         memcpy(f, s, dim * dim * sizeof(double));
         for (size_t j = 0; j < dim; j++)
             f[j * dim + j] += eps * scale;
-        double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', (lapack_int)dim, f, (lapack_int)dim);
+        double anorm = LAPACKE_dlansy_work(LAPACK_COL_MAJOR, '1', 'L', (lapack_int)dim, f, (lapack_int)dim, work);
         lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)dim, f, (lapack_int)dim);
         if (info == 0) {
             /* rounding can let an exactly singular S factor with a tiny
              * pivot: call S numerically singular when its reciprocal
              * condition number is below dim * machine epsilon */
             double rcond = 0.0;
-            info = LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', (lapack_int)dim, f, (lapack_int)dim, anorm, &rcond);
+            info = LAPACKE_dpocon_work(LAPACK_COL_MAJOR, 'L', (lapack_int)dim, f, (lapack_int)dim, anorm, &rcond,
+                                       work, iwork);
             if (info < 0) {
                 st = kpca_fail(err, KPCA_EINTERNAL, "dpocon: argument %d was illegal", (int)-info);
                 goto done;
@@ -133,6 +139,8 @@ done:
     kpca_free(xc);
     kpca_free(s);
     kpca_free(f);
+    kpca_free(work);
+    kpca_free(iwork);
     kpca_free(mu);
     kpca_free(w);
     if (st != KPCA_OK)

@@ -316,10 +316,11 @@ static void *train_worker(void *arg)
             pthread_mutex_lock(&P->lock);
             goto failed;
         }
+        /* report under the lock so the hook sees done counts in order */
         pthread_mutex_lock(&P->lock);
         size_t finished = ++P->finished;
-        pthread_mutex_unlock(&P->lock);
         kpca_progress(t->phase, finished, P->out->nmach);
+        pthread_mutex_unlock(&P->lock);
     }
     goto done;
 failed: /* with P->lock held */

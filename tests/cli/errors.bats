@@ -361,13 +361,13 @@ transform_fails() {
     [ -s "$OUT/m.h5" ]
 }
 
-@test "--memory-limit takes 64000K, 62.5M, 2G, 1T, 8GiB, 1e9; refuses 1x, -5, empty" {
+@test "--memory-limit takes 64000K, 62.5M, 2G, 1T, 8GiB, 1e9, 3000000000B; refuses 1x, -5, empty, 0.5, 5iB" {
     local v
-    for v in 64000K 62.5M 2G 1T 8GiB 1e9; do
+    for v in 64000K 62.5M 2G 1T 8GiB 1e9 3000000000B; do
         run --separate-stderr "$KPCA" fit -q -d 2 -m 20 --memory-limit "$v" "$SMALL" -o "$OUT/m.h5"
         assert_status 0
     done
-    for v in 1x -5 "" " 5" 1e400; do
+    for v in 1x -5 "" " 5" 1e400 0.5 5iB 0.0001K; do
         run --separate-stderr "$KPCA" fit -q -d 2 -m 20 --memory-limit "$v" "$SMALL" -o "$OUT/n.h5"
         assert_status 2
         assert_stderr_contains "option '--memory-limit'"
