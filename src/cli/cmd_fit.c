@@ -1,4 +1,5 @@
 /* cmd_fit.c - kpca fit: kernel PCA on (a subset of) a data file -> model. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,8 +7,9 @@
 #include "cli.h"
 
 static struct {
+    const char *kernel;
     long degree;
-    double gamma, coef0, tol;
+    double gamma, coef0, sigma, tol;
     size_t components, subset;
     long seed;
     const char *eig, *output;
@@ -18,9 +20,15 @@ static struct {
 } o;
 
 static const cli_option options[] = {
+    {"kernel", 0, "NAME", CLI_STRING, &o.kernel, 0, 0,
+     "poly (gamma x.y + coef0)^d, rbf exp(-|x-y|^2/(2 sigma^2)), sigmoid tanh(gamma x.y + coef0) or linear x.y (default: poly)"},
     {"degree", 'd', "D", CLI_INT, &o.degree, 1, KPCA_MAX_DEGREE, "polynomial degree, 1..20 (default: 3)"},
-    {"gamma", 0, "G", CLI_DOUBLE, &o.gamma, 1e-300, 1e300, "kernel scale in (gamma x.y + coef0)^d (default: 1)"},
-    {"coef0", 0, "C", CLI_DOUBLE, &o.coef0, 0, 1e300, "kernel offset, >= 0 (default: 0, the paper's kernel)"},
+    {"gamma", 0, "G", CLI_DOUBLE, &o.gamma, 1e-300, 1e300,
+     "poly and sigmoid: the scale of x.y (default: 1 for poly, 1/dim for sigmoid)"},
+    {"coef0", 0, "C", CLI_DOUBLE, &o.coef0, -1e300, 1e300,
+     "poly: offset >= 0 (default: 0, the paper's kernel); sigmoid: any offset (default: 1)"},
+    {"sigma", 0, "S", CLI_DOUBLE, &o.sigma, 1e-300, 1e300,
+     "rbf width (default: the square root of the fit points' total variance, so a typical pair has k = exp(-1))"},
     {"components", 'k', "K", CLI_SIZE, &o.components, 1, 1e9,
      "components to keep (default: all with a non-zero eigenvalue)"},
     {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9, "fit on M rows of the data (default: all rows)"},
@@ -46,8 +54,7 @@ const cli_command cli_fit_command = {
 int cmd_fit(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
-    o.degree = 3;
-    o.gamma = 1.0;
+    o.gamma = o.coef0 = o.sigma = NAN; /* NAN: not given */
     o.tol = -1.0;
     o.in.round = -1;
     char *pos[1];
@@ -64,9 +71,41 @@ int cmd_fit(int argc, char **argv)
         cli_hint(&cli_fit_command);
         return KPCA_EUSAGE;
     }
-    kpca_fit_params p = kpca_fit_defaults((int)o.degree);
-    p.kernel.gamma = o.gamma;
-    p.kernel.coef0 = o.coef0;
+    kpca_kernel_type kt = KPCA_KERNEL_POLY;
+    if (o.kernel != NULL && kpca_kernel_parse(o.kernel, &kt) != 0) {
+        cli_usage("option '--kernel': expected poly, rbf, sigmoid or linear, got '%s'", o.kernel);
+        return KPCA_EUSAGE;
+    }
+    /* an option that the kernel does not have is a mistake, not a no-op */
+    const char *stray = NULL;
+    if (kt != KPCA_KERNEL_POLY && o.degree != 0)
+        stray = "--degree";
+    else if ((kt == KPCA_KERNEL_RBF || kt == KPCA_KERNEL_LINEAR) && !isnan(o.gamma))
+        stray = "--gamma";
+    else if ((kt == KPCA_KERNEL_RBF || kt == KPCA_KERNEL_LINEAR) && !isnan(o.coef0))
+        stray = "--coef0";
+    else if (kt != KPCA_KERNEL_RBF && !isnan(o.sigma))
+        stray = "--sigma";
+    if (stray != NULL) {
+        cli_usage("option '%s' does not apply to --kernel %s", stray, kpca_kernel_name(kt));
+        return KPCA_EUSAGE;
+    }
+    kpca_fit_params p = kpca_fit_defaults(o.degree ? (int)o.degree : 3);
+    p.kernel.type = kt;
+    if (kt != KPCA_KERNEL_POLY)
+        p.kernel.degree = 1;
+    if (!isnan(o.gamma))
+        p.kernel.gamma = o.gamma;
+    if (!isnan(o.coef0))
+        p.kernel.coef0 = o.coef0;
+    else if (kt == KPCA_KERNEL_SIGMOID)
+        p.kernel.coef0 = 1.0;
+    if (kt == KPCA_KERNEL_POLY && p.kernel.coef0 < 0.0) {
+        cli_usage("option '--coef0': expected a number >= 0 for --kernel poly (a negative offset breaks positive "
+                  "semi-definiteness), got '%g'", p.kernel.coef0);
+        return KPCA_EUSAGE;
+    }
+    kpca_error err;
     p.components = o.components;
     p.tol = o.tol;
     if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0) {
@@ -75,7 +114,6 @@ int cmd_fit(int argc, char **argv)
     }
 
     kpca_dataset all, fit;
-    kpca_error err;
     r = cli_read_input(pos[0], &o.in, 0, &all);
     if (r != 0)
         return r;
@@ -105,8 +143,14 @@ int cmd_fit(int argc, char **argv)
     if (st != KPCA_OK)
         return cli_fail(&err);
 
-    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s), kernel (%g x.y + %g)^%ld", m, nall, fit.dim,
-             pos[0], o.seed ? "random subset" : "first rows", p.kernel.gamma, p.kernel.coef0, o.degree);
+    /* the data-dependent defaults need the fit points */
+    if (kt == KPCA_KERNEL_SIGMOID && isnan(o.gamma))
+        p.kernel.gamma = 1.0 / (double)fit.dim;
+    if (kt == KPCA_KERNEL_RBF)
+        p.kernel.sigma = isnan(o.sigma) ? kpca_kernel_default_sigma(fit.x, fit.n, fit.dim) : o.sigma;
+    char kd[96];
+    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s), kernel %s", m, nall, fit.dim, pos[0],
+             o.seed ? "random subset" : "first rows", kpca_kernel_describe(&p.kernel, kd, sizeof kd));
     kpca_model model;
     kpca_fit_info info;
     st = kpca_model_fit(&fit, &p, &model, &info, &err);
@@ -118,9 +162,13 @@ int cmd_fit(int argc, char **argv)
                  o.seed);
     else
         snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
-    if (info.kept < info.requested)
-        cli_info("kept %zu of %zu components: %zu eigenvalues are rounding noise (<= %.3g x max(largest, trace K))", info.kept,
-                 info.requested, info.requested - info.kept, info.tol);
+    if (info.negative > 0)
+        cli_info("kept %zu of %zu components: %zu eigenvalues are negative (the %s kernel is not positive "
+                 "semi-definite), %zu are rounding noise", info.kept, info.requested, info.negative,
+                 kpca_kernel_name(p.kernel.type), info.requested - info.kept - info.negative);
+    else if (info.kept < info.requested)
+        cli_info("kept %zu of %zu components: %zu eigenvalues are rounding noise (<= %.3g x max(largest, trace K))",
+                 info.kept, info.requested, info.requested - info.kept, info.tol);
     else
         cli_info("kept %zu components", info.kept);
     double kept_sum = 0.0;

@@ -14,7 +14,7 @@ static const cli_option options[] = {
 
 const cli_command cli_info_command = {
     "info", "[options] MODEL", "print what a model holds, one 'key value' per line",
-    "Keys: format, version, kernel, degree, gamma, coef0, fit_points, dim,\n"
+    "Keys: format, version, kernel, degree, gamma, coef0, sigma (rbf only),\nfit_points, dim, "
     "components, trace, explained (sum of the kept eigenvalues / trace),\n"
     "input_lo, input_hi, source; with -e, then 'eigenvalue N MU' lines.",
     options, sizeof options / sizeof options[0], cmd_info, 1, 1,
@@ -35,8 +35,10 @@ int cmd_info(int argc, char **argv)
     double kept = 0.0;
     for (size_t c = 0; c < md.k; c++)
         kept += md.eigval[c];
-    printf("format %s\nversion %d\nkernel poly\ndegree %d\ngamma %.17g\ncoef0 %.17g\n", KPCA_MODEL_FORMAT,
-           KPCA_MODEL_VERSION, md.kernel.degree, md.kernel.gamma, md.kernel.coef0);
+    printf("format %s\nversion %d\nkernel %s\ndegree %d\ngamma %.17g\ncoef0 %.17g\n", KPCA_MODEL_FORMAT,
+           KPCA_MODEL_VERSION, kpca_kernel_name(md.kernel.type), md.kernel.degree, md.kernel.gamma, md.kernel.coef0);
+    if (md.kernel.type == KPCA_KERNEL_RBF)
+        printf("sigma %.17g\n", md.kernel.sigma);
     printf("fit_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
            md.trace > 0 ? kept / md.trace : 0.0);
     printf("input_lo %.17g\ninput_hi %.17g\nsource %s\n", md.input_lo, md.input_hi, md.source);

@@ -78,8 +78,9 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
     for (size_t i = 0; i < m * m; i++) {
         if (!isfinite(K[i])) {
-            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow (degree %d too high for the data's scale?)",
-                           p->kernel.degree);
+            char kd[96];
+            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
+                           kpca_kernel_describe(&p->kernel, kd, sizeof kd));
             goto fail;
         }
     }
@@ -97,8 +98,9 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     for (size_t i = 0; finite && i < m * m; i++)
         finite = isfinite(K[i]);
     if (!finite) {
-        st = kpca_fail(err, KPCA_ENUMERIC, "kernel values too large to centre (degree %d, gamma %g: overflow)",
-                       p->kernel.degree, p->kernel.gamma);
+        char kd[96];
+        st = kpca_fail(err, KPCA_ENUMERIC, "kernel values too large to centre (%s: overflow)",
+                       kpca_kernel_describe(&p->kernel, kd, sizeof kd));
         goto fail;
     }
     double t2 = kpca_now();
@@ -129,6 +131,8 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         goto fail;
     }
     inf.kept = kept;
+    for (size_t c = kept; c < want; c++)
+        inf.negative += mu[c] < -floor_mu;
     model->alpha = kpca_alloc_array(kept, m, sizeof(double));
     model->eigval = kpca_alloc_array(kept, 1, sizeof(double));
     if (model->alpha == NULL || model->eigval == NULL) {

@@ -50,6 +50,8 @@ typedef struct {
 typedef struct {
     size_t requested;         /* components asked of the eigensolver */
     size_t kept;              /* components kept (eigenvalue above tolerance) */
+    size_t negative;          /* of the requested, eigenvalues below -tolerance: the
+                               * kernel is not positive semi-definite (sigmoid) */
     double tol;               /* tolerance used (relative to max(mu_1, trace of uncentred K)) */
     kpca_eig_method eig_used; /* driver actually used */
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */

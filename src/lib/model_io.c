@@ -3,7 +3,8 @@
  * Sealed (h5util.h): the file's CRC-32 and length sit in a 512-byte user
  * block in front of the HDF5 data and are checked before libhdf5 reads it.
  * Root attributes: format ("kpca-model"), version (2: sealed), kpca_version,
- * kernel ("poly"), degree, gamma, coef0, m, dim, k, grandmean, trace,
+ * kernel ("poly", "rbf", "sigmoid", "linear"), degree, gamma, coef0, sigma
+ * (rbf only), m, dim, k, grandmean, trace,
  * input_lo, input_hi, source, checksum (CRC-32 of the arrays and numbers).
  * Datasets: fit_x (m x dim), fit_y (m), alpha (k x m), eigenvalues (k),
  * colmean (m).  Loading checks the version, every shape, the checksum and
@@ -36,6 +37,11 @@ static unsigned long model_checksum(const kpca_model *md)
     double scalars[6] = {md->kernel.gamma, md->kernel.coef0, md->grandmean, md->trace, md->input_lo, md->input_hi};
     crc = crc_bytes(crc, sizes, sizeof sizes);
     crc = crc_bytes(crc, scalars, sizeof scalars);
+    if (md->kernel.type != KPCA_KERNEL_POLY) { /* poly models keep their checksum */
+        long long type = (long long)md->kernel.type;
+        crc = crc_bytes(crc, &type, sizeof type);
+        crc = crc_bytes(crc, &md->kernel.sigma, sizeof md->kernel.sigma);
+    }
     crc = crc_bytes(crc, md->fitx, md->m * md->dim * sizeof(double));
     crc = crc_bytes(crc, md->fity, md->m * sizeof(int));
     crc = crc_bytes(crc, md->alpha, md->k * md->m * sizeof(double));
@@ -58,10 +64,12 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     st = kpca_h5_attr_write_string(f, path, "format", KPCA_MODEL_FORMAT, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "version", KPCA_MODEL_VERSION, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
-    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kernel", "poly", err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kernel", kpca_kernel_name(md->kernel.type), err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "degree", md->kernel.degree, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "gamma", md->kernel.gamma, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "coef0", md->kernel.coef0, err);
+    if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
+        st = kpca_h5_attr_write_double(f, path, "sigma", md->kernel.sigma, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "m", (long)md->m, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "dim", (long)md->dim, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "k", (long)md->k, err);
@@ -119,15 +127,17 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': model version %ld is not supported (this kpca reads version %d)",
                        path, version, KPCA_MODEL_VERSION);
     if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "kernel", kname, sizeof kname, err);
-    if (st == KPCA_OK && strcmp(kname, "poly") != 0)
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown kernel '%s'", path, kname);
+    if (st == KPCA_OK && kpca_kernel_parse(kname, &md->kernel.type) != 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown kernel '%s' (expected poly, rbf, sigmoid or linear)", path,
+                       kname);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "degree", &degree, err);
     if (st == KPCA_OK && (degree < 1 || degree > KPCA_MAX_DEGREE))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': degree %ld out of range", path, degree);
-    md->kernel.type = KPCA_KERNEL_POLY;
     md->kernel.degree = (int)degree;
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "gamma", &md->kernel.gamma, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "coef0", &md->kernel.coef0, err);
+    if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
+        st = kpca_h5_attr_read_double(f, path, "sigma", &md->kernel.sigma, err);
     if (st == KPCA_OK) st = read_size(f, path, "m", 2, 100000000L, &md->m, err);
     if (st == KPCA_OK) st = read_size(f, path, "dim", 1, 100000000L, &md->dim, err);
     if (st == KPCA_OK) st = read_size(f, path, "k", 1, (long)md->m, &md->k, err);

@@ -493,6 +493,19 @@ PY
     assert_no_output "$OUT/m.h5"
 }
 
+@test "sigmoid (not PSD): negative eigenvalues are dropped and counted, no NaN in the model or features" {
+    run --separate-stderr "$KPCA" fit --kernel sigmoid "$SMALL" -o "$OUT/s.h5"
+    assert_status 0
+    assert_stderr_contains "eigenvalues are negative (the sigmoid kernel is not positive semi-definite)"
+    run --separate-stderr "$KPCA" info --eigenvalues "$OUT/s.h5"
+    assert_status 0
+    assert_stdout_contains "kernel sigmoid"
+    ! printf '%s\n' "$output" | grep -qiE 'nan|inf' || fail "non-finite value in: $output"
+    run --separate-stderr "$KPCA" transform -q --output-format libsvm "$OUT/s.h5" "$SMALL" -o "$OUT/s.svm"
+    assert_status 0
+    ! grep -qiE 'nan|inf' "$OUT/s.svm" || fail "non-finite feature"
+}
+
 @test "an HDF5 file whose superblock is damaged is refused before libhdf5 reads it: exit 3" {
     # found by fuzzing: libhdf5 1.10.8 spent 9 s and 3.2 GB on this 3 KB file
     local f="$BATS_TEST_DIRNAME/../fuzz/corpus/hdf5/oom-3gb-bad-superblock"

@@ -196,6 +196,27 @@ bad_fit() {
     bad_fit --round -1
 }
 
+@test "fit --kernel: unknown names refused; options of another kernel refused, not ignored" {
+    bad_fit --kernel gaussian
+    assert_stderr_contains "option '--kernel'" "poly, rbf, sigmoid or linear" "'gaussian'"
+    bad_fit --kernel RBF
+    bad_fit --kernel rbf --degree 2
+    assert_stderr_contains "option '--degree' does not apply to --kernel rbf"
+    bad_fit --kernel rbf --gamma 0.5
+    assert_stderr_contains "option '--gamma' does not apply to --kernel rbf"
+    bad_fit --kernel linear --coef0 1
+    assert_stderr_contains "option '--coef0' does not apply to --kernel linear"
+    bad_fit --kernel poly --sigma 2
+    assert_stderr_contains "option '--sigma' does not apply to --kernel poly"
+    bad_fit --kernel sigmoid --sigma 2
+    bad_fit --kernel rbf --sigma 0
+    assert_stderr_contains "option '--sigma'"
+    bad_fit --kernel rbf --sigma -3
+    bad_fit --kernel rbf --sigma nan
+    bad_fit --kernel sigmoid --gamma 0
+    bad_fit --kernel sigmoid --coef0 inf
+}
+
 @test "--input-range must be LO,HI with LO < HI" {
     local v
     for v in 1,0 0,0 0 ",1" "0," a,b "0;1" 0,1,2 nan,1; do

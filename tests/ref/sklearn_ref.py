@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """sklearn_ref.py - check kpca's features against scikit-learn's KernelPCA.
 
-usage: sklearn_ref.py [--data DIR] -d D -m M -k K [--test-rows N] [--rtol R]
+usage: sklearn_ref.py [--data DIR] [--kernel poly|rbf|sigmoid|linear]
+                      [-d D] [--gamma G] [--coef0 C] [--sigma S] -m M -k K
+                      [--test-rows N] [--rtol R]
                       TRAIN_FEATURES.h5 TEST_FEATURES.h5
 
 Reads DIR/zip.train.gz and DIR/zip.test.gz itself (gzip + numpy, no kpca
-code), fits sklearn.decomposition.KernelPCA(kernel='poly', degree=D,
-gamma=1, coef0=0, eigen_solver='dense', n_components=K) on the first M
-training rows and transforms those M rows and the first N (default 500)
-test rows.  TRAIN_FEATURES.h5 and TEST_FEATURES.h5 are written by
+code), fits sklearn.decomposition.KernelPCA(eigen_solver='dense',
+n_components=K) with the kernel asked for (default: kernel='poly',
+degree=D, gamma=1, coef0=0, the paper's; rbf with sigma S is sklearn's
+gamma = 1 / (2 S^2)) on the first M training rows and transforms those M
+rows and the first N (default 500) test rows.  TRAIN_FEATURES.h5 and TEST_FEATURES.h5 are written by
 `kpca transform` (dataset 'data'); their first M and N rows are compared.
 
 For each component the sign is aligned by the dot product of the two
@@ -62,7 +65,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data"),
                     help="directory with zip.train.gz and zip.test.gz (default: the repository's data/)")
-    ap.add_argument("-d", "--degree", type=int, required=True)
+    ap.add_argument("--kernel", default="poly", choices=["poly", "rbf", "sigmoid", "linear"])
+    ap.add_argument("-d", "--degree", type=int, default=3)
+    ap.add_argument("--gamma", type=float, default=1.0, help="poly, sigmoid: the scale of x.y")
+    ap.add_argument("--coef0", type=float, default=0.0, help="poly, sigmoid: the offset")
+    ap.add_argument("--sigma", type=float, default=None, help="rbf width (required for rbf)")
     ap.add_argument("-m", "--subset", type=int, required=True, help="fit on the first M training rows")
     ap.add_argument("-k", "--components", type=int, required=True)
     ap.add_argument("--test-rows", type=int, default=500)
@@ -76,8 +83,21 @@ def main():
     xtr, ytr = load_esl(os.path.join(a.data, "zip.train.gz"), a.subset)
     xte, yte = load_esl(os.path.join(a.data, "zip.test.gz"), a.test_rows)
 
-    kp = KernelPCA(n_components=a.components, kernel="poly", degree=a.degree, gamma=1.0, coef0=0.0,
-                   eigen_solver="dense")
+    if a.kernel == "rbf":
+        if a.sigma is None:
+            raise SystemExit("error: --kernel rbf needs --sigma")
+        args = dict(gamma=1.0 / (2.0 * a.sigma * a.sigma))
+        what = "rbf, sigma=%.17g" % a.sigma
+    elif a.kernel == "linear":
+        args = {}
+        what = "linear"
+    elif a.kernel == "sigmoid":
+        args = dict(gamma=a.gamma, coef0=a.coef0)
+        what = "sigmoid, gamma=%g, coef0=%g" % (a.gamma, a.coef0)
+    else:
+        args = dict(degree=a.degree, gamma=a.gamma, coef0=a.coef0)
+        what = "poly, degree=%d, gamma=%g, coef0=%g" % (a.degree, a.gamma, a.coef0)
+    kp = KernelPCA(n_components=a.components, kernel=a.kernel, eigen_solver="dense", **args)
     kp.fit(xtr)
     ref = np.vstack([kp.transform(xtr), kp.transform(xte)])
 
@@ -110,9 +130,8 @@ def main():
                         "  <-- FAIL" if bad else ""))
         ok = ok and not bad
 
-    print("sklearn KernelPCA(poly, degree=%d, gamma=1, coef0=0) on %d fit rows, %d components, "
-          "%d + %d rows compared"
-          % (a.degree, a.subset, a.components, a.subset, a.test_rows))
+    print("sklearn KernelPCA(%s) on %d fit rows, %d components, %d + %d rows compared"
+          % (what, a.subset, a.components, a.subset, a.test_rows))
     print("worst relative difference %.3g (component z%d), tolerance %.3g" % (worst, worst_c + 1, a.rtol))
     if not ok:
         print("per component:")

@@ -290,8 +290,127 @@ static void test_kernel_check(void **state)
         assert_int_equal(kpca_kernel_check(&k, NULL), KPCA_EUSAGE);
     }
     k = kpca_kernel_poly(2);
-    k.type = (kpca_kernel_type)3;
+    k.type = (kpca_kernel_type)99;
     assert_int_equal(kpca_kernel_check(&k, &err), KPCA_EUSAGE);
+
+    /* the other kernels: their own parameters only */
+    k = kpca_kernel_rbf(3.5);
+    assert_int_equal(kpca_kernel_check(&k, &err), KPCA_OK);
+    const double bad_sigma[] = {0.0, -1.0, NAN, INFINITY, -0.0};
+    for (size_t i = 0; i < sizeof bad_sigma / sizeof bad_sigma[0]; i++) {
+        k = kpca_kernel_rbf(bad_sigma[i]);
+        assert_int_equal(kpca_kernel_check(&k, &err), KPCA_EUSAGE);
+        assert_non_null(strstr(err.msg, "sigma"));
+    }
+    k = kpca_kernel_sigmoid(0.01, -2.0); /* a negative offset is legal for sigmoid */
+    assert_int_equal(kpca_kernel_check(&k, &err), KPCA_OK);
+    k = kpca_kernel_sigmoid(0.0, 0.0);
+    assert_int_equal(kpca_kernel_check(&k, &err), KPCA_EUSAGE);
+    k = kpca_kernel_sigmoid(1.0, NAN);
+    assert_int_equal(kpca_kernel_check(&k, &err), KPCA_EUSAGE);
+    k = kpca_kernel_linear();
+    assert_int_equal(kpca_kernel_check(&k, &err), KPCA_OK);
+}
+
+/* rbf, sigmoid and linear through BLAS equal their definitions */
+static void test_other_kernels_match_reference(void **state)
+{
+    (void)state;
+    const size_t m = 37, dim = 64, na = 11;
+    double *x = rand_matrix(m, dim, 31), *a = rand_matrix(na, dim, 32);
+    double *K = malloc(m * m * sizeof *K), *R = malloc(m * m * sizeof *R), *w = malloc(m * sizeof *w);
+    double *C = malloc(na * m * sizeof *C), *CR = malloc(na * m * sizeof *CR);
+    assert_true(K && R && C && CR && w);
+    const kpca_kernel ks[] = {kpca_kernel_rbf(0.7),           kpca_kernel_rbf(2.5),
+                              kpca_kernel_rbf(40.0),          kpca_kernel_sigmoid(0.1, -0.5),
+                              kpca_kernel_sigmoid(0.02, 0.3), kpca_kernel_linear()};
+    for (size_t v = 0; v < sizeof ks / sizeof ks[0]; v++) {
+        const kpca_kernel *k = &ks[v];
+        /* values of rbf and sigmoid lie in [-1, 1]; linear ones up to dim */
+        double tol = k->type == KPCA_KERNEL_LINEAR ? 1e-12 * (double)dim : 1e-12;
+        kpca_kernel_gram(k, x, m, dim, K);
+        kpca_kernel_gram_ref(k, x, m, dim, R);
+        for (size_t i = 0; i < m * m; i++)
+            if (!(fabs(K[i] - R[i]) <= tol))
+                fail_msg("%s gram (%zu,%zu): %.17g vs %.17g", kpca_kernel_name(k->type), i / m, i % m, K[i], R[i]);
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < i; j++)
+                assert_true(K[i * m + j] == K[j * m + i]);
+        if (k->type == KPCA_KERNEL_RBF) {
+            for (size_t i = 0; i < m; i++)
+                assert_true(K[i * m + i] == 1.0);
+            /* rbf is positive definite on distinct points */
+            memcpy(R, K, m * m * sizeof *R);
+            assert_int_equal(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)m, R, (lapack_int)m, w), 0);
+            assert_true(w[0] >= -1e-12 * w[m - 1]);
+        }
+        kpca_kernel_cross(k, a, na, x, m, dim, C);
+        kpca_kernel_cross_ref(k, a, na, x, m, dim, CR);
+        for (size_t i = 0; i < na * m; i++)
+            if (!(fabs(C[i] - CR[i]) <= tol))
+                fail_msg("%s cross (%zu,%zu): %.17g vs %.17g", kpca_kernel_name(k->type), i / m, i % m, C[i], CR[i]);
+        kpca_kernel_cross(k, x, m, x, m, dim, R);
+        for (size_t i = 0; i < m * m; i++)
+            assert_true(fabs(R[i] - K[i]) <= tol);
+    }
+    /* the definitions themselves on a hand-computed pair: a.b = 1.25, |a-b|^2 = 19.0625 */
+    const double p[3] = {1.0, -2.0, 0.5}, q[3] = {0.25, 0.5, 4.0};
+    kpca_kernel r = kpca_kernel_rbf(2.0), sg = kpca_kernel_sigmoid(0.5, -0.25), li = kpca_kernel_linear();
+    assert_true(fabs(kpca_kernel_eval(&r, p, q, 3) - exp(-19.0625 / 8.0)) <= 1e-15);
+    assert_true(fabs(kpca_kernel_eval(&sg, p, q, 3) - tanh(0.375)) <= 1e-15);
+    assert_true(kpca_kernel_eval(&li, p, q, 3) == 1.25);
+    free(x);
+    free(a);
+    free(K);
+    free(R);
+    free(C);
+    free(CR);
+    free(w);
+}
+
+/* sigma^2 = the total variance = half the mean squared distance over all
+ * ordered pairs (i, j), by brute force */
+static void test_default_sigma(void **state)
+{
+    (void)state;
+    const size_t m = 50, dim = 9;
+    double *x = rand_matrix(m, dim, 77);
+    for (size_t i = 0; i < m * dim; i++)
+        x[i] = 3.0 * x[i] + 10.0; /* an offset must not matter */
+    double sum = 0.0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < m; j++)
+            for (size_t c = 0; c < dim; c++)
+                sum += (x[i * dim + c] - x[j * dim + c]) * (x[i * dim + c] - x[j * dim + c]);
+    double want = sqrt(sum / (double)(m * m) / 2.0);
+    double got = kpca_kernel_default_sigma(x, m, dim);
+    if (!(fabs(got - want) <= 1e-12 * want))
+        fail_msg("default sigma %.17g, expected %.17g", got, want);
+    for (size_t i = 0; i < m * dim; i++)
+        x[i] = 0.5; /* all points equal: no width to derive */
+    assert_true(kpca_kernel_default_sigma(x, m, dim) == 1.0);
+    free(x);
+}
+
+static void test_kernel_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"poly", "rbf", "sigmoid", "linear"};
+    for (int i = 0; i < 4; i++) {
+        kpca_kernel_type t;
+        assert_int_equal(kpca_kernel_parse(names[i], &t), 0);
+        assert_string_equal(kpca_kernel_name(t), names[i]);
+    }
+    kpca_kernel_type t;
+    assert_int_equal(kpca_kernel_parse("gaussian", &t), -1);
+    assert_int_equal(kpca_kernel_parse("RBF", &t), -1);
+    char buf[96];
+    kpca_kernel k = kpca_kernel_poly(3);
+    assert_string_equal(kpca_kernel_describe(&k, buf, sizeof buf), "(1 x.y + 0)^3");
+    k = kpca_kernel_rbf(6.5);
+    assert_string_equal(kpca_kernel_describe(&k, buf, sizeof buf), "exp(-|x-y|^2 / (2 * 6.5^2))");
+    k = kpca_kernel_sigmoid(0.5, -1);
+    assert_string_equal(kpca_kernel_describe(&k, buf, sizeof buf), "tanh(0.5 x.y + -1)");
 }
 
 int main(void)
@@ -302,6 +421,9 @@ int main(void)
         cmocka_unit_test(test_gram_symmetric_psd),
         cmocka_unit_test(test_center_fit),
         cmocka_unit_test(test_kernel_check),
+        cmocka_unit_test(test_other_kernels_match_reference),
+        cmocka_unit_test(test_default_sigma),
+        cmocka_unit_test(test_kernel_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

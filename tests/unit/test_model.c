@@ -138,12 +138,30 @@ static void ref_project(const kpca_kernel *k, const reference *r, const kpca_dat
 
 /* ---- fit and projection ------------------------------------------------------- */
 
-static void check_model(int degree, kpca_eig_method eig, size_t comps)
+/* the noise floor of model.h: tol * max(mu_1, trace of the uncentred K) */
+static double floor_mu_of(const kpca_fit_info *info, double mu1, double raw_trace)
+{
+    return info->tol * fmax(mu1, raw_trace);
+}
+
+/* Every property of a fit with the kernel kern; degree names it in messages. */
+static void check_kernel_model(const kpca_kernel *kern, kpca_eig_method eig, size_t comps)
 {
     data();
     kpca_model md;
     kpca_fit_info info;
-    fit(&g_fit, degree, comps, eig, &md, &info);
+    const int degree = kern->degree;
+    const int psd = kern->type != KPCA_KERNEL_SIGMOID;
+    {
+        kpca_fit_params p = kpca_fit_defaults(1);
+        p.kernel = *kern;
+        p.components = comps;
+        p.eig = eig;
+        kpca_error ferr;
+        if (kpca_model_fit(&g_fit, &p, &md, &info, &ferr) != KPCA_OK)
+            fail_msg("fit %s: %s", kpca_kernel_name(kern->type), ferr.msg);
+    }
+    assert_int_equal(md.kernel.type, kern->type);
     const size_t m = MFIT, k = md.k, dim = 256;
     size_t want = comps ? comps : m;
     assert_int_equal(md.m, m);
@@ -185,9 +203,20 @@ static void check_model(int degree, kpca_eig_method eig, size_t comps)
             fail_msg("degree %d: eigenvalue %zu is %.17g, reference %.17g", degree, c, md.eigval[c], w[m - 1 - c]);
         sum += md.eigval[c];
     }
-    assert_true(sum <= md.trace * (1.0 + 1e-10));
-    if (comps == 0) /* all components: the kept ones carry the whole trace */
+    /* the trace sums every eigenvalue; with a PSD kernel none is negative */
+    if (psd)
+        assert_true(sum <= md.trace * (1.0 + 1e-10));
+    if (comps == 0 && psd) /* all components: the kept ones carry the whole trace */
         assert_true(fabs(sum - md.trace) <= 1e-9 * md.trace);
+    if (!psd) { /* sigmoid: the dropped eigenvalues include negative ones, counted */
+        assert_true(w[0] < 0.0);
+        if (comps == 0)
+            assert_true(info.negative >= 1);
+        size_t neg = 0;
+        for (size_t c = k; c < want; c++)
+            neg += w[m - 1 - c] < -floor_mu_of(&info, mu1, r.raw_trace);
+        assert_int_equal(info.negative, neg);
+    }
     /* kept above the noise floor, the dropped ones below it (the floor is
      * tol * max(mu_1, trace of the uncentred K), see model.h) */
     const double floor_mu = info.tol * fmax(mu1, r.raw_trace);
@@ -307,10 +336,32 @@ static void check_model(int degree, kpca_eig_method eig, size_t comps)
     assert_null(md.alpha);
 }
 
+static void check_model(int degree, kpca_eig_method eig, size_t comps)
+{
+    kpca_kernel k = kpca_kernel_poly(degree);
+    check_kernel_model(&k, eig, comps);
+}
+
 static void test_fit_degree2(void **state)
 {
     (void)state;
     check_model(2, KPCA_EIG_AUTO, 0);
+}
+
+/* the other kernels pass every check of the paper's (rbf with the default
+ * width, a small one, sigmoid with its negative eigenvalues, linear) */
+static void test_fit_other_kernels(void **state)
+{
+    (void)state;
+    data();
+    kpca_kernel k = kpca_kernel_rbf(kpca_kernel_default_sigma(g_fit.x, g_fit.n, g_fit.dim));
+    check_kernel_model(&k, KPCA_EIG_AUTO, 0);
+    k = kpca_kernel_rbf(3.0);
+    check_kernel_model(&k, KPCA_EIG_EVR, 25);
+    k = kpca_kernel_sigmoid(1.0 / 256.0, 1.0);
+    check_kernel_model(&k, KPCA_EIG_AUTO, 0);
+    k = kpca_kernel_linear();
+    check_kernel_model(&k, KPCA_EIG_AUTO, 0);
 }
 
 static void test_fit_degree3(void **state)
@@ -425,6 +476,8 @@ static void assert_models_identical(const kpca_model *a, const kpca_model *b)
     assert_int_equal(a->kernel.degree, b->kernel.degree);
     assert_memory_equal(&a->kernel.gamma, &b->kernel.gamma, sizeof(double));
     assert_memory_equal(&a->kernel.coef0, &b->kernel.coef0, sizeof(double));
+    if (a->kernel.type == KPCA_KERNEL_RBF)
+        assert_memory_equal(&a->kernel.sigma, &b->kernel.sigma, sizeof(double));
     assert_int_equal(a->m, b->m);
     assert_int_equal(a->dim, b->dim);
     assert_int_equal(a->k, b->k);
@@ -490,6 +543,22 @@ static void test_save_load_roundtrip(void **state)
     assert_int_equal(kpca_model_save(&md, "tests/out/no/such/dir/m.h5", &err), KPCA_EIO);
     assert_true(no_temp_files());
     kpca_model_free(&md);
+
+    /* every kernel survives the file with its own parameters */
+    const kpca_kernel ks[] = {kpca_kernel_rbf(7.25), kpca_kernel_sigmoid(0.01, -0.5), kpca_kernel_linear()};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        kpca_fit_params p = kpca_fit_defaults(1);
+        p.kernel = ks[i];
+        p.components = 12;
+        assert_int_equal(kpca_model_fit(&g_fit, &p, &md, NULL, &err), KPCA_OK);
+        save_model(&md);
+        st = kpca_model_load(model_path, &back, &err);
+        if (st != KPCA_OK)
+            fail_msg("load %s: %s", kpca_kernel_name(ks[i].type), err.msg);
+        assert_models_identical(&md, &back);
+        kpca_model_free(&back);
+        kpca_model_free(&md);
+    }
 }
 
 static void expect_load_fails(const char *path, kpca_status code, const char *what)
@@ -783,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_fit_degree2),
         cmocka_unit_test(test_fit_degree3),
         cmocka_unit_test(test_fit_few_components_evr),
+        cmocka_unit_test(test_fit_other_kernels),
         cmocka_unit_test(test_linear_is_pca),
         cmocka_unit_test(test_save_load_roundtrip),
         cmocka_unit_test(test_damaged_model_files),
