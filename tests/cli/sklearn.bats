@@ -19,14 +19,7 @@ setup() {
 # features D M K: fit on the first M training rows, features of those rows
 # and of the first 500 test rows in $TMP/train.h5 and $TMP/test.h5
 features() {
-    head_rows "$DATA/zip.train.gz" "$2" "$TMP/train.txt"
-    head_rows "$DATA/zip.test.gz" 500 "$TMP/test.txt"
-    run --separate-stderr "$KPCA" fit -q -d "$1" -m "$2" -k "$3" "$DATA/zip.train.gz" -o "$TMP/model.h5"
-    assert_status 0
-    run --separate-stderr "$KPCA" transform -q "$TMP/model.h5" "$TMP/train.txt" -o "$TMP/train.h5"
-    assert_status 0
-    run --separate-stderr "$KPCA" transform -q "$TMP/model.h5" "$TMP/test.txt" -o "$TMP/test.h5"
-    assert_status 0
+    kfeatures "$2" "$3" -d "$1"
 }
 
 # compare D M K: runs the reference script, prints its report
@@ -64,7 +57,7 @@ compare() {
     assert_status 0
 }
 
-# kfeatures M K FIT-OPTIONS...: features 1 M K with another kernel
+# kfeatures M K FIT-OPTIONS...: the same with any fit options (another kernel)
 kfeatures() {
     local m=$1 k=$2
     shift 2
