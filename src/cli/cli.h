@@ -80,14 +80,29 @@ void cli_progress_clear(void);
 #define CLI_VERBOSE_OPTION(dest) \
     {"verbose", 'v', NULL, CLI_FLAG, &(dest), 0, 0, "end with a timing line per phase on stderr"}
 
+/* Tables (table.c): CSV, Markdown and JSON with one column list. */
+typedef enum { CLI_TABLE_CSV, CLI_TABLE_MARKDOWN, CLI_TABLE_JSON } cli_table_format;
+#define CLI_CELL 40
+#define CLI_TABLE_MAX_COLS 16
+/* Fills cell[0..ncols-1] with row `row` as text ("" for a missing value). */
+typedef void (*cli_row_cells)(size_t row, char (*cell)[CLI_CELL], void *ctx);
+/* Writes the table to path ("-": stdout) atomically; 0 or an exit code. */
+int cli_table_write(const char *path, cli_table_format fmt, const char *const *cols, size_t ncols, size_t nrows,
+                    cli_row_cells cells, void *ctx);
+/* The same into each of the paths that is not NULL. */
+int cli_table_write_all(const char *csv, const char *markdown, const char *json, const char *const *cols,
+                        size_t ncols, size_t nrows, cli_row_cells cells, void *ctx);
+
 int cmd_fit(int argc, char **argv);
 int cmd_transform(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_spectrum(int argc, char **argv);
 
 extern const cli_command cli_fit_command;
 extern const cli_command cli_transform_command;
 extern const cli_command cli_eval_command;
 extern const cli_command cli_info_command;
+extern const cli_command cli_spectrum_command;
 
 #endif

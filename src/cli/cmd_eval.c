@@ -48,79 +48,28 @@ const cli_command cli_eval_command = {
     options, sizeof options / sizeof options[0], cmd_eval, 2, 2,
 };
 
-/* One column list for the CSV, Markdown and JSON tables (the same names in
- * all three); numbers are printed in the C locale (kpca never calls
- * setlocale), %.17g where a value must round-trip. */
-enum { TABLE_CSV, TABLE_MARKDOWN, TABLE_JSON };
+/* One column list for the CSV, Markdown and JSON tables (table.c); %.17g
+ * where a value must round-trip. */
 static const char *const table_cols[] = {"components", "error_pct", "errors", "total", "C",
                                          "cv_error_pct", "support_vectors", "train_seconds", "ridge"};
 #define NCOLS (sizeof table_cols / sizeof table_cols[0])
 
 /* the cells of one row as text; cv_error_pct is "" without cross-validation */
-static void row_cells(const kpca_eval_row *r, char cell[NCOLS][40])
+static void row_cells(size_t i, char (*cell)[CLI_CELL], void *ctx)
 {
-    snprintf(cell[0], 40, "%zu", r->components);
-    snprintf(cell[1], 40, "%.4f", r->error_pct);
-    snprintf(cell[2], 40, "%zu", r->errors);
-    snprintf(cell[3], 40, "%zu", r->total);
-    snprintf(cell[4], 40, "%.17g", r->C);
+    const kpca_eval_row *r = (const kpca_eval_row *)ctx + i;
+    snprintf(cell[0], CLI_CELL, "%zu", r->components);
+    snprintf(cell[1], CLI_CELL, "%.4f", r->error_pct);
+    snprintf(cell[2], CLI_CELL, "%zu", r->errors);
+    snprintf(cell[3], CLI_CELL, "%zu", r->total);
+    snprintf(cell[4], CLI_CELL, "%.17g", r->C);
     if (r->cv_error_pct >= 0)
-        snprintf(cell[5], 40, "%.4f", r->cv_error_pct);
+        snprintf(cell[5], CLI_CELL, "%.4f", r->cv_error_pct);
     else
         cell[5][0] = '\0';
-    snprintf(cell[6], 40, "%zu", r->nsv);
-    snprintf(cell[7], 40, "%.3f", r->sec_train);
-    snprintf(cell[8], 40, "%.17g", r->ridge);
-}
-
-static int write_table(const char *path, int fmt, const kpca_eval_row *rows, size_t n)
-{
-    kpca_atomic at;
-    kpca_error err;
-    if (kpca_atomic_begin(&at, path, &err) != KPCA_OK)
-        return cli_fail(&err);
-    FILE *fp = at.fp;
-    char cell[NCOLS][40];
-    switch (fmt) {
-    case TABLE_CSV:
-        for (size_t j = 0; j < NCOLS; j++)
-            fprintf(fp, "%s%s", j ? "," : "", table_cols[j]);
-        fprintf(fp, "\n");
-        for (size_t i = 0; i < n; i++) {
-            row_cells(&rows[i], cell);
-            for (size_t j = 0; j < NCOLS; j++)
-                fprintf(fp, "%s%s", j ? "," : "", cell[j]);
-            fprintf(fp, "\n");
-        }
-        break;
-    case TABLE_MARKDOWN:
-        for (size_t j = 0; j < NCOLS; j++)
-            fprintf(fp, "| %s ", table_cols[j]);
-        fprintf(fp, "|\n");
-        for (size_t j = 0; j < NCOLS; j++)
-            fprintf(fp, "|---:");
-        fprintf(fp, "|\n");
-        for (size_t i = 0; i < n; i++) {
-            row_cells(&rows[i], cell);
-            for (size_t j = 0; j < NCOLS; j++)
-                fprintf(fp, "| %s ", cell[j][0] ? cell[j] : "-");
-            fprintf(fp, "|\n");
-        }
-        break;
-    default: /* JSON: an array of objects; null for an empty cell */
-        fprintf(fp, "[\n");
-        for (size_t i = 0; i < n; i++) {
-            row_cells(&rows[i], cell);
-            fprintf(fp, "  {");
-            for (size_t j = 0; j < NCOLS; j++)
-                fprintf(fp, "%s\"%s\": %s", j ? ", " : "", table_cols[j], cell[j][0] ? cell[j] : "null");
-            fprintf(fp, "}%s\n", i + 1 < n ? "," : "");
-        }
-        fprintf(fp, "]\n");
-    }
-    if (kpca_atomic_commit(&at, &err) != KPCA_OK)
-        return cli_fail(&err);
-    return 0;
+    snprintf(cell[6], CLI_CELL, "%zu", r->nsv);
+    snprintf(cell[7], CLI_CELL, "%.3f", r->sec_train);
+    snprintf(cell[8], CLI_CELL, "%.17g", r->ridge);
 }
 
 int cmd_eval(int argc, char **argv)
@@ -265,12 +214,7 @@ int cmd_eval(int argc, char **argv)
             printf("%10zu %9.2f %8zu %7zu\n", rows[i].components, rows[i].error_pct, rows[i].errors,
                    rows[i].total);
     }
-    if (o.csv)
-        r = write_table(o.csv, TABLE_CSV, rows, nk);
-    if (r == 0 && o.markdown)
-        r = write_table(o.markdown, TABLE_MARKDOWN, rows, nk);
-    if (r == 0 && o.json)
-        r = write_table(o.json, TABLE_JSON, rows, nk);
+    r = cli_table_write_all(o.csv, o.markdown, o.json, table_cols, NCOLS, nk, row_cells, rows);
     free(rows);
 out:
     free(ks);

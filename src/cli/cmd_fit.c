@@ -10,7 +10,8 @@ static struct {
     const char *kernel;
     long degree;
     double gamma, coef0, sigma, tol;
-    size_t components, subset;
+    const char *components;
+    size_t subset;
     long seed;
     const char *eig, *output;
     int quiet;
@@ -29,8 +30,9 @@ static const cli_option options[] = {
      "poly: offset >= 0 (default: 0, the paper's kernel); sigmoid: any offset (default: 1)"},
     {"sigma", 0, "S", CLI_DOUBLE, &o.sigma, 1e-300, 1e300,
      "rbf width (default: the square root of the fit points' total variance, so a typical pair has k = exp(-1))"},
-    {"components", 'k', "K", CLI_SIZE, &o.components, 1, 1e9,
-     "components to keep (default: all with a non-zero eigenvalue)"},
+    {"components", 'k', "K", CLI_STRING, &o.components, 0, 0,
+     "components to keep: a count, or a fraction in (0, 1) of the centred kernel's trace to explain, "
+     "e.g. 0.95 (default: all with a non-zero eigenvalue)"},
     {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9, "fit on M rows of the data (default: all rows)"},
     {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
      "0: the first M rows (default); else a random subset drawn with seed S"},
@@ -106,10 +108,27 @@ int cmd_fit(int argc, char **argv)
         return KPCA_EUSAGE;
     }
     kpca_error err;
-    p.components = o.components;
+    if (o.components != NULL) {
+        long count;
+        double frac;
+        if (cli_parse_long(o.components, 1, 1e9, &count) == 0)
+            p.components = (size_t)count;
+        else if (cli_parse_double(o.components, 1e-300, 1.0, &frac) == 0 && frac < 1.0)
+            p.variance = frac;
+        else {
+            cli_usage("option '--components': expected a positive integer or a fraction in (0, 1), got '%s'",
+                      o.components);
+            return KPCA_EUSAGE;
+        }
+    }
     p.tol = o.tol;
     if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0) {
         cli_usage("option '--eig': expected auto, evd or evr, got '%s'", o.eig);
+        return KPCA_EUSAGE;
+    }
+    if (p.variance > 0.0 && p.eig == KPCA_EIG_EVR) {
+        cli_usage("option '--components %s': a variance fraction needs every eigenvalue (--eig evd or auto)",
+                  o.components);
         return KPCA_EUSAGE;
     }
 
@@ -170,7 +189,7 @@ int cmd_fit(int argc, char **argv)
         cli_info("kept %zu of %zu components: %zu eigenvalues are rounding noise (<= %.3g x max(largest, trace K))",
                  info.kept, info.requested, info.requested - info.kept, info.tol);
     else
-        cli_info("kept %zu components", info.kept);
+        cli_info("kept %zu components%s", info.kept, p.variance > 0.0 ? " (the fewest that reach --components)" : "");
     double kept_sum = 0.0;
     for (size_t c = 0; c < model.k; c++)
         kept_sum += model.eigval[c];

@@ -12,13 +12,14 @@ static const cli_command *const commands[] = {
     &cli_transform_command,
     &cli_eval_command,
     &cli_info_command,
+    &cli_spectrum_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *fp)
 {
     fprintf(fp, "usage: kpca <command> [options] [arguments]\n\n"
-                "Kernel PCA with the polynomial kernel, and linear SVMs on its components\n"
+                "Kernel PCA (polynomial, rbf, sigmoid and linear kernels), and linear SVMs\non its components "
                 "(Schoelkopf, Smola & Mueller 1998).\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);

@@ -58,6 +58,74 @@ static kpca_status lapack_fail(lapack_int info, const char *driver, kpca_error *
     return kpca_fail(err, KPCA_ENUMERIC, "%s failed to converge (info %d)", driver, (int)info);
 }
 
+/* dsyevd's own three stages - Householder tridiagonalisation (dsytrd),
+ * divide and conquer on the tridiagonal matrix (dstedc), back-transformation
+ * (dormtr) - but the back-transformation only for the k eigenvectors
+ * wanted: dsyevd transforms all n.  With choose != NULL, k is chosen from
+ * all n eigenvalues (descending) once dstedc has them. */
+static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choose, void *ctx, size_t *kout,
+                           double *evals, double *evecs, kpca_error *err)
+{
+    double *d = kpca_alloc_array(n, 1, sizeof(double));
+    double *e = kpca_alloc_array(n, 1, sizeof(double));
+    double *tau = kpca_alloc_array(n, 1, sizeof(double));
+    double *z = kpca_alloc_array(n, n, sizeof(double));
+    kpca_status st = KPCA_OK;
+    if (d == NULL || e == NULL || tau == NULL || z == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto done;
+    }
+    lapack_int info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (lapack_int)n, a, (lapack_int)n, d, e, tau);
+    if (info != 0) {
+        st = lapack_fail(info, "dsytrd", err);
+        goto done;
+    }
+    info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, z, (lapack_int)n);
+    if (info != 0) {
+        st = lapack_fail(info, "dstedc", err);
+        goto done;
+    }
+    if (choose != NULL) {
+        for (size_t j = 0; j < n; j++) /* ascending -> descending */
+            evals[j] = d[n - 1 - j];
+        k = choose(evals, n, ctx);
+        if (k == 0 || k > n) {
+            st = kpca_fail(err, KPCA_EINTERNAL, "eigenpair chooser returned %zu of %zu", k, n);
+            goto done;
+        }
+    }
+    /* eigenvalues ascend: the wanted vectors are the last k columns */
+    double *zk = z + (n - k) * n;
+    info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, (lapack_int)k, a, (lapack_int)n, tau, zk,
+                          (lapack_int)n);
+    if (info != 0) {
+        st = lapack_fail(info, "dormtr", err);
+        goto done;
+    }
+    for (size_t j = 0; j < k; j++) { /* ascending -> descending */
+        size_t src = n - 1 - j;
+        evals[j] = d[src];
+        memcpy(evecs + j * n, z + src * n, n * sizeof(double));
+        fix_sign(evecs + j * n, n);
+    }
+    if (kout != NULL)
+        *kout = k;
+done:
+    kpca_free(d);
+    kpca_free(e);
+    kpca_free(tau);
+    kpca_free(z);
+    return st;
+}
+
+kpca_status kpca_eig_top_chosen(double *a, size_t n, kpca_eig_chooser choose, void *ctx, size_t *k, double *evals,
+                                double *evecs, kpca_error *err)
+{
+    if (n == 0 || choose == NULL)
+        return kpca_fail(err, KPCA_EUSAGE, "no matrix or no chooser for the eigenpairs");
+    return evd_top(a, n, n, choose, ctx, k, evals, evecs, err);
+}
+
 kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
                          double *evecs, kpca_error *err)
 {
@@ -66,51 +134,8 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
     method = kpca_eig_resolve(method, n, k);
     /* The matrix is symmetric, so its row-major storage is also valid
      * column-major storage: call LAPACK column-major and avoid a transpose. */
-    if (method == KPCA_EIG_EVD) {
-        /* dsyevd's own three stages - Householder tridiagonalisation
-         * (dsytrd), divide and conquer on the tridiagonal matrix (dstedc),
-         * back-transformation (dormtr) - but the back-transformation only
-         * for the k eigenvectors wanted: dsyevd transforms all n. */
-        double *d = kpca_alloc_array(n, 1, sizeof(double));
-        double *e = kpca_alloc_array(n, 1, sizeof(double));
-        double *tau = kpca_alloc_array(n, 1, sizeof(double));
-        double *z = kpca_alloc_array(n, n, sizeof(double));
-        kpca_status st = KPCA_OK;
-        if (d == NULL || e == NULL || tau == NULL || z == NULL) {
-            st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
-            goto evd_done;
-        }
-        lapack_int info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (lapack_int)n, a, (lapack_int)n, d, e, tau);
-        if (info != 0) {
-            st = lapack_fail(info, "dsytrd", err);
-            goto evd_done;
-        }
-        info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, z, (lapack_int)n);
-        if (info != 0) {
-            st = lapack_fail(info, "dstedc", err);
-            goto evd_done;
-        }
-        /* eigenvalues ascend: the wanted vectors are the last k columns */
-        double *zk = z + (n - k) * n;
-        info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, (lapack_int)k, a, (lapack_int)n, tau,
-                              zk, (lapack_int)n);
-        if (info != 0) {
-            st = lapack_fail(info, "dormtr", err);
-            goto evd_done;
-        }
-        for (size_t j = 0; j < k; j++) { /* ascending -> descending */
-            size_t src = n - 1 - j;
-            evals[j] = d[src];
-            memcpy(evecs + j * n, z + src * n, n * sizeof(double));
-            fix_sign(evecs + j * n, n);
-        }
-    evd_done:
-        kpca_free(d);
-        kpca_free(e);
-        kpca_free(tau);
-        kpca_free(z);
-        return st;
-    }
+    if (method == KPCA_EIG_EVD)
+        return evd_top(a, n, k, NULL, NULL, NULL, evals, evecs, err);
     double *w = kpca_alloc_array(n, 1, sizeof(double));
     double *z = kpca_alloc_array(n, k, sizeof(double));
     lapack_int *isuppz = kpca_alloc_array(2 * k, 1, sizeof(lapack_int));

@@ -32,4 +32,15 @@ kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k);
 kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
                          double *evecs, kpca_error *err);
 
+/* Chooses how many eigenpairs to keep from all n eigenvalues (descending);
+ * returns a count in 1..n. */
+typedef size_t (*kpca_eig_chooser)(const double *evals_desc, size_t n, void *ctx);
+
+/* Like kpca_eig_top with the EVD driver, but the count is chosen by
+ * choose() once all eigenvalues are known (e.g. enough components to
+ * explain 95 % of the trace).  evals must hold n values (on return the first
+ * *k are the kept ones) and evecs n x n (the first *k rows are set). */
+kpca_status kpca_eig_top_chosen(double *a, size_t n, kpca_eig_chooser choose, void *ctx, size_t *k, double *evals,
+                                double *evecs, kpca_error *err);
+
 #endif

@@ -15,6 +15,7 @@ kpca_fit_params kpca_fit_defaults(int degree)
     kpca_fit_params p;
     p.kernel = kpca_kernel_poly(degree);
     p.components = 0;
+    p.variance = 0.0;
     p.tol = -1.0;
     p.eig = KPCA_EIG_AUTO;
     return p;
@@ -32,6 +33,25 @@ void kpca_model_free(kpca_model *model)
     memset(model, 0, sizeof *model);
 }
 
+typedef struct {
+    double fraction, trace;
+} variance_goal;
+
+/* the fewest leading eigenpairs whose (positive) eigenvalues reach the
+ * fraction of the trace; all positive ones when rounding keeps it short */
+static size_t choose_by_variance(const double *mu, size_t n, void *ctx)
+{
+    const variance_goal *g = ctx;
+    double sum = 0.0, goal = g->fraction * g->trace;
+    size_t k = 0;
+    while (k < n && mu[k] > 0.0) {
+        sum += mu[k++];
+        if (sum >= goal)
+            break;
+    }
+    return k ? k : 1;
+}
+
 kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
                            kpca_fit_info *info, kpca_error *err)
 {
@@ -42,7 +62,10 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     const size_t m = fit->n, dim = fit->dim;
     if (m < 2)
         return kpca_fail(err, KPCA_EFORMAT, "kernel PCA needs at least 2 fit points, got %zu", m);
-    size_t want = p->components ? p->components : m;
+    const int by_variance = p->variance != 0.0;
+    if (by_variance && !(p->variance > 0.0 && p->variance < 1.0))
+        return kpca_fail(err, KPCA_EUSAGE, "variance fraction %g out of range (expected 0 < f < 1)", p->variance);
+    size_t want = p->components && !by_variance ? p->components : m;
     if (want > m)
         return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu fit points", want, m);
     double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
@@ -51,7 +74,7 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     memset(&inf, 0, sizeof inf);
     inf.requested = want;
     inf.tol = tol;
-    inf.eig_used = kpca_eig_resolve(p->eig, m, want);
+    inf.eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, m, want);
 
     /* K and the eigensolver's m x m workspace, the vectors, the fit points */
     char what[64];
@@ -106,7 +129,13 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     double t2 = kpca_now();
     kpca_progress("centring", 1, 1);
     kpca_progress("eigensolve", 0, 1);
-    st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
+    if (by_variance) {
+        variance_goal goal = {p->variance, trace};
+        st = kpca_eig_top_chosen(K, m, choose_by_variance, &goal, &want, mu, u, err);
+        inf.requested = want;
+    } else {
+        st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
+    }
     double t3 = kpca_now();
     kpca_progress("eigensolve", 1, 1);
     kpca_free(K);

@@ -43,6 +43,9 @@ typedef struct {
 typedef struct {
     kpca_kernel kernel;
     size_t components;     /* wanted; 0 means as many as the fit points allow */
+    double variance;       /* in (0, 1): instead, the fewest components whose
+                            * eigenvalues sum to this fraction of the trace of
+                            * the centred K (needs all eigenvalues: EVD); 0: off */
     double tol;            /* relative eigenvalue tolerance; < 0: default m * DBL_EPSILON */
     kpca_eig_method eig;   /* eigensolver driver */
 } kpca_fit_params;

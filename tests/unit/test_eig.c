@@ -214,6 +214,65 @@ static void test_bad_k(void **state)
     free(A);
 }
 
+/* a chooser that records what it saw and returns a fixed count */
+typedef struct {
+    size_t want, seen_n;
+    double first, last;
+} chooser_log;
+
+static size_t fixed_count(const double *ev, size_t n, void *ctx)
+{
+    chooser_log *l = ctx;
+    l->seen_n = n;
+    l->first = ev[0];
+    l->last = ev[n - 1];
+    return l->want;
+}
+
+/* kpca_eig_top_chosen sees all n eigenvalues, descending, and then gives
+ * exactly what kpca_eig_top (EVD) gives for the count it chose */
+static void test_chosen_count(void **state)
+{
+    (void)state;
+    const size_t n = 90;
+    double *a = rand_lowrank(n, 40, 5), *b = malloc(n * n * sizeof *b), *all = all_eigenvalues(a, n);
+    double *ev1 = malloc(n * sizeof *ev1), *ev2 = malloc(n * sizeof *ev2);
+    double *u1 = malloc(n * n * sizeof *u1), *u2 = malloc(n * n * sizeof *u2);
+    assert_true(b && ev1 && ev2 && u1 && u2);
+    for (size_t want = 1; want <= n; want += 29) {
+        chooser_log log = {want, 0, 0.0, 0.0};
+        size_t k = 0;
+        kpca_error err;
+        memcpy(b, a, n * n * sizeof *b);
+        assert_int_equal(kpca_eig_top_chosen(b, n, fixed_count, &log, &k, ev1, u1, &err), KPCA_OK);
+        assert_int_equal(k, want);
+        assert_int_equal(log.seen_n, n);
+        assert_true(fabs(log.first - all[n - 1]) <= 1e-10 * all[n - 1]); /* the largest first */
+        assert_true(fabs(log.last - all[0]) <= 1e-10 * all[n - 1]);
+        memcpy(b, a, n * n * sizeof *b);
+        assert_int_equal(kpca_eig_top(b, n, want, KPCA_EIG_EVD, ev2, u2, &err), KPCA_OK);
+        assert_memory_equal(ev1, ev2, want * sizeof *ev1);
+        assert_memory_equal(u1, u2, want * n * sizeof *u1);
+    }
+    /* a chooser out of range is an internal error, not a crash */
+    chooser_log bad = {0, 0, 0.0, 0.0};
+    size_t k = 7;
+    kpca_error err;
+    memcpy(b, a, n * n * sizeof *b);
+    assert_int_equal(kpca_eig_top_chosen(b, n, fixed_count, &bad, &k, ev1, u1, &err), KPCA_EINTERNAL);
+    bad.want = n + 1;
+    memcpy(b, a, n * n * sizeof *b);
+    assert_int_equal(kpca_eig_top_chosen(b, n, fixed_count, &bad, &k, ev1, u1, &err), KPCA_EINTERNAL);
+    assert_int_equal(kpca_eig_top_chosen(b, n, NULL, NULL, &k, ev1, u1, &err), KPCA_EUSAGE);
+    free(a);
+    free(b);
+    free(all);
+    free(ev1);
+    free(ev2);
+    free(u1);
+    free(u2);
+}
+
 static void test_resolve_and_names(void **state)
 {
     (void)state;
@@ -262,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_low_rank_psd),
         cmocka_unit_test(test_bad_k),
         cmocka_unit_test(test_resolve_and_names),
+        cmocka_unit_test(test_chosen_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
