@@ -177,6 +177,8 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     kpca_free(u);
     kpca_free(mu);
     model->kernel = p->kernel;
+    model->centring = KPCA_CENTRE_KERNEL;
+    snprintf(model->solver, sizeof model->solver, "exact %s", kpca_eig_method_name(inf.eig_used));
     model->m = m;
     model->dim = dim;
     model->k = kept;
@@ -210,7 +212,12 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
         size_t nb = n - r0 < block ? n - r0 : block;
         kpca_progress("projection", r0, n);
         kpca_kernel_cross(&model->kernel, x + r0 * dim, nb, model->fitx, m, dim, kt);
-        kpca_center_cross(kt, nb, m, model->colmean, model->grandmean);
+        if (model->centring == KPCA_CENTRE_NYSTROM) {
+            for (size_t r = 0; r < nb; r++)
+                cblas_daxpy((int)m, -1.0, model->colmean, 1, kt + r * m, 1);
+        } else {
+            kpca_center_cross(kt, nb, m, model->colmean, model->grandmean);
+        }
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)k, (int)m, 1.0, kt, (int)m,
                     model->alpha, (int)m, 0.0, z + r0 * k, (int)k);
     }

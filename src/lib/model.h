@@ -24,9 +24,22 @@
 #define KPCA_MODEL_VERSION 2 /* 2: sealed (h5util.h) */
 #define KPCA_SOURCE_MAX 1024
 
+/* How a point's kernel row is centred before it meets alpha.
+ * KERNEL: the paper's k~(x_i, x) = k(x_i, x) - colmean_i - mean_j k(x_j, x)
+ *         + grandmean, the m model points being the fit points.
+ * NYSTROM: the m model points are landmarks and z = alpha (k_L(x) - colmean):
+ *         the centring of the Nystrom features (approx.h) is folded into
+ *         alpha and colmean; grandmean is 0. */
+typedef enum { KPCA_CENTRE_KERNEL = 0, KPCA_CENTRE_NYSTROM } kpca_centring;
+
+#define KPCA_SOLVER_MAX 64
+
 typedef struct {
     kpca_kernel kernel;
-    size_t m;         /* fit points */
+    kpca_centring centring;
+    char solver[KPCA_SOLVER_MAX]; /* how the components were found, e.g. "exact evd",
+                                   * "randomized p=10 q=2", "nystrom kmeans l=500" */
+    size_t m;         /* fit points (landmarks for NYSTROM) */
     size_t dim;       /* input dimension */
     size_t k;         /* components kept */
     double *fitx;     /* m x dim fit points (owned) */

@@ -37,6 +37,10 @@ static unsigned long model_checksum(const kpca_model *md)
     double scalars[6] = {md->kernel.gamma, md->kernel.coef0, md->grandmean, md->trace, md->input_lo, md->input_hi};
     crc = crc_bytes(crc, sizes, sizeof sizes);
     crc = crc_bytes(crc, scalars, sizeof scalars);
+    if (md->centring != KPCA_CENTRE_KERNEL) { /* exact models keep their checksum */
+        long long c = (long long)md->centring;
+        crc = crc_bytes(crc, &c, sizeof c);
+    }
     if (md->kernel.type != KPCA_KERNEL_POLY) { /* poly models keep their checksum */
         long long type = (long long)md->kernel.type;
         crc = crc_bytes(crc, &type, sizeof type);
@@ -70,6 +74,10 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "coef0", md->kernel.coef0, err);
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
         st = kpca_h5_attr_write_double(f, path, "sigma", md->kernel.sigma, err);
+    if (st == KPCA_OK && md->centring == KPCA_CENTRE_NYSTROM)
+        st = kpca_h5_attr_write_string(f, path, "centring", "nystrom", err);
+    if (st == KPCA_OK && md->solver[0] != '\0')
+        st = kpca_h5_attr_write_string(f, path, "solver", md->solver, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "m", (long)md->m, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "dim", (long)md->dim, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "k", (long)md->k, err);
@@ -138,6 +146,19 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "coef0", &md->kernel.coef0, err);
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
         st = kpca_h5_attr_read_double(f, path, "sigma", &md->kernel.sigma, err);
+    /* optional: absent in the models of the exact solver before them */
+    md->centring = KPCA_CENTRE_KERNEL;
+    if (st == KPCA_OK && H5Aexists(f, "centring") > 0) {
+        char cname[32];
+        st = kpca_h5_attr_read_string(f, path, "centring", cname, sizeof cname, err);
+        if (st == KPCA_OK && strcmp(cname, "nystrom") == 0)
+            md->centring = KPCA_CENTRE_NYSTROM;
+        else if (st == KPCA_OK && strcmp(cname, "kernel") != 0)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown centring '%s' (expected kernel or nystrom)", path,
+                           cname);
+    }
+    if (st == KPCA_OK && H5Aexists(f, "solver") > 0)
+        st = kpca_h5_attr_read_string(f, path, "solver", md->solver, sizeof md->solver, err);
     if (st == KPCA_OK) st = read_size(f, path, "m", 2, 100000000L, &md->m, err);
     if (st == KPCA_OK) st = read_size(f, path, "dim", 1, 100000000L, &md->dim, err);
     if (st == KPCA_OK) st = read_size(f, path, "k", 1, (long)md->m, &md->k, err);
