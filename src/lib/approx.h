@@ -1,4 +1,5 @@
-/* approx.h - approximate kernel PCA: a randomized eigensolver.
+/* approx.h - approximate kernel PCA: a randomized eigensolver and landmark
+ * selection (uniform, k-means).
  *
  * Randomized eigensolver (Halko, Martinsson & Tropp 2011, "Finding
  * structure with randomness", Algorithms 4.4 and 5.3): the range of a
@@ -56,5 +57,32 @@
  * evals and evecs are the caller's, and undefined after a failure. */
 kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t oversample, size_t power_iters,
                                 uint64_t seed, double *evals, double *evecs, kpca_error *err);
+
+/* l distinct row indices of 0..n-1, drawn uniformly without replacement with
+ * the given seed, ascending, into idx (l).  Every seed, 0 included, draws a
+ * random subset (unlike kpca_subset_indices, where 0 means the first rows;
+ * the seed is passed through splitmix64 first).  KPCA_EUSAGE for l == 0 or
+ * l > n. */
+kpca_status kpca_landmarks_uniform(size_t n, size_t l, uint64_t seed, size_t *idx, kpca_error *err);
+
+/* k-means centres of the n points x (n x dim, row-major) into centres
+ * (l x dim, row-major): k-means++ seeding (Arthur & Vassilvitskii 2007)
+ * from seed, then Lloyd iterations - assign each point to its nearest
+ * centre (squared distances |x|^2 + |c|^2 - 2 x.c, the cross terms by DGEMM
+ * in blocks of KPCA_KMEANS_BLOCK points; ties go to the lowest index), move
+ * each centre to its points' mean - until an assignment changes nothing or
+ * max_iter assignments have been made.  A cluster left empty is re-seeded
+ * with the point farthest from the centre it was last assigned to (taken
+ * from a cluster of two or more points), so every returned centre is the
+ * mean of at least one point.  *iters_done (may be NULL) = the assignment passes made:
+ * < max_iter means converged (the last pass changed nothing); max_iter = 0
+ * returns the k-means++ seeds.  Deterministic for a given seed (and BLAS
+ * thread count).  KPCA_EUSAGE for l == 0, l > n or dim == 0; KPCA_ENOMEM. */
+kpca_status kpca_landmarks_kmeans(const double *x, size_t n, size_t dim, size_t l, uint64_t seed, size_t max_iter,
+                                  double *centres, size_t *iters_done, kpca_error *err);
+
+/* Points per DGEMM block in the k-means assignment (bounds its memory to
+ * KPCA_KMEANS_BLOCK x l doubles). */
+#define KPCA_KMEANS_BLOCK 1024
 
 #endif

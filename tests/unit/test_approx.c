@@ -1,5 +1,5 @@
 /* test_approx.c - the randomized eigensolver against the exact one
- * (kpca_eig_top). */
+ * (kpca_eig_top); landmarks (uniform, k-means). */
 #include "testutil.h"
 
 #include <lapacke.h>
@@ -258,6 +258,187 @@ static void test_rand_bad_k(void **state)
                 fabs(ev[2] - (2.0 - sqrt(2.0))) < 1e-14);
 }
 
+/* ---- landmarks ------------------------------------------------------------------- */
+
+static void test_uniform_landmarks(void **state)
+{
+    (void)state;
+    kpca_error err;
+    const size_t n = 50;
+    size_t idx[50], idx2[50], hits[50] = {0};
+    const size_t ls[] = {1, 10, 49, 50};
+    for (size_t t = 0; t < 4; t++)
+        for (uint64_t seed = 0; seed < 20; seed++) {
+            size_t l = ls[t];
+            assert_int_equal(kpca_landmarks_uniform(n, l, seed, idx, &err), KPCA_OK);
+            for (size_t i = 0; i < l; i++) {
+                assert_true(idx[i] < n);
+                if (i > 0)
+                    assert_true(idx[i] > idx[i - 1]); /* ascending, so distinct */
+            }
+            assert_int_equal(kpca_landmarks_uniform(n, l, seed, idx2, &err), KPCA_OK);
+            assert_memory_equal(idx, idx2, l * sizeof *idx);
+        }
+    /* seed 0 draws too (kpca_subset_indices would give the first rows) */
+    assert_int_equal(kpca_landmarks_uniform(n, 10, 0, idx, &err), KPCA_OK);
+    assert_true(idx[9] != 9);
+    assert_int_equal(kpca_landmarks_uniform(n, 10, 1, idx2, &err), KPCA_OK);
+    assert_true(memcmp(idx, idx2, 10 * sizeof *idx) != 0);
+    /* uniform: each index drawn about 2000 * 10 / 50 = 400 times (sd 18) */
+    for (uint64_t seed = 0; seed < 2000; seed++) {
+        assert_int_equal(kpca_landmarks_uniform(n, 10, seed, idx, &err), KPCA_OK);
+        for (size_t i = 0; i < 10; i++)
+            hits[idx[i]]++;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (hits[i] < 310 || hits[i] > 490)
+            fail_msg("index %zu drawn %zu times of an expected 400", i, hits[i]);
+    kpca_error_clear(&err);
+    assert_int_equal(kpca_landmarks_uniform(n, 0, 1, idx, &err), KPCA_EUSAGE);
+    assert_true(err.msg[0] != '\0');
+    assert_int_equal(kpca_landmarks_uniform(n, n + 1, 1, idx, NULL), KPCA_EUSAGE);
+}
+
+/* Index of the centre nearest to p (first on ties). */
+static size_t nearest(const double *c, size_t l, size_t dim, const double *p)
+{
+    size_t best = 0;
+    double bd = INFINITY;
+    for (size_t j = 0; j < l; j++) {
+        double d = 0.0;
+        for (size_t t = 0; t < dim; t++)
+            d += (c[j * dim + t] - p[t]) * (c[j * dim + t] - p[t]);
+        if (d < bd) {
+            bd = d;
+            best = j;
+        }
+    }
+    return best;
+}
+
+static void test_kmeans_separated(void **state)
+{
+    (void)state;
+    /* 5 clusters of 40 points, centres 10 apart along the axes, noise 0.1,
+     * interleaved in the data */
+    enum { NC = 5, PER = 40, N = NC * PER, DIM = 3 };
+    double x[N * DIM], truth[NC * DIM] = {0}, mean[NC * DIM] = {0}, c[NC * DIM], c2[NC * DIM];
+    uint64_t s = 5;
+    for (size_t j = 0; j < NC; j++) {
+        truth[j * DIM + j % DIM] = 10.0 * (double)(j + 1);
+        truth[j * DIM + (j + 1) % DIM] = -5.0 * (double)j;
+    }
+    for (size_t i = 0; i < N; i++)
+        for (size_t t = 0; t < DIM; t++) {
+            x[i * DIM + t] = truth[(i % NC) * DIM + t] + 0.1 * tu_rand(&s);
+            mean[(i % NC) * DIM + t] += x[i * DIM + t] / PER;
+        }
+    kpca_error err;
+    for (uint64_t seed = 0; seed < 8; seed++) {
+        size_t iters = 0;
+        assert_int_equal(kpca_landmarks_kmeans(x, N, DIM, NC, seed, 100, c, &iters, &err), KPCA_OK);
+        assert_true(iters >= 1 && iters < 100); /* converged */
+        /* each centre is one cluster's mean: a one-to-one match */
+        int used[NC] = {0};
+        for (size_t j = 0; j < NC; j++) {
+            size_t m = nearest(mean, NC, DIM, c + j * DIM);
+            assert_false(used[m]);
+            used[m] = 1;
+            for (size_t t = 0; t < DIM; t++)
+                if (!(fabs(c[j * DIM + t] - mean[m * DIM + t]) < 1e-12))
+                    fail_msg("seed %llu: centre %zu is not the mean of cluster %zu", (unsigned long long)seed, j, m);
+        }
+        assert_int_equal(kpca_landmarks_kmeans(x, N, DIM, NC, seed, 100, c2, NULL, &err), KPCA_OK);
+        assert_memory_equal(c, c2, sizeof c);
+    }
+    /* max_iter = 0: the k-means++ seeds, which are data points */
+    size_t iters = 99;
+    assert_int_equal(kpca_landmarks_kmeans(x, N, DIM, NC, 3, 0, c, &iters, &err), KPCA_OK);
+    assert_int_equal(iters, 0);
+    for (size_t j = 0; j < NC; j++) {
+        int found = 0;
+        for (size_t i = 0; i < N && !found; i++)
+            found = memcmp(c + j * DIM, x + i * DIM, DIM * sizeof(double)) == 0;
+        assert_true(found);
+    }
+}
+
+static void test_kmeans_fixed_point(void **state)
+{
+    (void)state;
+    /* random data: at convergence every centre is the mean of the points
+     * nearest to it, and none is empty */
+    enum { N = 300, DIM = 4, L = 20 };
+    double *x = xmalloc(N * DIM), c[L * DIM], sum[L * DIM];
+    size_t cnt[L];
+    uint64_t s = 17;
+    for (size_t i = 0; i < N * DIM; i++)
+        x[i] = tu_rand(&s);
+    kpca_error err;
+    size_t iters;
+    assert_int_equal(kpca_landmarks_kmeans(x, N, DIM, L, 4, 500, c, &iters, &err), KPCA_OK);
+    assert_true(iters < 500);
+    memset(sum, 0, sizeof sum);
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < N; i++) {
+        size_t j = nearest(c, L, DIM, x + i * DIM);
+        cnt[j]++;
+        for (size_t t = 0; t < DIM; t++)
+            sum[j * DIM + t] += x[i * DIM + t];
+    }
+    for (size_t j = 0; j < L; j++) {
+        assert_true(cnt[j] > 0);
+        for (size_t t = 0; t < DIM; t++)
+            assert_true(fabs(sum[j * DIM + t] / (double)cnt[j] - c[j * DIM + t]) < 1e-12);
+    }
+    free(x);
+}
+
+static void test_kmeans_empty_clusters(void **state)
+{
+    (void)state;
+    /* 3 distinct points, 10 copies each, 5 centres: k-means++ must repeat a
+     * point, ties then empty a cluster, and re-seeding keeps every centre on
+     * a data point (an empty cluster's centre would be left at zero) */
+    enum { N = 30, DIM = 2, L = 5 };
+    const double loc[3][DIM] = {{1, 2}, {-3, 1}, {4, -4}};
+    double x[N * DIM], c[L * DIM];
+    for (size_t i = 0; i < N; i++)
+        memcpy(x + i * DIM, loc[i % 3], sizeof loc[0]);
+    kpca_error err;
+    for (uint64_t seed = 1; seed < 6; seed++) {
+        size_t iters;
+        assert_int_equal(kpca_landmarks_kmeans(x, N, DIM, L, seed, 20, c, &iters, &err), KPCA_OK);
+        int covered[3] = {0};
+        for (size_t j = 0; j < L; j++) {
+            int on = -1;
+            for (int m = 0; m < 3; m++)
+                if (c[j * DIM] == loc[m][0] && c[j * DIM + 1] == loc[m][1])
+                    on = m;
+            if (on < 0)
+                fail_msg("seed %llu: centre %zu at (%g, %g) is on no data point", (unsigned long long)seed, j,
+                         c[j * DIM], c[j * DIM + 1]);
+            covered[on] = 1;
+        }
+        assert_true(covered[0] && covered[1] && covered[2]);
+    }
+    /* l = n: every point its own centre */
+    double c30[N * DIM];
+    assert_int_equal(kpca_landmarks_kmeans(x, N, DIM, N, 1, 10, c30, NULL, &err), KPCA_OK);
+}
+
+static void test_kmeans_bad_args(void **state)
+{
+    (void)state;
+    double x[6] = {0, 1, 2, 3, 4, 5}, c[8];
+    kpca_error err;
+    kpca_error_clear(&err);
+    assert_int_equal(kpca_landmarks_kmeans(x, 3, 2, 0, 1, 10, c, NULL, &err), KPCA_EUSAGE);
+    assert_true(err.msg[0] != '\0');
+    assert_int_equal(kpca_landmarks_kmeans(x, 3, 2, 4, 1, 10, c, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_landmarks_kmeans(x, 3, 0, 2, 1, 10, c, NULL, NULL), KPCA_EUSAGE);
+}
+
 /* ---- allocation failures ----------------------------------------------------------- */
 
 typedef kpca_status (*op_fn)(kpca_error *err);
@@ -268,6 +449,12 @@ static kpca_status op_randomized(kpca_error *err)
 {
     double ev[4], u[4 * 30];
     return kpca_eig_randomized(g_a, 30, 4, 5, 2, 1, ev, u, err);
+}
+
+static kpca_status op_kmeans(kpca_error *err)
+{
+    double c[5 * 3];
+    return kpca_landmarks_kmeans(g_x, 30, 3, 5, 1, 10, c, NULL, err);
 }
 
 /* Fails the (N+1)th allocation and every later one for N = 0, 1, ...: each
@@ -301,6 +488,7 @@ static void test_alloc_failures(void **state)
         g_x[i] = tu_rand(&s);
     kpca_kernel_gram(&kern, g_x, 30, 3, g_a);
     fail_loop("kpca_eig_randomized", op_randomized);
+    fail_loop("kpca_landmarks_kmeans", op_kmeans);
 }
 
 int main(void)
@@ -312,6 +500,11 @@ int main(void)
         cmocka_unit_test(test_rand_full_sketch_indefinite),
         cmocka_unit_test(test_rand_deterministic),
         cmocka_unit_test(test_rand_bad_k),
+        cmocka_unit_test(test_uniform_landmarks),
+        cmocka_unit_test(test_kmeans_separated),
+        cmocka_unit_test(test_kmeans_fixed_point),
+        cmocka_unit_test(test_kmeans_empty_clusters),
+        cmocka_unit_test(test_kmeans_bad_args),
         cmocka_unit_test(test_alloc_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
