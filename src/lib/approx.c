@@ -1,12 +1,14 @@
 #include "approx.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
 
 #include "dataset.h"
+#include "eig.h"
 #include "mem.h"
 
 #define TWO_PI 6.283185307179586476925286766559
@@ -331,5 +333,120 @@ done:
     kpca_free(cross);
     kpca_free(assign);
     kpca_free(count);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Nyström kernel PCA                                                       */
+
+kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, size_t l, size_t k, double tol,
+                             double *proj, double *kbar, double *evals, double *zfit, size_t *kept,
+                             kpca_error *err)
+{
+    if (n < 2 || l == 0 || k == 0)
+        return kpca_fail(err, KPCA_EUSAGE, "Nyström kernel PCA needs 2 or more points, landmarks and components "
+                         "(got %zu, %zu, %zu)", n, l, k);
+    if (n > (size_t)INT_MAX || l > (size_t)INT_MAX || k > (size_t)INT_MAX)
+        return kpca_fail(err, KPCA_EUSAGE, "%zu points and %zu landmarks are beyond BLAS's int indices", n, l);
+    if (tol < 0.0)
+        tol = (double)l * DBL_EPSILON;
+    *kept = 0;
+    double *lam = kpca_alloc_array(l, 1, sizeof(double));
+    double *w = kpca_alloc_array(l, l, sizeof(double));
+    double *c = kpca_alloc_array(l, l, sizeof(double));
+    double *phi = NULL, *s = NULL, *v = NULL, *zown = NULL;
+    kpca_status st = KPCA_OK;
+    if (lam == NULL || w == NULL || c == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu landmark kernel", l, l);
+        goto done;
+    }
+
+    /* K_LL = U Lambda U^T; W = Lambda_r^{-1/2} U_r^T (r x l, in place) */
+    memcpy(c, kll, l * l * sizeof(double));
+    st = kpca_eig_top(c, l, l, KPCA_EIG_AUTO, lam, w, err);
+    if (st != KPCA_OK)
+        goto done;
+    if (!(lam[0] > 0.0) || !isfinite(lam[0])) {
+        st = kpca_fail(err, KPCA_ENUMERIC, "the landmark kernel matrix has no positive eigenvalue (largest %g)",
+                       lam[0]);
+        goto done;
+    }
+    size_t r = 0;
+    while (r < l && lam[r] > tol * lam[0])
+        r++;
+    for (size_t j = 0; j < r; j++)
+        cblas_dscal((int)l, 1.0 / sqrt(lam[j]), w + j * l, 1);
+
+    /* Phi = K_nL W^T (n x r), centred; kbar = mean row of K_nL */
+    const size_t kk = k < r ? k : r;
+    phi = kpca_alloc_array(n, r, sizeof(double));
+    s = kpca_alloc_array(kk, 1, sizeof(double));
+    v = kpca_alloc_array(kk, r, sizeof(double));
+    if (zfit == NULL)
+        zfit = zown = kpca_alloc_array(n, k, sizeof(double));
+    if (phi == NULL || s == NULL || v == NULL || zfit == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu x %zu Nyström features", n, r);
+        goto done;
+    }
+    const int ni = (int)n, li = (int)l, ri = (int)r;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ni, ri, li, 1.0, knl, li, w, li, 0.0, phi, ri);
+    memset(kbar, 0, l * sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        cblas_daxpy(li, 1.0, knl + i * l, 1, kbar, 1);
+    cblas_dscal(li, 1.0 / (double)n, kbar, 1);
+    double raw_trace = 0.0; /* trace of the uncentred K~ */
+    for (size_t t = 0; t < n * r; t++)
+        raw_trace += phi[t] * phi[t];
+    double *mean = lam; /* lam[0..r) is done with: reuse it for the mean feature */
+    memset(mean, 0, r * sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        cblas_daxpy(ri, 1.0, phi + i * r, 1, mean, 1);
+    cblas_dscal(ri, 1.0 / (double)n, mean, 1);
+    for (size_t i = 0; i < n; i++)
+        cblas_daxpy(ri, -1.0, mean, 1, phi + i * r, 1);
+
+    /* C = Phi_c^T Phi_c (r x r, in c) = V S V^T */
+    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, ri, ni, 1.0, phi, ri, 0.0, c, ri);
+    for (size_t i = 0; i < r; i++)
+        for (size_t j = 0; j < i; j++)
+            c[i * r + j] = c[j * r + i];
+    st = kpca_eig_top(c, r, kk, KPCA_EIG_AUTO, s, v, err);
+    if (st != KPCA_OK)
+        goto done;
+    size_t nk = 0;
+    const double floor_s = tol * fmax(s[0], raw_trace);
+    if (isfinite(s[0]))
+        while (nk < kk && s[nk] > floor_s)
+            nk++;
+    if (nk == 0) {
+        st = kpca_fail(err, KPCA_ENUMERIC, "the centred Nyström features are zero: all points coincide in feature "
+                       "space");
+        goto done;
+    }
+
+    /* fit projections Z = Phi_c V^T (n x nk, leading dimension k), signed */
+    const int ki = (int)k, nki = (int)nk;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ni, nki, ri, 1.0, phi, ri, v, ri, 0.0, zfit, ki);
+    for (size_t cc = 0; cc < nk; cc++)
+        if (sign_by_largest(zfit + cc, n, k))
+            cblas_dscal(ri, -1.0, v + cc * r, 1);
+    for (size_t i = 0; i < n; i++)
+        for (size_t cc = nk; cc < k; cc++)
+            zfit[i * k + cc] = 0.0;
+
+    /* A = V W (nk x l); the rest zero */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nki, li, ri, 1.0, v, ri, w, li, 0.0, proj, li);
+    memset(proj + nk * l, 0, (k - nk) * l * sizeof(double));
+    for (size_t cc = 0; cc < k; cc++)
+        evals[cc] = cc < nk ? s[cc] : 0.0;
+    *kept = nk;
+done:
+    kpca_free(lam);
+    kpca_free(w);
+    kpca_free(c);
+    kpca_free(phi);
+    kpca_free(s);
+    kpca_free(v);
+    kpca_free(zown);
     return st;
 }

@@ -1,5 +1,5 @@
-/* approx.h - approximate kernel PCA: a randomized eigensolver and landmark
- * selection (uniform, k-means).
+/* approx.h - approximate kernel PCA: a randomized eigensolver, landmark
+ * selection, and Nyström kernel PCA on caller-supplied kernel matrices.
  *
  * Randomized eigensolver (Halko, Martinsson & Tropp 2011, "Finding
  * structure with randomness", Algorithms 4.4 and 5.3): the range of a
@@ -8,6 +8,13 @@
  * (Rayleigh-Ritz).  Cost: (power_iters + 2) products of A with an n x s
  * block - (power_iters + 2) * 2 n^2 s flops, all in DGEMM - plus O(n s^2)
  * for the QRs; memory 2 n s + O(s^2) doubles besides A.
+ *
+ * Nyström (Williams & Seeger 2001): with l landmarks z_1..z_l, the explicit
+ * feature map phi(x) = Lambda^{-1/2} U^T k_L(x), k_L(x) = (k(z_j, x))_j and
+ * K_LL = U Lambda U^T, has phi(x).phi(y) = k_L(x)^T K_LL^+ k_L(y), the
+ * projection of k onto the span of the landmarks' feature vectors.  Linear
+ * PCA of the n centred phi(x_i) is then kernel PCA of that approximate
+ * kernel: O(n l^2 + l^3) work and O(n l) memory instead of O(n^2 m).
  *
  * Random numbers come from kpca_splitmix64 (dataset.h), so results depend
  * only on the seed - and, through BLAS's summation order, on the number of
@@ -84,5 +91,46 @@ kpca_status kpca_landmarks_kmeans(const double *x, size_t n, size_t dim, size_t 
 /* Points per DGEMM block in the k-means assignment (bounds its memory to
  * KPCA_KMEANS_BLOCK x l doubles). */
 #define KPCA_KMEANS_BLOCK 1024
+
+/* Nyström kernel PCA from kernel matrices the caller computed (any kernel):
+ * kll = K_LL (l x l, symmetric, both triangles) between the l landmarks,
+ * knl = K_nL (n x l, row-major) between the n fit points and the landmarks;
+ * neither is modified.
+ *
+ * K_LL = U Lambda U^T; the eigenpairs with lambda > tol * lambda_max are
+ * kept (r of them; tol < 0: the default l * DBL_EPSILON, a pseudo-inverse's
+ * cut-off), phi(x) = Lambda_r^{-1/2} U_r^T k_L(x), the n feature vectors are
+ * centred by their mean and C = Phi_c^T Phi_c (r x r) = V S V^T.  The
+ * eigenvalues S are those of the centred approximate kernel matrix
+ * H K~ H (n x n, K~ = K_nL K_LL^+ K_Ln), on the same scale as exact kernel
+ * PCA's mu; Nyström never overestimates them: K~ <= K, so S_c <= mu_c.
+ *
+ * Outputs (the caller's buffers, sized for k components):
+ *   evals  (k)      S_c, descending.
+ *   proj   (k x l)  row-major A, and
+ *   kbar   (l)      the mean of the rows of K_nL, so that the projection of
+ *                   any point x onto component c is z_c(x) = A_c . (k_L(x) - kbar).
+ *                   The fit points project to Phi_c v_c, of squared norm S_c
+ *                   (like exact kernel PCA's sqrt(mu_c) u_c).
+ *   zfit   (n x k)  row-major, those projections of the fit points; may be
+ *                   NULL (they are computed anyway, for the signs).
+ *   *kept           the components available, <= min(k, r): those with
+ *                   S_c above tol * max(S_1, trace of K~) (the rounding noise
+ *                   of the centring, as in kpca_model_fit).
+ * Entries for components c >= *kept are set to zero.  Sign: each component
+ * is signed so that the fit point projection of largest magnitude (the
+ * first such) is positive - with l = n landmarks at the fit points this
+ * gives exactly kpca_model_fit's components (eig.h's sign rule on u_c).
+ *
+ * Errors: KPCA_EUSAGE for n < 2, l == 0, k == 0 or sizes beyond BLAS's int;
+ * KPCA_ENUMERIC when K_LL has no positive eigenvalue, the centred features
+ * are all zero (every point the same in feature space), or LAPACK fails;
+ * KPCA_ENOMEM.  Memory besides the inputs and outputs: about n r + 3 l^2
+ * doubles (the features, K_LL's eigenvectors and kpca_eig_top's
+ * workspace), n k more when zfit is NULL.  evals, proj, kbar and zfit are
+ * the caller's, and undefined after a failure. */
+kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, size_t l, size_t k, double tol,
+                             double *proj, double *kbar, double *evals, double *zfit, size_t *kept,
+                             kpca_error *err);
 
 #endif
