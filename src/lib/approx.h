@@ -34,7 +34,11 @@
  * q = 1 in the symmetric case).  The relative error of the k-th eigenvalue
  * falls roughly as (lambda_{s+1} / lambda_k)^(2 (power_iters + 1)),
  * s = k + oversample: each iteration multiplies the error by that ratio
- * squared, at the cost of one more n x n x s product. */
+ * squared, at the cost of one more n x n x s product.  Centred polynomial
+ * kernels on USPS decay slowly: bench/bench_approx at M = 1000, degree 3,
+ * k = 16 measured a relative error of 4e-2 on the 16th eigenvalue with
+ * these defaults, 4e-7 with oversample 64 and 4 iterations (0.05 s against
+ * 0.13 s for kpca_eig_top) - size them for the accuracy wanted. */
 #define KPCA_RSVD_OVERSAMPLE 10
 #define KPCA_RSVD_POWER_ITERS 2
 
