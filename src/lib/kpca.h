@@ -2,6 +2,7 @@
 #ifndef KPCA_H
 #define KPCA_H
 
+#include "approx.h"
 #include "atomic.h"
 #include "blas.h"
 #include "clock.h"
