@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: spectrum all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: approx spectrum all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -71,8 +71,9 @@ BLAS_CORE = $$($(BUILD)/kpca --version | awk 'NR == 2 { print $$2 }')
 unit: $(UNIT_BIN) $(BUILD)/kpca
 	@set -e; core=$(BLAS_CORE); for t in $(UNIT_BIN); do echo "== $$t (OpenBLAS $$core)"; OPENBLAS_CORETYPE=$$core $$t; done
 
-cli-test: $(BUILD)/kpca data
-	OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) bats tests/cli
+cli-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data
+	OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_COMPARE=$(abspath $(BUILD)/bench/approx_compare) \
+	    bats tests/cli
 
 # The README's two commands.  Both install missing Debian packages first and
 # then re-enter make, so that pkg-config sees the freshly installed libraries.
@@ -91,6 +92,10 @@ experiment: deps
 # the protocol study (results/protocol-study.md); reuses the grid's cache
 study: all
 	sh scripts/protocol-study.sh
+
+# approximate solvers against the exact one (results/approx.md)
+approx: all $(BUILD)/bench/approx_compare
+	sh scripts/approx.sh
 
 # the kernel PCA spectra of USPS and a scree plot (results/usps-spectrum.*)
 spectrum: all
@@ -176,6 +181,7 @@ help:
 	@echo "make check      build and run every test (unit, fuzz corpus, CLI), then again under ASan + UBSan"
 	@echo "make experiment run the paper grid and write results/"
 	@echo "make study      the protocol study (results/protocol-study.md)"
+	@echo "make approx     randomized and Nystrom solvers against the exact one (results/approx.md)"
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
 	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"

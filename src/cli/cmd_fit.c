@@ -13,7 +13,9 @@ static struct {
     const char *components;
     size_t subset;
     long seed;
-    const char *eig, *output;
+    const char *eig, *output, *solver, *landmark_method;
+    size_t oversample, landmarks;
+    long power_iters, solver_seed;
     int quiet;
     const char *memory_limit;
     int verbose;
@@ -38,6 +40,18 @@ static const cli_option options[] = {
      "0: the first M rows (default); else a random subset drawn with seed S"},
     {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16)"},
     {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer) or evr (dsyevr) (default: auto)"},
+    {"solver", 0, "NAME", CLI_STRING, &o.solver, 0, 0,
+     "exact (dense LAPACK on the M x M kernel), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
+    {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
+     "randomized: extra sketch vectors (default: as many as --components)"},
+    {"power-iters", 0, "Q", CLI_INT, &o.power_iters, 0, 100,
+     "randomized: products with the kernel matrix beyond the first (default: 4)"},
+    {"landmarks", 0, "L", CLI_SIZE, &o.landmarks, 2, 1e9,
+     "nystrom: the number of landmarks, independent of --components (default: 1000, at most M)"},
+    {"landmark-method", 0, "HOW", CLI_STRING, &o.landmark_method, 0, 0,
+     "nystrom: uniform (random fit points) or kmeans (k-means centres of the fit points) (default: uniform)"},
+    {"solver-seed", 0, "S", CLI_INT, &o.solver_seed, 1, 9007199254740992.0,
+     "randomized, nystrom: the seed of their random numbers (default: 1)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
@@ -57,6 +71,7 @@ int cmd_fit(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
     o.gamma = o.coef0 = o.sigma = NAN; /* NAN: not given */
+    o.power_iters = -1;
     o.tol = -1.0;
     o.in.round = -1;
     char *pos[1];
@@ -126,6 +141,47 @@ int cmd_fit(int argc, char **argv)
         cli_usage("option '--eig': expected auto, evd or evr, got '%s'", o.eig);
         return KPCA_EUSAGE;
     }
+    if (o.solver != NULL && kpca_solver_parse(o.solver, &p.solver) != 0) {
+        cli_usage("option '--solver': expected exact, randomized or nystrom, got '%s'", o.solver);
+        return KPCA_EUSAGE;
+    }
+    if (o.landmark_method != NULL && kpca_landmark_method_parse(o.landmark_method, &p.landmark_method) != 0) {
+        cli_usage("option '--landmark-method': expected uniform or kmeans, got '%s'", o.landmark_method);
+        return KPCA_EUSAGE;
+    }
+    /* the options of one solver are mistakes with another */
+    const char *stray_opt = NULL;
+    if (p.solver != KPCA_SOLVER_RANDOMIZED && o.oversample)
+        stray_opt = "--oversample";
+    else if (p.solver != KPCA_SOLVER_RANDOMIZED && o.power_iters >= 0)
+        stray_opt = "--power-iters";
+    else if (p.solver != KPCA_SOLVER_NYSTROM && o.landmarks)
+        stray_opt = "--landmarks";
+    else if (p.solver != KPCA_SOLVER_NYSTROM && o.landmark_method)
+        stray_opt = "--landmark-method";
+    else if (p.solver == KPCA_SOLVER_EXACT && o.solver_seed)
+        stray_opt = "--solver-seed";
+    else if (p.solver != KPCA_SOLVER_EXACT && o.eig)
+        stray_opt = "--eig";
+    if (stray_opt != NULL) {
+        cli_usage("option '%s' does not apply to --solver %s", stray_opt, kpca_solver_name(p.solver));
+        return KPCA_EUSAGE;
+    }
+    if (p.solver != KPCA_SOLVER_EXACT && p.variance > 0.0) {
+        cli_usage("option '--components %s': a variance fraction needs every eigenvalue (--solver exact)",
+                  o.components);
+        return KPCA_EUSAGE;
+    }
+    if (p.solver == KPCA_SOLVER_RANDOMIZED && p.components == 0) {
+        cli_usage("--solver randomized needs the number of components (-k K)");
+        return KPCA_EUSAGE;
+    }
+    if (o.oversample)
+        p.oversample = o.oversample;
+    if (o.power_iters >= 0)
+        p.power_iters = (size_t)o.power_iters;
+    if (o.solver_seed)
+        p.seed = (uint64_t)o.solver_seed;
     if (p.variance > 0.0 && p.eig == KPCA_EIG_EVR) {
         cli_usage("option '--components %s': a variance fraction needs every eigenvalue (--eig evd or auto)",
                   o.components);
@@ -146,6 +202,18 @@ int cmd_fit(int argc, char **argv)
         cli_error("cannot keep %zu components from %zu fit points", p.components, m);
         kpca_dataset_free(&all);
         return KPCA_EUSAGE;
+    }
+    if (p.solver == KPCA_SOLVER_NYSTROM) {
+        /* the default landmark count is capped by the fit points; a count
+         * asked for is not */
+        p.landmarks = o.landmarks ? o.landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
+        if (p.landmarks > m || p.components > p.landmarks) {
+            cli_error(p.landmarks > m ? "cannot take %zu landmarks from %zu fit points"
+                                      : "cannot keep %zu components from %zu landmarks",
+                      p.landmarks > m ? p.landmarks : p.components, p.landmarks > m ? m : p.landmarks);
+            kpca_dataset_free(&all);
+            return KPCA_EUSAGE;
+        }
     }
     size_t *idx = malloc((m ? m : 1) * sizeof *idx);
     if (idx == NULL) {
@@ -195,7 +263,7 @@ int cmd_fit(int argc, char **argv)
         kept_sum += model.eigval[c];
     cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
              model.eigval[0], model.eigval[model.k - 1], 100.0 * kept_sum / model.trace, info.sec_kernel, info.sec_center,
-             info.eig_used == KPCA_EIG_EVD ? "evd" : "dsyevr", info.sec_eig);
+             model.solver, info.sec_eig);
     kpca_progress("write", 0, 1);
     st = kpca_model_save(&model, o.output, &err);
     kpca_progress("write", 1, 1);

@@ -341,7 +341,7 @@ done:
 
 kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, size_t l, size_t k, double tol,
                              double *proj, double *kbar, double *evals, double *zfit, size_t *kept,
-                             kpca_error *err)
+                             double *trace, kpca_error *err)
 {
     if (n < 2 || l == 0 || k == 0)
         return kpca_fail(err, KPCA_EUSAGE, "Nyström kernel PCA needs 2 or more points, landmarks and components "
@@ -404,6 +404,12 @@ kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, siz
     cblas_dscal(ri, 1.0 / (double)n, mean, 1);
     for (size_t i = 0; i < n; i++)
         cblas_daxpy(ri, -1.0, mean, 1, phi + i * r, 1);
+    if (trace != NULL) {
+        double t2 = 0.0;
+        for (size_t t = 0; t < n * r; t++)
+            t2 += phi[t] * phi[t];
+        *trace = t2;
+    }
 
     /* C = Phi_c^T Phi_c (r x r, in c) = V S V^T */
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, ri, ni, 1.0, phi, ri, 0.0, c, ri);

@@ -118,6 +118,9 @@ kpca_status kpca_landmarks_kmeans(const double *x, size_t n, size_t dim, size_t 
  *                   (like exact kernel PCA's sqrt(mu_c) u_c).
  *   zfit   (n x k)  row-major, those projections of the fit points; may be
  *                   NULL (they are computed anyway, for the signs).
+ *   *trace          (may be NULL) the trace of the centred approximate kernel
+ *                   matrix, |Phi_c|_F^2: the sum of all its eigenvalues, the
+ *                   total that the kept ones are a share of.
  *   *kept           the components available, <= min(k, r): those with
  *                   S_c above tol * max(S_1, trace of K~) (the rounding noise
  *                   of the centring, as in kpca_model_fit).
@@ -135,6 +138,6 @@ kpca_status kpca_landmarks_kmeans(const double *x, size_t n, size_t dim, size_t 
  * the caller's, and undefined after a failure. */
 kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, size_t l, size_t k, double tol,
                              double *proj, double *kbar, double *evals, double *zfit, size_t *kept,
-                             kpca_error *err);
+                             double *trace, kpca_error *err);
 
 #endif

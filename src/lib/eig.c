@@ -5,22 +5,21 @@
 #include <string.h>
 
 #include "mem.h"
+#include "names.h"
 
 static const char *const names[] = {"auto", "evd", "evr"};
 
 const char *kpca_eig_method_name(kpca_eig_method m)
 {
-    return (unsigned)m < 3 ? names[m] : "?";
+    return kpca_name_of(names, 3, (unsigned)m);
 }
 
 int kpca_eig_method_parse(const char *name, kpca_eig_method *out)
 {
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, names[i]) == 0) {
-            *out = (kpca_eig_method)i;
-            return 0;
-        }
-    return -1;
+    int i = kpca_name_index(names, 3, name);
+    if (i >= 0)
+        *out = (kpca_eig_method)i;
+    return i >= 0 ? 0 : -1;
 }
 
 kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "names.h"
 
 kpca_kernel kpca_kernel_poly(int degree)
 {
@@ -36,17 +37,15 @@ static const char *const kernel_names[] = {"poly", "rbf", "sigmoid", "linear"};
 
 const char *kpca_kernel_name(kpca_kernel_type t)
 {
-    return (unsigned)t < NKERNELS ? kernel_names[t] : "?";
+    return kpca_name_of(kernel_names, NKERNELS, (unsigned)t);
 }
 
 int kpca_kernel_parse(const char *name, kpca_kernel_type *out)
 {
-    for (size_t i = 0; i < NKERNELS; i++)
-        if (strcmp(name, kernel_names[i]) == 0) {
-            *out = (kpca_kernel_type)i;
-            return 0;
-        }
-    return -1;
+    int i = kpca_name_index(kernel_names, NKERNELS, name);
+    if (i >= 0)
+        *out = (kpca_kernel_type)i;
+    return i >= 0 ? 0 : -1;
 }
 
 char *kpca_kernel_describe(const kpca_kernel *k, char *buf, size_t cap)

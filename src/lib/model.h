@@ -53,8 +53,28 @@ typedef struct {
     char source[KPCA_SOURCE_MAX]; /* free-text provenance (file, subset) */
 } kpca_model;
 
+/* How the components are found (see README "Approximate solvers").
+ * EXACT: the dense eigensolver (eig.h) on the centred M x M kernel matrix.
+ * RANDOMIZED: the randomized eigensolver (approx.h) on the same matrix.
+ * NYSTROM: kernel PCA of the Nystrom approximation built on `landmarks`
+ *          points; the model keeps the landmarks (centring NYSTROM). */
+typedef enum { KPCA_SOLVER_EXACT = 0, KPCA_SOLVER_RANDOMIZED, KPCA_SOLVER_NYSTROM } kpca_solver;
+typedef enum { KPCA_LANDMARKS_UNIFORM = 0, KPCA_LANDMARKS_KMEANS } kpca_landmark_method;
+
+const char *kpca_solver_name(kpca_solver s);
+int kpca_solver_parse(const char *name, kpca_solver *out);
+const char *kpca_landmark_method_name(kpca_landmark_method m);
+int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out);
+
 typedef struct {
     kpca_kernel kernel;
+    kpca_solver solver;
+    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components */
+    size_t power_iters;    /* RANDOMIZED: products with K~ beyond the first */
+    size_t landmarks;      /* NYSTROM: landmark count l (<= fit points) */
+    kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
+    size_t kmeans_iter;    /* NYSTROM + KMEANS: Lloyd passes at most */
+    uint64_t seed;         /* RANDOMIZED, NYSTROM: the random stream */
     size_t components;     /* wanted; 0 means as many as the fit points allow */
     double variance;       /* in (0, 1): instead, the fewest components whose
                             * eigenvalues sum to this fraction of the trace of
@@ -73,7 +93,12 @@ typedef struct {
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
 } kpca_fit_info;
 
-/* Default fit parameters: the paper's kernel of the given degree. */
+/* Defaults of the approximate solvers */
+#define KPCA_DEFAULT_POWER_ITERS 4
+#define KPCA_DEFAULT_LANDMARKS 1000
+#define KPCA_DEFAULT_KMEANS_ITER 20
+
+/* Default fit parameters: the paper's kernel of the given degree, exact. */
 kpca_fit_params kpca_fit_defaults(int degree);
 
 /* Fits on all rows of `fit` (choose a subset with kpca_dataset_select).

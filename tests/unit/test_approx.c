@@ -455,7 +455,7 @@ static nys nystrom(const kpca_kernel *kern, const double *fit, size_t n, const d
     kpca_kernel_gram(kern, lm, l, dim, r.kll);
     kpca_kernel_cross(kern, fit, n, lm, l, dim, r.knl);
     kpca_error err;
-    if (kpca_nystrom_pca(r.kll, r.knl, n, l, k, -1.0, r.proj, r.kbar, r.evals, r.zfit, &r.kept, &err) != KPCA_OK)
+    if (kpca_nystrom_pca(r.kll, r.knl, n, l, k, -1.0, r.proj, r.kbar, r.evals, r.zfit, &r.kept, NULL, &err) != KPCA_OK)
         fail_msg("nystrom n=%zu l=%zu k=%zu: %s", n, l, k, err.msg);
     return r;
 }
@@ -673,20 +673,20 @@ static void test_nystrom_bad_args(void **state)
     size_t kept = 99;
     kpca_error err;
     kpca_error_clear(&err);
-    assert_int_equal(kpca_nystrom_pca(kll, knl, 1, 2, 1, -1, proj, kbar, ev, z, &kept, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_nystrom_pca(kll, knl, 1, 2, 1, -1, proj, kbar, ev, z, &kept, NULL, &err), KPCA_EUSAGE);
     assert_true(err.msg[0] != '\0');
-    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 0, 1, -1, proj, kbar, ev, z, &kept, NULL), KPCA_EUSAGE);
-    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 0, -1, proj, kbar, ev, z, &kept, NULL), KPCA_EUSAGE);
+    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 0, 1, -1, proj, kbar, ev, z, &kept, NULL, NULL), KPCA_EUSAGE);
+    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 0, -1, proj, kbar, ev, z, &kept, NULL, NULL), KPCA_EUSAGE);
     /* a good call: k = 2 of rank 2, zfit may be NULL */
-    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 2, -1, proj, kbar, ev, NULL, &kept, &err), KPCA_OK);
+    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 2, -1, proj, kbar, ev, NULL, &kept, NULL, &err), KPCA_OK);
     assert_int_equal(kept, 2);
     /* no positive landmark eigenvalue */
     double zero[4] = {0, 0, 0, 0}, neg[4] = {-1, 0, 0, -2};
-    assert_int_equal(kpca_nystrom_pca(zero, knl, 3, 2, 1, -1, proj, kbar, ev, z, &kept, &err), KPCA_ENUMERIC);
-    assert_int_equal(kpca_nystrom_pca(neg, knl, 3, 2, 1, -1, proj, kbar, ev, z, &kept, &err), KPCA_ENUMERIC);
+    assert_int_equal(kpca_nystrom_pca(zero, knl, 3, 2, 1, -1, proj, kbar, ev, z, &kept, NULL, &err), KPCA_ENUMERIC);
+    assert_int_equal(kpca_nystrom_pca(neg, knl, 3, 2, 1, -1, proj, kbar, ev, z, &kept, NULL, &err), KPCA_ENUMERIC);
     /* all points alike: nothing left after centring */
     double same[6] = {1, 2, 1, 2, 1, 2};
-    assert_int_equal(kpca_nystrom_pca(kll, same, 3, 2, 2, -1, proj, kbar, ev, z, &kept, &err), KPCA_ENUMERIC);
+    assert_int_equal(kpca_nystrom_pca(kll, same, 3, 2, 2, -1, proj, kbar, ev, z, &kept, NULL, &err), KPCA_ENUMERIC);
     assert_true(strstr(err.msg, "coincide") != NULL);
 }
 
@@ -702,7 +702,7 @@ static void test_nystrom_tolerance(void **state)
     kpca_error err;
     /* default tol (2 DBL_EPSILON): phi = (1, 2, 3), centred (-1, 0, 1),
      * signed (1, 0, -1): on a tie the first entry decides */
-    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 2, -1, proj, kbar, ev, z, &kept, &err), KPCA_OK);
+    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 2, -1, proj, kbar, ev, z, &kept, NULL, &err), KPCA_OK);
     assert_int_equal(kept, 1);
     assert_true(fabs(ev[0] - 2.0) < 1e-14 && ev[1] == 0.0);
     assert_true(fabs(z[0] - 1.0) < 1e-14 && fabs(z[2]) < 1e-14 && fabs(z[4] + 1.0) < 1e-14);
@@ -710,7 +710,7 @@ static void test_nystrom_tolerance(void **state)
     assert_true(fabs(kbar[0] - 2.0) < 1e-15 && fabs(proj[0] + 1.0) < 1e-14 && fabs(proj[1]) < 1e-14);
     assert_true(proj[2] == 0.0 && proj[3] == 0.0);
     /* tol = 0 keeps it, and with it a spurious component */
-    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 2, 0.0, proj, kbar, ev, z, &kept, &err), KPCA_OK);
+    assert_int_equal(kpca_nystrom_pca(kll, knl, 3, 2, 2, 0.0, proj, kbar, ev, z, &kept, NULL, &err), KPCA_OK);
     assert_int_equal(kept, 2);
     assert_true(ev[1] > 0.5);
 }
@@ -738,7 +738,7 @@ static kpca_status op_nystrom(kpca_error *err)
     /* g_a as K_LL of 30 landmarks and its first 20 rows as K_nL */
     double proj[3 * 30], kbar[30], ev[3];
     size_t kept;
-    return kpca_nystrom_pca(g_a, g_a, 20, 30, 3, -1, proj, kbar, ev, NULL, &kept, err);
+    return kpca_nystrom_pca(g_a, g_a, 20, 30, 3, -1, proj, kbar, ev, NULL, &kept, NULL, err);
 }
 
 /* Fails the (N+1)th allocation and every later one for N = 0, 1, ...: each

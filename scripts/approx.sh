@@ -1,0 +1,171 @@
+#!/bin/sh
+# approx.sh - approximate kernel PCA solvers against the exact one on USPS.
+#
+# Kernel (x.y)^3, the paper's protocol.  Part 1: the first M = 3000
+# training digits, exact (dense LAPACK), randomized (Halko et al.) and
+# Nystrom (uniform and k-means landmarks) models; for k = 64, 256, 1024
+# components: eigenvalue and subspace error against the exact model
+# (bench/approx_compare on the M fit points), fit time and peak RSS, and
+# the test error of the grid's cell (all 7291 training digits projected,
+# linear SVM with the headline protocol, the 2007 test digits).  Part 2:
+# all 7291 training digits, exact versus Nystrom.  Writes approx.csv and
+# approx.md into the output directory.
+#
+# usage: scripts/approx.sh [--out DIR] [--work DIR] [--quick] [--force]
+#   --out DIR    where results go (default: results)
+#   --work DIR   models and features (default: build/approx)
+#   --quick      M = 600, k = 16, 64 and no part 2 (for the tests)
+#   --force      refit every model (default: reuse the models in --work,
+#                with the time and RSS measured when they were fitted)
+set -eu
+cd "$(dirname "$0")/.."
+KPCA=${KPCA:-build/kpca}
+CMP=${CMP:-build/bench/approx_compare}
+out=results
+work=build/approx
+quick=0
+force=0
+cmdline="scripts/approx.sh${*:+ $*}"
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --out) out=$2; shift ;;
+    --work) work=$2; shift ;;
+    --quick) quick=1 ;;
+    --force) force=1 ;;
+    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "approx.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+for t in "$KPCA" "$CMP"; do
+    [ -x "$t" ] || { echo "approx.sh: $t not built: run make approx" >&2; exit 2; }
+done
+[ -f data/zip.train.gz ] || { echo "approx.sh: USPS missing: run make data" >&2; exit 2; }
+mkdir -p "$work" "$out"
+tmpfiles=""
+trap 'rm -f $tmpfiles' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+say() { printf 'approx.sh: %s\n' "$*" >&2; }
+
+# the grid's headline protocol (scripts/run-grid.sh)
+EVAL="--multiclass ovo --scale norm -c 10"
+if [ "$quick" = 1 ]; then
+    M=600 ks="16 64" kmax=64 L1=200 L2=400
+else
+    M=3000 ks="64 256 1024" kmax=1024 L1=1000 L2=2000
+fi
+klist=$(echo "$ks" | tr ' ' ',')
+csv="$work/approx.csv"
+echo "part,fit_points,solver,k,fit_seconds,peak_rss_mb,eig_max_relerr,eig_mean_relerr,subspace_sin_max,subspace_mean,test_error_pct" >"$csv"
+
+# fit NAME M FIT-OPTIONS...: model $work/NAME.h5, its time and RSS in
+# NAME.fit; both are reused when they exist (--force: refit)
+fit() {
+    name=$1 m=$2
+    shift 2
+    if [ "$force" = 0 ] && [ -s "$work/$name.h5" ] && [ -s "$work/$name.fit" ]; then
+        say "reuse $name"
+        return 0
+    fi
+    say "fit $name: $*"
+    # shellcheck disable=SC2068
+    /usr/bin/time -f "%e %M" -o "$work/$name.fit" "$KPCA" fit -q -d 3 -m "$m" "$@" data/zip.train.gz \
+        -o "$work/$name.h5"
+}
+
+# errors NAME KLIST: test error per k of the grid cell (transform + eval)
+errors() {
+    "$KPCA" transform -q "$work/$1.h5" data/zip.train.gz -o "$work/$1.train.h5"
+    "$KPCA" transform -q "$work/$1.h5" data/zip.test.gz -o "$work/$1.test.h5"
+    # shellcheck disable=SC2086
+    "$KPCA" eval -q $EVAL -k "$2" --csv "$work/$1.eval.csv" "$work/$1.train.h5" "$work/$1.test.h5" >/dev/null
+    rm -f "$work/$1.train.h5" "$work/$1.test.h5"
+}
+
+# row PART M NAME SOLVER K EXACT: one CSV line
+row() {
+    part=$1 m=$2 name=$3 solver=$4 k=$5 exact=$6
+    set -- $(cat "$work/$name.fit")
+    secs=$1 rss=$(awk -v k="$2" 'BEGIN { printf "%.0f", k / 1024 }')
+    if [ "$name" = "$exact" ]; then
+        acc="0,0,0,0"
+    else
+        acc=$("$CMP" "$work/$exact.h5" "$work/$name.h5" data/zip.train.gz "$m" "$k" | cut -d, -f2-)
+    fi
+    err=$(awk -F, -v k="$k" 'NR > 1 && $1 == k { print $2 }' "$work/$name.eval.csv")
+    echo "$part,$m,$solver,$k,$secs,$rss,$acc,$err" >>"$csv"
+}
+
+start=$(date +%s)
+# ---- part 1: M fit points ------------------------------------------------------
+fit exact "$M" -k "$kmax"
+errors exact "$klist"
+for k in $ks; do row 1 "$M" exact "exact (LAPACK)" "$k" exact; done
+for k in $ks; do
+    fit "rand-k$k" "$M" --solver randomized -k "$k"
+    errors "rand-k$k" "$k"
+    row 1 "$M" "rand-k$k" "randomized p=k q=4" "$k" exact
+done
+fit nys-u1 "$M" --solver nystrom --landmarks "$L1" -k "$L1"
+fit nys-k1 "$M" --solver nystrom --landmarks "$L1" --landmark-method kmeans -k "$L1"
+fit nys-u2 "$M" --solver nystrom --landmarks "$L2" -k "$kmax"
+klist1=$(for k in $ks; do [ "$k" -le "$L1" ] && echo "$k"; done | paste -sd, -)
+errors nys-u1 "$klist1"
+errors nys-k1 "$klist1"
+errors nys-u2 "$klist"
+for k in $ks; do
+    [ "$k" -le "$L1" ] && row 1 "$M" nys-u1 "Nystrom uniform l=$L1" "$k" exact
+    [ "$k" -le "$L1" ] && row 1 "$M" nys-k1 "Nystrom k-means l=$L1" "$k" exact
+    row 1 "$M" nys-u2 "Nystrom uniform l=$L2" "$k" exact
+done
+
+# ---- part 2: all 7291 training digits --------------------------------------------
+if [ "$quick" = 0 ]; then
+    fit all-exact 7291 -k "$kmax"
+    errors all-exact "$klist"
+    fit all-nys 7291 --solver nystrom --landmarks "$L2" -k "$kmax"
+    errors all-nys "$klist"
+    for k in $ks; do
+        row 2 7291 all-exact "exact (LAPACK)" "$k" all-exact
+        row 2 7291 all-nys "Nystrom uniform l=$L2" "$k" all-exact
+    done
+fi
+end=$(date +%s)
+cp "$csv" "$out/approx.csv"
+
+version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
+commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+machine="$(uname -sm), $(nproc) cores, $cpu"
+md="$out/approx.md"
+tmp="$out/.approx.md.tmp.$$"
+tmpfiles="$tmpfiles $tmp"
+awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v machine="$machine" \
+    -v secs="$((end - start))" -v M="$M" -v ev="$EVAL" '
+    NR == 1 { next }
+    { line = sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |", $3, $4, $5, $6, $7, $10, $9, $11)
+      if ($1 == 1) p1[++n1] = line; else p2[++n2] = line }
+    END {
+        print "# Approximate kernel PCA solvers against the exact one (USPS, (x.y)^3)\n"
+        print "Provenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " secs " s.\n"
+        print "Errors are against the exact model fitted on the same points: eigenvalue error"
+        print "max_c |mu_c - mu~_c| / mu_c over the first k; subspace error between the spans of the"
+        print "first k components (projections of the fit points; principal angles): the mean"
+        print "sqrt(sum sin^2 / k) and the largest sin. Test error: the grid cell (all 7291 training"
+        print "digits projected, linear SVM `" ev "`, the 2007 test digits). Fit seconds and peak RSS"
+        print "(MB) are those of the whole `kpca fit` process (reading the data included).\n"
+        print "## " M " fit points" (M == 3000 ? " (the paper'"'"'s M)" : "") "\n"
+        print "| solver | k | fit s | peak RSS MB | eigenvalue max rel. error | subspace mean sin | subspace max sin | test error % |"
+        print "|---|---:|---:|---:|---:|---:|---:|---:|"
+        for (i = 1; i <= n1; i++) print p1[i]
+        if (n2) {
+            print "\n## All 7291 training digits\n"
+            print "| solver | k | fit s | peak RSS MB | eigenvalue max rel. error | subspace mean sin | subspace max sin | test error % |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|"
+            for (i = 1; i <= n2; i++) print p2[i]
+        }
+    }' "$csv" >"$tmp"
+mv "$tmp" "$md"
+say "results: $md $out/approx.csv ($((end - start)) s)"

@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# approx.bats - fit --solver randomized / nystrom from the command line, and
+# scripts/approx.sh's measurements (quick mode).
+
+load helper
+
+setup() {
+    common_setup
+    head_rows "$DATA/zip.train.gz" 400 "$TMP/fit.txt"
+    head_rows "$DATA/zip.test.gz" 100 "$TMP/test.txt"
+}
+
+@test "fit --solver randomized and nystrom: models say how they were made, transform uses them" {
+    run --separate-stderr "$KPCA" fit -d 3 -k 12 --solver randomized "$TMP/fit.txt" -o "$TMP/r.h5"
+    assert_status 0
+    assert_stderr_contains "randomized s=24 q=4 seed=1"
+    run --separate-stderr "$KPCA" info "$TMP/r.h5"
+    assert_stdout_contains "solver randomized s=24 q=4 seed=1" "centring kernel" "fit_points 400"
+    for how in uniform kmeans; do
+        run --separate-stderr "$KPCA" fit -q -d 3 -k 12 --solver nystrom --landmarks 90 --landmark-method "$how" \
+            "$TMP/fit.txt" -o "$TMP/n.h5"
+        assert_status 0
+        run --separate-stderr "$KPCA" info "$TMP/n.h5"
+        assert_stdout_contains "solver nystrom $how l=90 seed=1" "centring nystrom" "fit_points 90" "components 12"
+        run --separate-stderr "$KPCA" transform -q --output-format csv "$TMP/n.h5" "$TMP/test.txt" -o "$OUT/z.csv"
+        assert_status 0
+        [ "$(wc -l <"$OUT/z.csv")" -ge 100 ] || fail "features of 100 points"
+        ! grep -qiE 'nan|inf' "$OUT/z.csv" || fail "non-finite feature"
+    done
+}
+
+@test "the default landmark count is 1000, capped by the fit points; --solver-seed changes the model, not its size" {
+    run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom "$TMP/fit.txt" -o "$TMP/a.h5"
+    assert_status 0
+    "$KPCA" info "$TMP/a.h5" | grep -qx "fit_points 400" || fail "landmarks not capped at M"
+    run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom --landmarks 50 "$TMP/fit.txt" -o "$TMP/s1.h5"
+    run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom --landmarks 50 "$TMP/fit.txt" -o "$TMP/s1b.h5"
+    run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom --landmarks 50 --solver-seed 7 "$TMP/fit.txt" -o "$TMP/s7.h5"
+    assert_status 0
+    cmp -s "$TMP/s1.h5" "$TMP/s1b.h5" || fail "the same seed gave different models"
+    ! cmp -s "$TMP/s1.h5" "$TMP/s7.h5" || fail "--solver-seed 7 changed nothing"
+}
+
+@test "solver options: unknown names, options of another solver, impossible sizes: exit 2, no model" {
+    bad() {
+        run --separate-stderr "$KPCA" fit -q "$@" "$TMP/fit.txt" -o "$OUT/m.h5"
+        assert_status 2
+        assert_error_message
+        assert_no_output "$OUT/m.h5"
+    }
+    bad --solver lanczos
+    assert_stderr_contains "option '--solver'" "'lanczos'"
+    bad --solver randomized
+    assert_stderr_contains "needs the number of components"
+    bad --solver randomized -k 0.9
+    bad --oversample 5 -k 10
+    assert_stderr_contains "option '--oversample' does not apply to --solver exact"
+    bad --power-iters 2 --solver nystrom
+    bad --landmarks 50 --solver randomized -k 5
+    assert_stderr_contains "option '--landmarks' does not apply to --solver randomized"
+    bad --landmark-method kmeans
+    bad --solver-seed 3
+    bad --solver nystrom --eig evd
+    bad --solver nystrom --landmark-method random
+    assert_stderr_contains "option '--landmark-method'" "uniform or kmeans"
+    bad --solver nystrom --landmarks 401
+    assert_stderr_contains "401 landmarks from 400 fit points"
+    bad --solver nystrom --landmarks 30 -k 31
+    assert_stderr_contains "31 components from 30 landmarks"
+    bad --solver nystrom --landmarks 1
+    bad --solver randomized -k 5 --power-iters -1
+    bad --solver randomized -k 5 --oversample 0
+}
+
+@test "approx.sh --quick: exact rows are the reference, approximations close and improving with landmarks" {
+    local cmp=${APPROX_COMPARE:-$REPO/build/bench/approx_compare}
+    [ -x "$cmp" ] || skip "$cmp not built (make approx)"
+    KPCA="$KPCA" CMP="$cmp" run sh "$REPO/scripts/approx.sh" --quick --out "$OUT" --work "$TMP/work"
+    [ "$status" -eq 0 ] || { show_run; fail "approx.sh failed"; }
+    [ -s "$OUT/approx.md" ] && [ -s "$OUT/approx.csv" ] || fail "no results"
+    grep -q "^Provenance: \`scripts/approx.sh --quick" "$OUT/approx.md" || fail "no provenance"
+    # part,fit_points,solver,k,fit_seconds,peak_rss_mb,eig_max,eig_mean,sin_max,sin_mean,test_error
+    awk -F, 'NR > 1 {
+        if ($11 == "" || $11 < 0 || $11 > 100) { print "bad test error: " $0; bad = 1 }
+        if ($3 ~ /^exact/ && ($7 != 0 || $9 != 0)) { print "exact not its own reference: " $0; bad = 1 }
+        if ($3 ~ /^randomized/ && !($7 < 0.05 && $10 < 0.05)) { print "randomized too far: " $0; bad = 1 }
+        if ($3 ~ /^Nystrom uniform/ && $4 == 16) e[$3] = $7
+        if ($3 ~ /^exact/) ex[$4] = $11; else if ($11 - ex[$4] > 3) { print "test error far off: " $0; bad = 1 }
+    } END {
+        if (!(e["Nystrom uniform l=400"] < e["Nystrom uniform l=200"])) { print "more landmarks not better"; bad = 1 }
+        exit bad }' "$OUT/approx.csv" || fail "approx.csv: $(cat "$OUT/approx.csv")"
+}
