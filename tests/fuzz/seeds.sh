@@ -41,4 +41,9 @@ PY
 cp "$t/tiny.model" "$c/model/poly2.model"
 printf '1 1:0.5 2:1\n2 1:-1 2:0.25\n1 1:0.3 2:-0.7\n2 1:0.9 2:0.1\n' >"$t/lin.txt"
 "$K" fit -q -d 1 -k 2 "$t/lin.txt" -o "$c/model/linear.model"
+# the other kernels and solvers: rbf (sigma attribute), Nystrom (landmarks,
+# centring and solver attributes)
+"$K" fit -q --kernel rbf -m 20 -k 3 data/zip.train.gz -o "$c/model/rbf.model"
+"$K" fit -q --kernel sigmoid -m 20 -k 3 data/zip.train.gz -o "$c/model/sigmoid.model"
+"$K" fit -q -d 2 -m 30 -k 3 --solver nystrom --landmarks 8 data/zip.train.gz -o "$c/model/nystrom.model"
 ls -l "$c"/*
