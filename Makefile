@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: all check test unit cli-test data clean help experiment study pictures bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -91,6 +91,11 @@ experiment: deps
 # the protocol study (results/protocol-study.md); reuses the grid's cache
 study: all
 	sh scripts/protocol-study.sh
+
+# the gallery: eigendigits.png, usps-2d.png, circles.png and pictures.md in
+# results/ (kpca, awk and gnuplot; about half a minute)
+pictures: $(BUILD)/kpca data
+	KPCA=$(BUILD)/kpca sh scripts/pictures.sh --work $(BUILD)/pictures
 
 test: all unit fuzz-replay cli-test
 
@@ -172,6 +177,7 @@ help:
 	@echo "make check      build and run every test (unit, fuzz corpus, CLI), then again under ASan + UBSan"
 	@echo "make experiment run the paper grid and write results/"
 	@echo "make study      the protocol study (results/protocol-study.md)"
+	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
 	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
