@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: approx spectrum all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: approx spectrum pictures all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -100,6 +100,11 @@ approx: all $(BUILD)/bench/approx_compare
 # the kernel PCA spectra of USPS and a scree plot (results/usps-spectrum.*)
 spectrum: all
 	sh scripts/spectrum.sh
+
+# the gallery: eigendigits.png, usps-2d.png, circles.png and pictures.md in
+# results/ (kpca, awk and gnuplot; about half a minute)
+pictures: $(BUILD)/kpca data
+	KPCA=$(BUILD)/kpca sh scripts/pictures.sh --work $(BUILD)/pictures
 
 test: all unit fuzz-replay cli-test
 
@@ -183,6 +188,7 @@ help:
 	@echo "make study      the protocol study (results/protocol-study.md)"
 	@echo "make approx     randomized and Nystrom solvers against the exact one (results/approx.md)"
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
+	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
 	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
