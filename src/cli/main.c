@@ -12,6 +12,7 @@ static const cli_command *const commands[] = {
     &cli_transform_command,
     &cli_eval_command,
     &cli_info_command,
+    &cli_denoise_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
