@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: all check test unit cli-test data clean help experiment study denoise bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -91,6 +91,10 @@ experiment: deps
 # the protocol study (results/protocol-study.md); reuses the grid's cache
 study: all
 	sh scripts/protocol-study.sh
+
+# pre-images: denoising with linear and kernel PCA (results/denoise.md .csv .png)
+denoise: all
+	KPCA=$(BUILD)/kpca sh scripts/denoise.sh --work $(BUILD)/denoise
 
 test: all unit fuzz-replay cli-test
 
@@ -172,6 +176,7 @@ help:
 	@echo "make check      build and run every test (unit, fuzz corpus, CLI), then again under ASan + UBSan"
 	@echo "make experiment run the paper grid and write results/"
 	@echo "make study      the protocol study (results/protocol-study.md)"
+	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
 	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
