@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: approx spectrum pictures all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: approx spectrum pictures denoise all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -106,6 +106,10 @@ spectrum: all
 pictures: $(BUILD)/kpca data
 	KPCA=$(BUILD)/kpca sh scripts/pictures.sh --work $(BUILD)/pictures
 
+# pre-images: denoising with linear and kernel PCA (results/denoise.md .csv .png)
+denoise: all
+	KPCA=$(BUILD)/kpca sh scripts/denoise.sh --work $(BUILD)/denoise
+
 test: all unit fuzz-replay cli-test
 
 deps:
@@ -189,6 +193,7 @@ help:
 	@echo "make approx     randomized and Nystrom solvers against the exact one (results/approx.md)"
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
 	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
+	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
 	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,48 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
     if (in->round >= 0)
         kpca_dataset_round(ds, (int)in->round);
     return 0;
+}
+
+int cli_output_format(const char *path, const char *name, kpca_format *out)
+{
+    *out = kpca_format_from_name(path);
+    if (name != NULL &&
+        (kpca_format_parse(name, out) != 0 || *out == KPCA_FMT_ESL || *out == KPCA_FMT_AUTO))
+        return cli_usage("option '--output-format': expected hdf5, libsvm or csv, got '%s'", name);
+    return 0;
+}
+
+int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+                         const char *data_path)
+{
+    if (ds->dim != model->dim) {
+        cli_error("'%s' has %zu values per point but the model '%s' expects %zu", data_path, ds->dim, model_path,
+                  model->dim);
+        return KPCA_EFORMAT;
+    }
+    double lo, hi, span = model->input_hi - model->input_lo;
+    kpca_dataset_range(ds, &lo, &hi);
+    if (span > 0 && (fabs(lo - model->input_lo) > 0.25 * span || fabs(hi - model->input_hi) > 0.25 * span))
+        cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]; "
+                 "rescale with --input-range?", data_path, lo, hi, model->input_lo, model->input_hi);
+    return 0;
+}
+
+int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
+                        kpca_dataset *ds)
+{
+    kpca_error err;
+    kpca_progress("load model", 0, 1);
+    kpca_status st = kpca_model_load(model_path, model, &err);
+    kpca_progress("load model", 1, 1);
+    if (st != KPCA_OK)
+        return cli_fail(&err);
+    int r = cli_read_input(data_path, in, model->dim, ds);
+    if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
+        kpca_dataset_free(ds);
+    if (r != 0)
+        kpca_model_free(model);
+    return r;
 }
 
 int cli_parse_bytes(const char *s, size_t *out)

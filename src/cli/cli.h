@@ -35,6 +35,18 @@ typedef struct {
 /* Reads a data set and applies the input options; 0 or an exit code.  A
  * LIBSVM file narrower than pad_dim is first widened with zeros. */
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds);
+/* The format of an output file: from --output-format NAME (hdf5, libsvm or
+ * csv) when given, else from the file name.  0 or KPCA_EUSAGE (reported). */
+int cli_output_format(const char *path, const char *name, kpca_format *out);
+/* Checks that DATA fits MODEL: the same dimension (else reports it and
+ * returns KPCA_EFORMAT) and, as a warning, a similar value range. */
+int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+                         const char *data_path);
+/* Loads MODEL and reads DATA for it (cli_read_input, then
+ * cli_check_model_data).  0, or an exit code (reported) with neither left
+ * allocated. */
+int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
+                        kpca_dataset *ds);
 /* Parses "LO,HI" (LO < HI). */
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "X1,X2,..." of numbers in [min, max] into a new array. */
@@ -98,11 +110,13 @@ int cmd_transform(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_spectrum(int argc, char **argv);
+int cmd_denoise(int argc, char **argv);
 
 extern const cli_command cli_fit_command;
 extern const cli_command cli_transform_command;
 extern const cli_command cli_eval_command;
 extern const cli_command cli_info_command;
 extern const cli_command cli_spectrum_command;
+extern const cli_command cli_denoise_command;
 
 #endif

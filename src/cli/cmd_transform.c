@@ -1,5 +1,4 @@
 /* cmd_transform.c - kpca transform: project data onto a model's components. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,47 +51,26 @@ int cmd_transform(int argc, char **argv)
         cli_hint(&cli_transform_command);
         return KPCA_EUSAGE;
     }
-    kpca_format ofmt = kpca_format_from_name(o.output);
-    if (o.oformat != NULL && (kpca_format_parse(o.oformat, &ofmt) != 0 || ofmt == KPCA_FMT_ESL ||
-                              ofmt == KPCA_FMT_AUTO)) {
-        cli_usage("option '--output-format': expected hdf5, libsvm or csv, got '%s'", o.oformat);
+    kpca_format ofmt;
+    if (cli_output_format(o.output, o.oformat, &ofmt) != 0)
         return KPCA_EUSAGE;
-    }
     kpca_model model;
+    kpca_dataset ds;
     kpca_error err;
-    kpca_progress("load model", 0, 1);
-    kpca_status lst = kpca_model_load(pos[0], &model, &err);
-    kpca_progress("load model", 1, 1);
-    if (lst != KPCA_OK)
-        return cli_fail(&err);
+    if ((r = cli_load_model_data(pos[0], pos[1], &o.in, &model, &ds)) != 0)
+        return r;
     size_t k = o.components ? o.components : model.k;
     if (k > model.k) {
         cli_error("'%s' has %zu components: cannot project onto %zu", pos[0], model.k, k);
+        kpca_dataset_free(&ds);
         kpca_model_free(&model);
         return KPCA_EUSAGE;
     }
-    kpca_dataset ds;
-    r = cli_read_input(pos[1], &o.in, model.dim, &ds);
-    if (r != 0) {
-        kpca_model_free(&model);
-        return r;
-    }
-    if (ds.dim != model.dim) {
-        cli_error("'%s' has %zu values per point but the model '%s' expects %zu", pos[1], ds.dim, pos[0], model.dim);
-        kpca_dataset_free(&ds);
-        kpca_model_free(&model);
-        return KPCA_EFORMAT;
-    }
-    double lo, hi, span = model.input_hi - model.input_lo;
-    kpca_dataset_range(&ds, &lo, &hi);
-    if (span > 0 && (fabs(lo - model.input_lo) > 0.25 * span || fabs(hi - model.input_hi) > 0.25 * span))
-        cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]; "
-                 "rescale with --input-range?", pos[1], lo, hi, model.input_lo, model.input_hi);
     double *z = kpca_alloc_array(ds.n, k, sizeof(double));
     kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
                                : kpca_model_transform(&model, ds.x, ds.n, ds.dim, k, z, &err);
     if (st == KPCA_OK) {
-        kpca_features_meta meta = {pos[0], pos[1], model.eigval};
+        kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0};
         kpca_progress("write", 0, 1);
         st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.y, &meta, &err);
         kpca_progress("write", 1, 1);

@@ -13,6 +13,7 @@ static const cli_command *const commands[] = {
     &cli_eval_command,
     &cli_info_command,
     &cli_spectrum_command,
+    &cli_denoise_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

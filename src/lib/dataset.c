@@ -254,6 +254,22 @@ kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, 
     return KPCA_OK;
 }
 
+void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed)
+{
+    const double two_pi = 6.283185307179586476925286766559;
+    uint64_t s = seed;
+    size_t total = ds->n * ds->dim;
+    for (size_t i = 0; i < total; i += 2) {
+        /* u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1) */
+        double u1 = (double)((kpca_splitmix64(&s) >> 11) + 1) * 0x1.0p-53;
+        double u2 = (double)(kpca_splitmix64(&s) >> 11) * 0x1.0p-53;
+        double r = sd * sqrt(-2.0 * log(u1));
+        ds->x[i] += r * cos(two_pi * u2);
+        if (i + 1 < total)
+            ds->x[i + 1] += r * sin(two_pi * u2);
+    }
+}
+
 void kpca_dataset_rescale(kpca_dataset *ds, double lo, double hi)
 {
     double a = 2.0 / (hi - lo), b = -1.0 - a * lo;

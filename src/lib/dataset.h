@@ -94,6 +94,11 @@ kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, 
  * every platform); advances *state. */
 uint64_t kpca_splitmix64(uint64_t *state);
 
+/* Adds independent Gaussian noise of standard deviation sd to every value,
+ * row by row: splitmix64 from `seed` and the Box-Muller transform, so the
+ * same seed gives the same noise on every platform with an IEEE libm.
+ * Values are not clipped. */
+void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed);
 /* Maps values from [lo, hi] linearly onto [-1, 1] (lo < hi). */
 void kpca_dataset_rescale(kpca_dataset *ds, double lo, double hi);
 /* Rounds every value to `decimals` decimal places (0..15). */

@@ -29,7 +29,7 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
     if (st != KPCA_OK)
         return st;
     size_t dz[2] = {n, k}, dk[2] = {k, 0};
-    st = kpca_h5_attr_write_string(f, path, "format", "kpca-features", err);
+    st = kpca_h5_attr_write_string(f, path, "format", meta && meta->format ? meta->format : "kpca-features", err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
     if (st == KPCA_OK && meta && meta->model) st = kpca_h5_attr_write_string(f, path, "model", meta->model, err);
     if (st == KPCA_OK && meta && meta->source) st = kpca_h5_attr_write_string(f, path, "source", meta->source, err);
@@ -40,7 +40,7 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
 }
 
 static kpca_status write_text(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
-                              const int *y, kpca_error *err)
+                              const int *y, char column, kpca_error *err)
 {
     kpca_atomic at;
     kpca_status st = kpca_atomic_begin(&at, path, err);
@@ -50,7 +50,7 @@ static kpca_status write_text(const char *path, kpca_format fmt, const double *z
     if (fmt == KPCA_FMT_CSV) {
         fputs("label", fp);
         for (size_t c = 0; c < k; c++)
-            fprintf(fp, ",z%zu", c + 1);
+            fprintf(fp, ",%c%zu", column, c + 1);
         fputc('\n', fp);
     }
     for (size_t i = 0; i < n && !ferror(fp); i++) {
@@ -77,7 +77,7 @@ kpca_status kpca_features_write(const char *path, kpca_format fmt, const double 
     switch (fmt) {
     case KPCA_FMT_HDF5: return write_h5(path, z, n, k, y, meta, err);
     case KPCA_FMT_LIBSVM:
-    case KPCA_FMT_CSV: return write_text(path, fmt, z, n, k, y, err);
+    case KPCA_FMT_CSV: return write_text(path, fmt, z, n, k, y, meta && meta->column ? meta->column : 'z', err);
     default: return kpca_fail(err, KPCA_EUSAGE, "cannot write features as '%s'", kpca_format_name(fmt));
     }
 }

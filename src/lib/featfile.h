@@ -5,6 +5,8 @@
  * format ("kpca-features"), kpca_version, model, source.
  * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
  * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
+ * The same writer serves other per-point vectors (kpca denoise's pre-images:
+ * format "kpca-preimages", CSV columns x1..xD) through the meta fields.
  * Numbers are written with printf: a program linking libkpca must keep
  * LC_NUMERIC at "C" (the kpca CLI never changes it).  Files appear atomically.
  */
@@ -20,6 +22,8 @@ typedef struct {
     const char *model;     /* model path, for provenance (may be NULL) */
     const char *source;    /* data path, for provenance (may be NULL) */
     const double *eigval;  /* k eigenvalues (may be NULL) */
+    const char *format;    /* HDF5 `format` attribute; NULL: "kpca-features" */
+    char column;           /* CSV column names: label,<column>1,...; 0: 'z' */
 } kpca_features_meta;
 
 /* Writes z (n x k, row-major) with labels y to path in format fmt (HDF5,

@@ -14,6 +14,7 @@
 #include "linsvm.h"
 #include "mem.h"
 #include "model.h"
+#include "preimage.h"
 #include "progress.h"
 #include "version.h"
 

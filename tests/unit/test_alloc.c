@@ -247,6 +247,14 @@ static kpca_status op_transform(kpca_error *err)
     return kpca_model_transform(&g_model, g_fit.x, 40, 16, 8, z, err);
 }
 
+static kpca_status op_preimage(kpca_error *err)
+{
+    double z[40 * 16];
+    kpca_preimage_params p = kpca_preimage_defaults();
+    p.max_iter = 5;
+    return kpca_preimage(&g_model, g_fit.x, 40, 16, 8, &p, z, NULL, NULL, err);
+}
+
 static kpca_status op_save_load(kpca_error *err)
 {
     kpca_status st = kpca_model_save(&g_model, MODEL_PATH, err);
@@ -268,7 +276,7 @@ static kpca_status op_features(kpca_error *err)
 {
     double z[40 * 3];
     kpca_status st = kpca_model_transform(&g_model, g_fit.x, 40, 16, 3, z, err);
-    const kpca_features_meta meta = {MODEL_PATH, ESL_PATH, g_model.eigval};
+    const kpca_features_meta meta = {MODEL_PATH, ESL_PATH, g_model.eigval, NULL, 0};
     if (st == KPCA_OK)
         st = kpca_features_write("tests/out/alloc_feat.h5", KPCA_FMT_HDF5, z, 40, 3, g_fit.y, &meta, err);
     if (st == KPCA_OK)
@@ -434,6 +442,12 @@ static void test_transform(void **state)
     loop_both("transform", op_transform);
 }
 
+static void test_preimage(void **state)
+{
+    (void)state;
+    loop_both("preimage", op_preimage);
+}
+
 static void test_save_load(void **state)
 {
     (void)state;
@@ -465,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_transform),
+        cmocka_unit_test(test_preimage),
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_eval),
