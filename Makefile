@@ -95,11 +95,11 @@ study: all
 
 # approximate solvers against the exact one (results/approx.md)
 approx: all $(BUILD)/bench/approx_compare
-	sh scripts/approx.sh
+	KPCA=$(BUILD)/kpca CMP=$(BUILD)/bench/approx_compare sh scripts/approx.sh --work $(BUILD)/approx
 
 # the kernel PCA spectra of USPS and a scree plot (results/usps-spectrum.*)
 spectrum: all
-	sh scripts/spectrum.sh
+	KPCA=$(BUILD)/kpca sh scripts/spectrum.sh --work $(BUILD)/spectrum
 
 # the gallery: eigendigits.png, usps-2d.png, circles.png and pictures.md in
 # results/ (kpca, awk and gnuplot; about half a minute)

@@ -60,7 +60,8 @@ csv="$work/approx.csv"
 echo "part,fit_points,solver,k,fit_seconds,peak_rss_mb,eig_max_relerr,eig_mean_relerr,subspace_sin_max,subspace_mean,test_error_pct" >"$csv"
 
 # fit NAME M FIT-OPTIONS...: model $work/NAME.h5, its time and RSS in
-# NAME.fit; both are reused when they exist (--force: refit)
+# NAME.fit; both are reused when they exist (--force: refit).  NAME says
+# M, k and the landmarks, so --quick and full runs never share a model.
 fit() {
     name=$1 m=$2
     shift 2
@@ -91,44 +92,51 @@ row() {
     if [ "$name" = "$exact" ]; then
         acc="0,0,0,0"
     else
-        acc=$("$CMP" "$work/$exact.h5" "$work/$name.h5" data/zip.train.gz "$m" "$k" | cut -d, -f2-)
+        # not in a pipeline, so that set -e sees approx_compare fail
+        acc=$("$CMP" "$work/$exact.h5" "$work/$name.h5" data/zip.train.gz "$m" "$k")
+        acc=${acc#*,}
     fi
     err=$(awk -F, -v k="$k" 'NR > 1 && $1 == k { print $2 }' "$work/$name.eval.csv")
+    [ -n "$err" ] && [ -n "$acc" ] || { say "no measurement for $name at k = $k"; exit 1; }
     echo "$part,$m,$solver,$k,$secs,$rss,$acc,$err" >>"$csv"
 }
 
 start=$(date +%s)
 # ---- part 1: M fit points ------------------------------------------------------
-fit exact "$M" -k "$kmax"
-errors exact "$klist"
-for k in $ks; do row 1 "$M" exact "exact (LAPACK)" "$k" exact; done
+ex="m$M-exact-k$kmax" nu1="m$M-nys-u-l$L1-k$L1" nk1="m$M-nys-km-l$L1-k$L1" nu2="m$M-nys-u-l$L2-k$kmax"
+fit "$ex" "$M" -k "$kmax"
+errors "$ex" "$klist"
+for k in $ks; do row 1 "$M" "$ex" "exact (LAPACK)" "$k" "$ex"; done
 for k in $ks; do
-    fit "rand-k$k" "$M" --solver randomized -k "$k"
-    errors "rand-k$k" "$k"
-    row 1 "$M" "rand-k$k" "randomized p=k q=4" "$k" exact
+    fit "m$M-rand-k$k" "$M" --solver randomized -k "$k"
+    errors "m$M-rand-k$k" "$k"
+    row 1 "$M" "m$M-rand-k$k" "randomized p=k q=4" "$k" "$ex"
 done
-fit nys-u1 "$M" --solver nystrom --landmarks "$L1" -k "$L1"
-fit nys-k1 "$M" --solver nystrom --landmarks "$L1" --landmark-method kmeans -k "$L1"
-fit nys-u2 "$M" --solver nystrom --landmarks "$L2" -k "$kmax"
+fit "$nu1" "$M" --solver nystrom --landmarks "$L1" -k "$L1"
+fit "$nk1" "$M" --solver nystrom --landmarks "$L1" --landmark-method kmeans -k "$L1"
+fit "$nu2" "$M" --solver nystrom --landmarks "$L2" -k "$kmax"
 klist1=$(for k in $ks; do [ "$k" -le "$L1" ] && echo "$k"; done | paste -sd, -)
-errors nys-u1 "$klist1"
-errors nys-k1 "$klist1"
-errors nys-u2 "$klist"
+errors "$nu1" "$klist1"
+errors "$nk1" "$klist1"
+errors "$nu2" "$klist"
 for k in $ks; do
-    [ "$k" -le "$L1" ] && row 1 "$M" nys-u1 "Nystrom uniform l=$L1" "$k" exact
-    [ "$k" -le "$L1" ] && row 1 "$M" nys-k1 "Nystrom k-means l=$L1" "$k" exact
-    row 1 "$M" nys-u2 "Nystrom uniform l=$L2" "$k" exact
+    if [ "$k" -le "$L1" ]; then
+        row 1 "$M" "$nu1" "Nystrom uniform l=$L1" "$k" "$ex"
+        row 1 "$M" "$nk1" "Nystrom k-means l=$L1" "$k" "$ex"
+    fi
+    row 1 "$M" "$nu2" "Nystrom uniform l=$L2" "$k" "$ex"
 done
 
 # ---- part 2: all 7291 training digits --------------------------------------------
 if [ "$quick" = 0 ]; then
-    fit all-exact 7291 -k "$kmax"
-    errors all-exact "$klist"
-    fit all-nys 7291 --solver nystrom --landmarks "$L2" -k "$kmax"
-    errors all-nys "$klist"
+    ax="m7291-exact-k$kmax" an="m7291-nys-u-l$L2-k$kmax"
+    fit "$ax" 7291 -k "$kmax"
+    errors "$ax" "$klist"
+    fit "$an" 7291 --solver nystrom --landmarks "$L2" -k "$kmax"
+    errors "$an" "$klist"
     for k in $ks; do
-        row 2 7291 all-exact "exact (LAPACK)" "$k" all-exact
-        row 2 7291 all-nys "Nystrom uniform l=$L2" "$k" all-exact
+        row 2 7291 "$ax" "exact (LAPACK)" "$k" "$ax"
+        row 2 7291 "$an" "Nystrom uniform l=$L2" "$k" "$ax"
     done
 fi
 end=$(date +%s)

@@ -65,7 +65,9 @@ command -v gnuplot >/dev/null 2>&1 || { put "pictures.sh: gnuplot missing: run m
 mkdir -p "$work" "$out"
 export LC_ALL=C
 tmpfiles=""
-trap '[ -z "$tmpfiles" ] || rm -f $tmpfiles' EXIT
+# plot() runs in a pipeline's subshell, so its temporary PNGs (named with
+# this shell's $$, which subshells share) are removed by pattern
+trap 'rm -f $tmpfiles "$out"/*.tmp.$$.png' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 say() { printf '%s\n' "$*" >&2; }
@@ -76,9 +78,13 @@ start=$(date +%s)
 # temporary file that replaces OUTPUT only when complete
 plot() {
     tmp="$1.tmp.$$.png"
-    tmpfiles="$tmpfiles $tmp"
-    { printf "set terminal pngcairo size %s font ',11'\nset output '%s'\n" "$2" "$tmp"; cat; } | gnuplot
-    mv "$tmp" "$1"
+    if { printf "set terminal pngcairo size %s font ',11'\nset output '%s'\n" "$2" "$tmp"; cat; } | gnuplot &&
+        [ -s "$tmp" ]; then
+        mv "$tmp" "$1"
+    else
+        rm -f "$tmp"
+        die "gnuplot could not draw $1"
+    fi
 }
 
 # threshold_acc CSV COL: the best accuracy of one threshold on feature COL

@@ -58,7 +58,10 @@ echo "$kernels" | while IFS='|' read -r name opts; do
         # shellcheck disable=SC2086
         "$KPCA" fit -q $opts -m "$subset" data/zip.train.gz -o "$model"
     fi
-    "$KPCA" spectrum -q --csv - "$model" | awk -F, -v k="$name" 'NR > 1 { printf "%s,%d,%.8g,%.8g,%.8g\n", k, $1, $2, $4, $5 }'
+    # through a file, not a pipe: set -e sees kpca spectrum fail
+    "$KPCA" spectrum -q --csv "$work/$name-m$subset.spectrum.csv" "$model" >/dev/null
+    awk -F, -v k="$name" 'NR > 1 { printf "%s,%d,%.8g,%.8g,%.8g\n", k, $1, $2, $4, $5 }' \
+        "$work/$name-m$subset.spectrum.csv"
 done >>"$tmp"
 mv "$tmp" "$csv"
 end=$(date +%s)

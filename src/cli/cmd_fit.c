@@ -249,6 +249,9 @@ int cmd_fit(int argc, char **argv)
                  o.seed);
     else
         snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
+    for (char *c = model.source; *c; c++) /* a file name's control characters: the loader refuses them */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
     if (info.negative > 0)
         cli_info("kept %zu of %zu components: %zu eigenvalues are negative (the %s kernel is not positive "
                  "semi-definite), %zu are rounding noise", info.kept, info.requested, info.negative,

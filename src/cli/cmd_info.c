@@ -14,7 +14,7 @@ static const cli_option options[] = {
 
 const cli_command cli_info_command = {
     "info", "[options] MODEL", "print what a model holds, one 'key value' per line",
-    "Keys: format, version, kernel, degree, gamma, coef0, sigma (rbf only),\nsolver, centring (kernel, or nystrom: the fit points are landmarks),\nfit_points, dim, "
+    "Keys: format, version, kernel, degree, gamma, coef0, sigma (rbf only),\nsolver, centring (kernel, or nystrom: the model points are landmarks),\nfit_points (the points fitted on; unknown in old Nystrom models),\nmodel_points (the fit points, or the landmarks), dim, "
     "components, trace, explained (sum of the kept eigenvalues / trace),\n"
     "input_lo, input_hi, source; with -e, then 'eigenvalue N MU' lines.",
     options, sizeof options / sizeof options[0], cmd_info, 1, 1,
@@ -41,7 +41,11 @@ int cmd_info(int argc, char **argv)
         printf("sigma %.17g\n", md.kernel.sigma);
     printf("solver %s\ncentring %s\n", md.solver[0] ? md.solver : "exact",
            md.centring == KPCA_CENTRE_NYSTROM ? "nystrom" : "kernel");
-    printf("fit_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
+    if (md.fit_n)
+        printf("fit_points %zu\n", md.fit_n);
+    else
+        printf("fit_points unknown\n");
+    printf("model_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
            md.trace > 0 ? kept / md.trace : 0.0);
     printf("input_lo %.17g\ninput_hi %.17g\nsource %s\n", md.input_lo, md.input_hi, md.source);
     if (o.eigenvalues)

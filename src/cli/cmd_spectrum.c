@@ -27,7 +27,13 @@ const cli_command cli_spectrum_command = {
     "cumulative, the running sum of explained.  trace(K~) sums all M\n"
     "eigenvalues, kept or not, so the table shows how much of the variance\n"
     "the kept components carry.  --bessel rescales the variance column only:\n"
-    "explained, cumulative and every projection are unchanged.",
+    "explained, cumulative and every projection are unchanged.\n"
+    "\n"
+    "M is the number of points the model was fitted on: for a Nystrom model\n"
+    "the fit points, not the landmarks (K~ is then the centred Nystrom\n"
+    "approximation of the M x M kernel matrix).  The sigmoid kernel is not\n"
+    "positive semi-definite: its trace(K~) also sums negative eigenvalues, so\n"
+    "explained and cumulative are shares of that signed total and can pass 1.",
     options, sizeof options / sizeof options[0], cmd_spectrum, 1, 1,
 };
 
@@ -66,7 +72,16 @@ int cmd_spectrum(int argc, char **argv)
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
         return cli_fail(&err);
-    spectrum sp = {&md, 1.0 / (double)(o.bessel ? md.m - 1 : md.m)};
+    if (md.fit_n < 2) {
+        kpca_fail(&err, KPCA_EFORMAT,
+                  "'%s': the model does not record how many points it was fitted on "
+                  "(a Nystrom model written before the 'fit_points' attribute); fit it again",
+                  pos[0]);
+        kpca_model_free(&md);
+        return cli_fail(&err);
+    }
+    const size_t n = md.fit_n;
+    spectrum sp = {&md, 1.0 / (double)(o.bessel ? n - 1 : n)};
     int to_stdout = (o.csv && strcmp(o.csv, "-") == 0) || (o.markdown && strcmp(o.markdown, "-") == 0) ||
                     (o.json && strcmp(o.json, "-") == 0);
     if (!to_stdout) {
@@ -81,8 +96,16 @@ int cmd_spectrum(int argc, char **argv)
     double kept = 0.0;
     for (size_t c = 0; c < md.k; c++)
         kept += md.eigval[c];
-    cli_info("%zu components kept (of at most M - 1 = %zu), explaining %.4f%% of trace(K~) = %.17g; "
-             "variance = mu / %s", md.k, md.m - 1, 100.0 * kept / md.trace, md.trace, o.bessel ? "(M - 1)" : "M");
+    if (md.centring == KPCA_CENTRE_NYSTROM)
+        cli_info("%zu components kept (of at most %zu, the landmarks), explaining %.4f%% of trace(K~) = %.17g; "
+                 "variance = mu / %s, M = %zu fit points", md.k, md.m, 100.0 * kept / md.trace, md.trace,
+                 o.bessel ? "(M - 1)" : "M", n);
+    else
+        cli_info("%zu components kept (of at most M - 1 = %zu), explaining %.4f%% of trace(K~) = %.17g; "
+                 "variance = mu / %s", md.k, n - 1, 100.0 * kept / md.trace, md.trace, o.bessel ? "(M - 1)" : "M");
+    if (md.kernel.type == KPCA_KERNEL_SIGMOID)
+        cli_info("note: the sigmoid kernel is indefinite; trace(K~) includes its negative eigenvalues, so "
+                 "explained is a share of a signed total");
     r = cli_table_write_all(o.csv, o.markdown, o.json, cols, NCOLS, md.k, cells, &sp);
     kpca_model_free(&md);
     return r;

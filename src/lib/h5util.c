@@ -537,7 +537,17 @@ kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *na
         return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read attribute '%s'", path, name);
     }
     tmp[sz] = '\0';
-    snprintf(buf, cap, "%s", tmp);
+    size_t len = strlen(tmp);
+    kpca_status st2 = KPCA_OK;
+    if (len >= cap)
+        st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' is %zu characters long, expected at most %zu", path,
+                        name, len, cap - 1);
+    for (size_t i = 0; st2 == KPCA_OK && i < len; i++)
+        if ((unsigned char)tmp[i] < 0x20 || tmp[i] == 0x7f)
+            st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' holds a control character at byte %zu", path,
+                            name, i + 1);
+    if (st2 == KPCA_OK)
+        memcpy(buf, tmp, len + 1);
     kpca_free(tmp);
-    return KPCA_OK;
+    return st2;
 }

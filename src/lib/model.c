@@ -177,6 +177,7 @@ static kpca_status fit_nystrom(const kpca_dataset *fit, const kpca_fit_params *p
     memcpy(model->eigval, ev, kept * sizeof(double));
     model->kernel = p->kernel;
     model->centring = KPCA_CENTRE_NYSTROM;
+    model->fit_n = n;
     snprintf(model->solver, sizeof model->solver, "nystrom %s l=%zu seed=%llu",
              kpca_landmark_method_name(p->landmark_method), l, (unsigned long long)p->seed);
     model->m = l;
@@ -218,6 +219,10 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     size_t want = p->components && !by_variance ? p->components : m;
     if (want > m)
         return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu fit points", want, m);
+    if (by_variance && p->kernel.type == KPCA_KERNEL_SIGMOID)
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
+                         "mixes positive and negative eigenvalues; give a number of components");
     if (p->solver != KPCA_SOLVER_EXACT && by_variance)
         return kpca_fail(err, KPCA_EUSAGE, "a variance fraction needs every eigenvalue: the exact solver only");
     if (p->solver == KPCA_SOLVER_RANDOMIZED && !p->components)
@@ -341,6 +346,7 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     kpca_free(mu);
     model->kernel = p->kernel;
     model->centring = KPCA_CENTRE_KERNEL;
+    model->fit_n = m;
     if (p->solver == KPCA_SOLVER_RANDOMIZED)
         snprintf(model->solver, sizeof model->solver, "randomized s=%zu q=%zu seed=%llu", sketch, p->power_iters,
                  (unsigned long long)p->seed);
@@ -421,6 +427,10 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
     for (size_t i = 0; i < md->m; i++)
         if (!isfinite(md->colmean[i]))
             return kpca_fail(err, KPCA_EFORMAT, "'%s': column mean %zu is not finite", path, i + 1);
+    if (md->centring == KPCA_CENTRE_KERNEL ? md->fit_n != md->m : (md->fit_n != 0 && md->fit_n < md->m))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': %zu fit points do not fit %zu model points", path, md->fit_n, md->m);
+    if (md->centring == KPCA_CENTRE_NYSTROM && md->grandmean != 0.0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a Nystrom model has grand mean %g, expected 0", path, md->grandmean);
     if (!isfinite(md->grandmean) || !isfinite(md->trace) || !isfinite(md->input_lo) || !isfinite(md->input_hi))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': a scalar statistic is not finite", path);
     return KPCA_OK;

@@ -40,6 +40,9 @@ typedef struct {
     char solver[KPCA_SOLVER_MAX]; /* how the components were found, e.g. "exact evd",
                                    * "randomized p=10 q=2", "nystrom kmeans l=500" */
     size_t m;         /* fit points (landmarks for NYSTROM) */
+    size_t fit_n;     /* points the components were fitted on: m for KERNEL,
+                       * n >= m for NYSTROM (the covariance is over them);
+                       * 0 = unknown, a Nystrom model from before the attribute */
     size_t dim;       /* input dimension */
     size_t k;         /* components kept */
     double *fitx;     /* m x dim fit points (owned) */

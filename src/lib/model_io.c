@@ -4,7 +4,8 @@
  * block in front of the HDF5 data and are checked before libhdf5 reads it.
  * Root attributes: format ("kpca-model"), version (2: sealed), kpca_version,
  * kernel ("poly", "rbf", "sigmoid", "linear"), degree, gamma, coef0, sigma
- * (rbf only), m, dim, k, grandmean, trace,
+ * (rbf only), centring ("nystrom" only; optional), solver (optional), m,
+ * fit_points (optional: m unless nystrom), dim, k, grandmean, trace,
  * input_lo, input_hi, source, checksum (CRC-32 of the arrays and numbers).
  * Datasets: fit_x (m x dim), fit_y (m), alpha (k x m), eigenvalues (k),
  * colmean (m).  Loading checks the version, every shape, the checksum and
@@ -40,6 +41,10 @@ static unsigned long model_checksum(const kpca_model *md)
     if (md->centring != KPCA_CENTRE_KERNEL) { /* exact models keep their checksum */
         long long c = (long long)md->centring;
         crc = crc_bytes(crc, &c, sizeof c);
+    }
+    if (md->fit_n != 0 && md->fit_n != md->m) { /* so do models without fit_points */
+        long long n = (long long)md->fit_n;
+        crc = crc_bytes(crc, &n, sizeof n);
     }
     if (md->kernel.type != KPCA_KERNEL_POLY) { /* poly models keep their checksum */
         long long type = (long long)md->kernel.type;
@@ -79,6 +84,8 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK && md->solver[0] != '\0')
         st = kpca_h5_attr_write_string(f, path, "solver", md->solver, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "m", (long)md->m, err);
+    if (st == KPCA_OK && md->fit_n != 0)
+        st = kpca_h5_attr_write_long(f, path, "fit_points", (long)md->fit_n, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "dim", (long)md->dim, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "k", (long)md->k, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "grandmean", md->grandmean, err);
@@ -160,6 +167,10 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK && H5Aexists(f, "solver") > 0)
         st = kpca_h5_attr_read_string(f, path, "solver", md->solver, sizeof md->solver, err);
     if (st == KPCA_OK) st = read_size(f, path, "m", 2, 100000000L, &md->m, err);
+    if (st == KPCA_OK) /* optional: absent before it; m for kernel-centred models */
+        md->fit_n = md->centring == KPCA_CENTRE_KERNEL ? md->m : 0;
+    if (st == KPCA_OK && H5Aexists(f, "fit_points") > 0)
+        st = read_size(f, path, "fit_points", 2, 100000000L, &md->fit_n, err);
     if (st == KPCA_OK) st = read_size(f, path, "dim", 1, 100000000L, &md->dim, err);
     if (st == KPCA_OK) st = read_size(f, path, "k", 1, (long)md->m, &md->k, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "grandmean", &md->grandmean, err);

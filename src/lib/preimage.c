@@ -343,6 +343,8 @@ static size_t try_steps(const ctx *c, const kpca_preimage_params *p, work *w, si
             continue;
         }
         if (!isfinite(rho)) { /* a start point, or a plain step, that overflows */
+            if (eval) /* a restart point that overflows is not kept (run_block) */
+                w->rho[r] = INFINITY;
             w->state[r] = ST_DONE;
             info->stalled++;
             continue;

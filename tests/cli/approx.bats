@@ -21,7 +21,7 @@ setup() {
             "$TMP/fit.txt" -o "$TMP/n.h5"
         assert_status 0
         run --separate-stderr "$KPCA" info "$TMP/n.h5"
-        assert_stdout_contains "solver nystrom $how l=90 seed=1" "centring nystrom" "fit_points 90" "components 12"
+        assert_stdout_contains "solver nystrom $how l=90 seed=1" "centring nystrom" "fit_points 400" "model_points 90" "components 12"
         run --separate-stderr "$KPCA" transform -q --output-format csv "$TMP/n.h5" "$TMP/test.txt" -o "$OUT/z.csv"
         assert_status 0
         [ "$(wc -l <"$OUT/z.csv")" -ge 100 ] || fail "features of 100 points"
@@ -32,7 +32,7 @@ setup() {
 @test "the default landmark count is 1000, capped by the fit points; --solver-seed changes the model, not its size" {
     run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom "$TMP/fit.txt" -o "$TMP/a.h5"
     assert_status 0
-    "$KPCA" info "$TMP/a.h5" | grep -qx "fit_points 400" || fail "landmarks not capped at M"
+    "$KPCA" info "$TMP/a.h5" | grep -qx "model_points 400" || fail "landmarks not capped at M"
     run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom --landmarks 50 "$TMP/fit.txt" -o "$TMP/s1.h5"
     run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom --landmarks 50 "$TMP/fit.txt" -o "$TMP/s1b.h5"
     run --separate-stderr "$KPCA" fit -q -d 2 -k 5 --solver nystrom --landmarks 50 --solver-seed 7 "$TMP/fit.txt" -o "$TMP/s7.h5"
@@ -81,6 +81,7 @@ setup() {
     grep -q "^Provenance: \`scripts/approx.sh --quick" "$OUT/approx.md" || fail "no provenance"
     # part,fit_points,solver,k,fit_seconds,peak_rss_mb,eig_max,eig_mean,sin_max,sin_mean,test_error
     awk -F, 'NR > 1 {
+        if (NF != 11 || $7 == "" || $10 == "") { print "missing field: " $0; bad = 1 }
         if ($11 == "" || $11 < 0 || $11 > 100) { print "bad test error: " $0; bad = 1 }
         if ($3 ~ /^exact/ && ($7 != 0 || $9 != 0)) { print "exact not its own reference: " $0; bad = 1 }
         if ($3 ~ /^randomized/ && !($7 < 0.05 && $10 < 0.05)) { print "randomized too far: " $0; bad = 1 }

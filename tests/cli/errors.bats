@@ -455,22 +455,31 @@ PY
     assert_stderr_contains "'$TMP/shape.h5'"
 }
 
-@test "a sealed model of an unknown version, or whose dimension disagrees with its arrays: exit 3" {
-    have_h5py || skip "python3-h5py missing"
-    local attr
-    for attr in version:3 dim:999; do
-        cp "$MODEL" "$TMP/m.h5"
-        # change one attribute with h5py, then re-seal the file as kpca would
-        "$PY" - "$TMP/m.h5" "${attr%%:*}" "${attr##*:}" <<'PY'
-import sys, zlib, h5py
-path, name, value = sys.argv[1], sys.argv[2], int(sys.argv[3])
+# set_attr MODEL NAME i:INT|s:STRING: change one root attribute with h5py (a
+# string as a fixed-length one, as kpca writes them; \n for a newline), then
+# re-seal the file as kpca would, so that only the loader's checks can refuse it
+set_attr() {
+    "$PY" - "$@" <<'PY'
+import sys, zlib, h5py, numpy
+path, name, value = sys.argv[1:4]
 with h5py.File(path, "r+") as f:
-    f.attrs[name] = value
+    if value.startswith("s:"):
+        f.attrs[name] = numpy.bytes_(value[2:].replace("\\n", "\n").encode())
+    else:
+        f.attrs[name] = int(value[2:])
 b = bytearray(open(path, "rb").read())
 seal = b"kpca-seal 1 length=%d crc32=%08x\n" % (len(b), zlib.crc32(b[512:]))
 b[:512] = seal + bytes(512 - len(seal))
 open(path, "wb").write(b)
 PY
+}
+
+@test "a sealed model of an unknown version, or whose dimension disagrees with its arrays: exit 3" {
+    have_h5py || skip "python3-h5py missing"
+    local attr
+    for attr in version:3 dim:999; do
+        cp "$MODEL" "$TMP/m.h5"
+        set_attr "$TMP/m.h5" "${attr%%:*}" "i:${attr##*:}"
         run --separate-stderr "$KPCA" info "$TMP/m.h5"
         assert_status 3
         [[ "$stderr" != *"kpca seal"* ]] || { show_run; fail "$attr: the re-sealed file failed its seal"; }
@@ -478,6 +487,21 @@ PY
     done
     run --separate-stderr "$KPCA" info "$TMP/m.h5"
     assert_stderr_contains "dataset 'fit_x' is 20 x 256, expected 20 x 999"
+}
+
+@test "a sealed model with a bad string attribute or fit_points: exit 3, says which attribute" {
+    have_h5py || skip "python3-h5py missing"
+    local case name value msg
+    for case in "solver|s:exact\nevd|control character" "solver|s:$(printf '%070d' 0)|characters long" \
+        "fit_points|i:21|checksum mismatch"; do
+        IFS='|' read -r name value msg <<<"$case"
+        cp "$MODEL" "$TMP/m.h5"
+        set_attr "$TMP/m.h5" "$name" "$value"
+        run --separate-stderr "$KPCA" info "$TMP/m.h5"
+        assert_status 3
+        assert_stderr_contains "$msg"
+        [[ "$name" == fit_points || "$stderr" == *"'$name'"* ]] || { show_run; fail "$name not named"; }
+    done
 }
 
 @test "constant or duplicated fit points (a zero centred kernel): exit 5, said plainly, no model" {

@@ -72,8 +72,39 @@ setup() {
     assert_status 4
     run --separate-stderr "$KPCA" spectrum a b
     assert_status 2
-    run --separate-stderr "$KPCA" spectrum --csv "$OUT/no/dir/s.csv" "$TMP/none.h5"
-    [ "$status" -ne 0 ] || fail "accepted"
+    run --separate-stderr "$KPCA" fit -q -d 2 -k 5 "$TMP/fit.txt" -o "$TMP/m.h5"
+    assert_status 0
+    run --separate-stderr "$KPCA" spectrum --csv "$OUT/no/dir/s.csv" "$TMP/m.h5"
+    assert_status 4
+    assert_error_names "$OUT/no/dir/s.csv"
+    assert_no_output "$OUT/no/dir/s.csv"
+}
+
+@test "spectrum of a Nystrom model: variance is mu over the fit points, not the landmarks" {
+    run --separate-stderr "$KPCA" fit -q -d 2 -k 10 --solver nystrom --landmarks 60 "$TMP/fit.txt" -o "$TMP/n.h5"
+    assert_status 0
+    run --separate-stderr "$KPCA" info "$TMP/n.h5"
+    assert_stdout_contains "fit_points 400" "model_points 60"
+    run --separate-stderr "$KPCA" spectrum --csv "$TMP/n.csv" "$TMP/n.h5"
+    assert_status 0
+    assert_stderr_contains "of at most 60, the landmarks" "M = 400 fit points"
+    awk -F, 'NR > 1 { if (($3 - $2 / 400) ^ 2 > (1e-12 * $2) ^ 2) { print "variance " $3 " != mu/400"; bad = 1 } }
+        END { exit bad }' "$TMP/n.csv" || fail "Nystrom variance not over the 400 fit points"
+    "$KPCA" spectrum -q --bessel --csv "$TMP/nb.csv" "$TMP/n.h5" >/dev/null
+    paste -d, "$TMP/n.csv" "$TMP/nb.csv" | awk -F, 'NR > 1 { r = $8 / $3; if ((r - 400 / 399) ^ 2 > 1e-24) bad = 1 }
+        END { exit bad }' || fail "--bessel on a Nystrom model is not M / (M - 1) with M = 400"
+}
+
+@test "sigmoid: fit --components FRACTION refused (indefinite kernel); spectrum says what explained means" {
+    run --separate-stderr "$KPCA" fit -q --kernel sigmoid -k 0.9 "$TMP/fit.txt" -o "$OUT/s.h5"
+    assert_status 2
+    assert_stderr_contains "positive semi-definite"
+    assert_no_output "$OUT/s.h5"
+    run --separate-stderr "$KPCA" fit -q --kernel sigmoid -k 20 "$TMP/fit.txt" -o "$TMP/s.h5"
+    assert_status 0
+    run --separate-stderr "$KPCA" spectrum "$TMP/s.h5"
+    assert_status 0
+    assert_stderr_contains "indefinite"
 }
 
 @test "fit --components 0.9: the fewest components that explain 90% of the trace" {

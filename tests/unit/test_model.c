@@ -802,6 +802,11 @@ static void test_bad_arguments(void **state)
     md.eigval[3] = keep;
     md.alpha[7] = NAN;
     assert_int_equal(kpca_model_validate(&md, "m", &err), KPCA_EFORMAT);
+    md.alpha[7] = 0.0;
+    assert_int_equal(kpca_model_validate(&md, "m", &err), KPCA_OK);
+    md.fit_n = md.m + 1; /* a kernel-centred model is fitted on its own points */
+    assert_int_equal(kpca_model_validate(&md, "m", &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "fit points"));
     kpca_model_free(&md);
 }
 
@@ -921,6 +926,19 @@ static void test_approximate_solvers_exact_limits(void **state)
     assert_int_equal(back.centring, KPCA_CENTRE_NYSTROM);
     assert_string_equal(back.solver, ny.solver);
     assert_models_identical(&ny, &back);
+    assert_int_equal(ex.fit_n, MFIT);
+    assert_int_equal(ny.fit_n, MFIT);
+    assert_int_equal(back.fit_n, ny.fit_n);
+    /* a Nystrom model: fit points >= landmarks (0 = unknown), grand mean 0 */
+    back.fit_n = back.m - 1;
+    assert_int_equal(kpca_model_validate(&back, "m", &err), KPCA_EFORMAT);
+    back.fit_n = 0;
+    assert_int_equal(kpca_model_validate(&back, "m", &err), KPCA_OK);
+    back.grandmean = 0.5;
+    assert_int_equal(kpca_model_validate(&back, "m", &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "grand mean"));
+    back.grandmean = 0.0;
+    back.fit_n = ny.fit_n;
     double *zb = malloc(n * k * sizeof *zb);
     assert_non_null(zb);
     assert_int_equal(kpca_model_transform(&ny, g_new.x, n, 256, k, za, &err), KPCA_OK);
@@ -953,6 +971,8 @@ static void test_approximate_solvers_accuracy(void **state)
         p.solver = KPCA_SOLVER_NYSTROM;
         p.landmarks = ls[t];
         fit_with(&p, &a);
+        assert_int_equal(a.m, ls[t]);
+        assert_int_equal(a.fit_n, ex.m); /* the covariance is over the fit points */
         double err1 = 0.0;
         for (size_t c = 0; c < a.k; c++) {
             if (!(a.eigval[c] <= ex.eigval[c] * (1.0 + 1e-12)))
