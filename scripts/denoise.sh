@@ -58,6 +58,11 @@ trap cleanup EXIT
 trap 'cleanup; exit 130' INT
 trap 'cleanup; exit 143' TERM
 say() { printf '%s\n' "$*" >&2; }
+# model_key MODEL KEY: the value of KEY in `kpca info MODEL`; fails when
+# kpca does (a plain `$(kpca info | awk)` would hide that from set -e)
+model_key() {
+    _info=$("$KPCA" info "$1") && printf '%s\n' "$_info" | awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }'
+}
 start=$(date +%s)
 
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
@@ -92,7 +97,7 @@ run_cell() { # method label k extra-options
     cell="$work/$label-k$k"
     "$KPCA" denoise -q "$@" "$work/$m.model" "$clean" -k "$k" --noise "$noise" --seed "$seed" \
         -o "$cell.csv" --csv "$cell.table.csv"
-    kern=$("$KPCA" info "$work/$m.model" | awk '$1 == "kernel" { print $2 }')
+    kern=$(model_key "$work/$m.model" kernel)
     awk -F, -v label="$label" -v kern="$kern" 'NR == 2 {
         printf "%s,%s,%s,%s,%s,%s,%.6f,%.6f,%s,%s,%s,%s,%s,%s,%s\n", label, kern, $2, $3, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
     }' "$cell.table.csv" >>"$tmp"
@@ -128,7 +133,7 @@ commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(uname -sm), $(nproc) cores, $cpu"
-sigma=$("$KPCA" info "$work/kpca-rbf.model" | awk '$1 == "sigma" { print $2 }')
+sigma=$(model_key "$work/kpca-rbf.model" sigma)
 
 # ---- Markdown -------------------------------------------------------------------
 md="$out/denoise.md"

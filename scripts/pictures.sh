@@ -31,6 +31,11 @@ set -eu
 cd "$(dirname "$0")/.."
 # put: echo without the backslash escapes of dash's echo
 put() { printf '%s\n' "$*"; }
+# model_key MODEL KEY: the value of KEY in `kpca info MODEL`; fails when
+# kpca does (a plain `$(kpca info | awk)` would hide that from set -e)
+model_key() {
+    _info=$("$KPCA" info "$1") && printf '%s\n' "$_info" | awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }'
+}
 KPCA=${KPCA:-build/kpca}
 
 subset=3000
@@ -198,7 +203,8 @@ nearest_mean() {
           t++; ok += (best == $1) }
         END { printf "%.1f\n", 100 * ok / t }' "$1" "$2"
 }
-sigma_usps=$("$KPCA" info "$work/rbf-2d.model" | awk '$1 == "sigma" { printf "%.2f", $2 }')
+sigma_usps=$(model_key "$work/rbf-2d.model" sigma)
+sigma_usps=$(printf '%.2f' "$sigma_usps")
 {
     put "set multiplot layout 1,3 title \"USPS: the 2007 test digits on the first two components (fit on the first $subset training digits)\" font ',13' margins 0.05,0.94,0.1,0.88 spacing 0.05"
     put "set datafile separator ','"
@@ -242,8 +248,11 @@ for s in $sigmas; do
     if [ "$s" = default ]; then set --; else set -- --sigma "$s"; fi
     "$KPCA" fit -q --kernel rbf "$@" -k 2 "$circ" -o "$work/scan.model"
     "$KPCA" transform -q "$work/scan.model" "$circ" -o "$work/scan.csv"
-    sv=$("$KPCA" info "$work/scan.model" | awk '$1 == "sigma" { printf "%.3g", $2 }')
-    put "$s $sv $(threshold_acc "$work/scan.csv" 1 | cut -d' ' -f1) $(threshold_acc "$work/scan.csv" 2 | cut -d' ' -f1)" >>"$work/sigma-scan.txt"
+    sv=$(model_key "$work/scan.model" sigma)
+    a1=$(threshold_acc "$work/scan.csv" 1)
+    a2=$(threshold_acc "$work/scan.csv" 2)
+    [ -n "$a1" ] && [ -n "$a2" ] || die "no threshold accuracy for sigma $s"
+    put "$s $(printf '%.3g' "$sv") ${a1%% *} ${a2%% *}" >>"$work/sigma-scan.txt"
 done
 {
     put "set multiplot layout 1,3 title \"Two concentric circles (radii 0.3 and 1, $npts points each, noise 0.05): linear PCA cannot separate them, RBF kernel PCA can\" font ',13' margins 0.05,0.98,0.12,0.86 spacing 0.06"
@@ -317,7 +326,9 @@ tmpfiles="$tmpfiles $tmp"
     put "| projection | kpca fit options | nearest class mean, test accuracy % |"
     put "|---|---|---|"
     put "$projections" | while IFS='|' read -r slug opts title; do
-        put "| $title | \`$opts -m $subset -k 2\` | $(nearest_mean "$work/$slug-2d.train.csv" "$work/$slug-2d.test.csv") |"
+        acc=$(nearest_mean "$work/$slug-2d.train.csv" "$work/$slug-2d.test.csv")
+        [ -n "$acc" ] || die "no nearest-mean accuracy for $slug"
+        put "| $title | \`$opts -m $subset -k 2\` | $acc |"
     done
     put
     put "## Two concentric circles: \`circles.png\`"

@@ -46,6 +46,12 @@ d5|-d 5
 d6|-d 6
 rbf|--kernel rbf"
 
+# model_key MODEL KEY: the value of KEY in `kpca info MODEL`; fails when
+# kpca does (a plain `$(kpca info | awk)` would hide that from set -e)
+model_key() {
+    _info=$("$KPCA" info "$1") && printf '%s\n' "$_info" | awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }'
+}
+
 start=$(date +%s)
 csv="$out/usps-spectrum.csv"
 tmp="$out/.usps-spectrum.csv.tmp.$$"
@@ -71,7 +77,8 @@ commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(uname -sm), $(nproc) cores, $cpu"
-sigma=$("$KPCA" info "$work/rbf-m$subset.h5" | awk '$1 == "sigma" { printf "%.4g", $2 }')
+sigma=$(model_key "$work/rbf-m$subset.h5" sigma)
+sigma=$(printf '%.4g' "$sigma")
 
 md="$out/usps-spectrum.md"
 tmp="$out/.usps-spectrum.md.tmp.$$"

@@ -98,10 +98,9 @@ typedef enum { CLI_TABLE_CSV, CLI_TABLE_MARKDOWN, CLI_TABLE_JSON } cli_table_for
 #define CLI_TABLE_MAX_COLS 16
 /* Fills cell[0..ncols-1] with row `row` as text ("" for a missing value). */
 typedef void (*cli_row_cells)(size_t row, char (*cell)[CLI_CELL], void *ctx);
-/* Writes the table to path ("-": stdout) atomically; 0 or an exit code. */
-int cli_table_write(const char *path, cli_table_format fmt, const char *const *cols, size_t ncols, size_t nrows,
-                    cli_row_cells cells, void *ctx);
-/* The same into each of the paths that is not NULL. */
+/* Writes the table into each of the paths that is not NULL ("-": stdout),
+ * atomically and all or none: every file is opened before any is written
+ * and committed only when all are complete.  0 or an exit code. */
 int cli_table_write_all(const char *csv, const char *markdown, const char *json, const char *const *cols,
                         size_t ncols, size_t nrows, cli_row_cells cells, void *ctx);
 

@@ -147,10 +147,31 @@ int cmd_eval(int argc, char **argv)
         kpca_dataset_free(&tr);
         return r;
     }
+    /* features of two models, or features against raw data, would give an
+     * error rate that means nothing */
+    if (tr.model_id && te.model_id && tr.model_id != te.model_id) {
+        cli_error("'%s' and '%s' hold the features of two different models (ids %lu and %lu): project both "
+                  "with the same model",
+                  pos[0], pos[1], tr.model_id, te.model_id);
+        r = KPCA_EFORMAT;
+        goto out;
+    }
+    int tr_raw = tr.format == KPCA_FMT_ESL || (tr.format == KPCA_FMT_HDF5 && !tr.features);
+    int te_raw = te.format == KPCA_FMT_ESL || (te.format == KPCA_FMT_HDF5 && !te.features);
+    if ((tr.features && te_raw) || (te.features && tr_raw)) {
+        cli_error("'%s' holds kpca features but '%s' holds raw data: project it with 'kpca transform' first",
+                  tr.features ? pos[0] : pos[1], tr.features ? pos[1] : pos[0]);
+        r = KPCA_EFORMAT;
+        goto out;
+    }
+    /* two LIBSVM files may differ in their largest index (LIBSVM omits
+     * zeros): pad the narrower with zeros; never a dense file's dimension */
     kpca_dataset *narrow = te.dim < tr.dim ? &te : &tr;
     size_t wide = te.dim < tr.dim ? tr.dim : te.dim;
-    if (te.dim != tr.dim && narrow->format == KPCA_FMT_LIBSVM) { /* LIBSVM omits zeros */
+    if (te.dim != tr.dim && tr.format == KPCA_FMT_LIBSVM && te.format == KPCA_FMT_LIBSVM) {
         kpca_error perr;
+        cli_info("'%s': %zu features, padded with zeros to the %zu of '%s' (LIBSVM files omit zeros)",
+                 narrow == &tr ? pos[0] : pos[1], narrow->dim, wide, narrow == &tr ? pos[1] : pos[0]);
         if (kpca_dataset_pad(narrow, wide, &perr) != KPCA_OK) {
             r = cli_fail(&perr);
             goto out;

@@ -70,7 +70,7 @@ int cmd_transform(int argc, char **argv)
     kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
                                : kpca_model_transform(&model, ds.x, ds.n, ds.dim, k, z, &err);
     if (st == KPCA_OK) {
-        kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0};
+        kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0, kpca_model_fingerprint(&model)};
         kpca_progress("write", 0, 1);
         st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.y, &meta, &err);
         kpca_progress("write", 1, 1);

@@ -100,10 +100,10 @@ void cli_progress_end(void)
     close_phase(now);
     cli_progress_clear();
     if (pr.verbose) {
-        fprintf(stderr, "kpca %s: timing:", pr.cmd);
+        /* one line per phase, then the total: "kpca fit: timing read 0.134 s" */
         for (size_t i = 0; i < pr.nph; i++)
-            fprintf(stderr, "%s %s %.3f s", i ? "," : "", pr.name[i], pr.sec[i]);
-        fprintf(stderr, "%s total %.3f s\n", pr.nph ? ";" : "", now - pr.t0);
+            fprintf(stderr, "kpca %s: timing %-12s %9.3f s\n", pr.cmd, pr.name[i], pr.sec[i]);
+        fprintf(stderr, "kpca %s: timing %-12s %9.3f s\n", pr.cmd, "total", now - pr.t0);
     }
     pr.cmd = NULL;
 }

@@ -9,19 +9,10 @@
 
 #include "cli.h"
 
-int cli_table_write(const char *path, cli_table_format fmt, const char *const *cols, size_t ncols, size_t nrows,
-                    cli_row_cells cells, void *ctx)
+static void write_body(FILE *fp, cli_table_format fmt, const char *const *cols, size_t ncols, size_t nrows,
+                       cli_row_cells cells, void *ctx)
 {
-    kpca_atomic at;
-    kpca_error err;
     char cell[CLI_TABLE_MAX_COLS][CLI_CELL];
-    if (ncols > CLI_TABLE_MAX_COLS) {
-        cli_error("internal: a table of %zu columns (at most %d)", ncols, CLI_TABLE_MAX_COLS);
-        return KPCA_EINTERNAL;
-    }
-    if (kpca_atomic_begin(&at, path, &err) != KPCA_OK)
-        return cli_fail(&err);
-    FILE *fp = at.fp;
     switch (fmt) {
     case CLI_TABLE_CSV:
         for (size_t j = 0; j < ncols; j++)
@@ -59,20 +50,44 @@ int cli_table_write(const char *path, cli_table_format fmt, const char *const *c
         }
         fprintf(fp, "]\n");
     }
-    if (kpca_atomic_commit(&at, &err) != KPCA_OK)
-        return cli_fail(&err);
-    return 0;
 }
 
 int cli_table_write_all(const char *csv, const char *markdown, const char *json, const char *const *cols,
                         size_t ncols, size_t nrows, cli_row_cells cells, void *ctx)
 {
+    const char *paths[3] = {csv, markdown, json};
+    kpca_atomic at[3];
+    int open[3] = {0, 0, 0};
+    kpca_error err;
+    if (ncols > CLI_TABLE_MAX_COLS) {
+        cli_error("internal: a table of %zu columns (at most %d)", ncols, CLI_TABLE_MAX_COLS);
+        return KPCA_EINTERNAL;
+    }
+    /* every destination opened before any is written, and none committed
+     * until all are complete: a failure leaves no table file behind */
     int r = 0;
-    if (csv)
-        r = cli_table_write(csv, CLI_TABLE_CSV, cols, ncols, nrows, cells, ctx);
-    if (r == 0 && markdown)
-        r = cli_table_write(markdown, CLI_TABLE_MARKDOWN, cols, ncols, nrows, cells, ctx);
-    if (r == 0 && json)
-        r = cli_table_write(json, CLI_TABLE_JSON, cols, ncols, nrows, cells, ctx);
+    for (int f = 0; f < 3 && r == 0; f++)
+        if (paths[f] != NULL) {
+            if (kpca_atomic_begin(&at[f], paths[f], &err) != KPCA_OK)
+                r = cli_fail(&err);
+            else
+                open[f] = 1;
+        }
+    for (int f = 0; f < 3 && r == 0; f++)
+        if (open[f]) {
+            write_body(at[f].fp, (cli_table_format)f, cols, ncols, nrows, cells, ctx);
+            if (fflush(at[f].fp) != 0 || ferror(at[f].fp)) { /* before any commit: /dev/full fails here */
+                kpca_fail(&err, KPCA_EIO, "cannot write '%s'", paths[f]);
+                r = cli_fail(&err);
+            }
+        }
+    for (int f = 0; f < 3; f++) {
+        if (!open[f])
+            continue;
+        if (r != 0)
+            kpca_atomic_abort(&at[f]);
+        else if (kpca_atomic_commit(&at[f], &err) != KPCA_OK)
+            r = cli_fail(&err);
+    }
     return r;
 }

@@ -37,6 +37,9 @@ typedef struct {
     double *x;          /* n*dim, row-major, owned */
     int *y;             /* n labels, owned */
     kpca_format format; /* the format it was read from (AUTO if built in memory) */
+    int features;       /* 1: an HDF5 file of kpca features (format "kpca-features") */
+    unsigned long model_id; /* kpca features: their model's fingerprint
+                             * (kpca_model_fingerprint); 0: none recorded */
 } kpca_dataset;
 
 typedef struct {

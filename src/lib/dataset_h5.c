@@ -60,6 +60,16 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     st = kpca_h5_read_doubles(g, path, "data", 2, dims, &x, err);
     if (st == KPCA_OK)
         st = kpca_h5_read_ints(g, path, "target", &ny, &y, err);
+    /* kpca's feature files say so and name their model (both optional) */
+    int features = 0;
+    long model_id = 0;
+    if (st == KPCA_OK && is_root && H5Aexists(f, "format") > 0) {
+        char fmt[64];
+        st = kpca_h5_attr_read_string(f, path, "format", fmt, sizeof fmt, err);
+        features = st == KPCA_OK && strcmp(fmt, "kpca-features") == 0;
+    }
+    if (st == KPCA_OK && features && H5Aexists(f, "model_id") > 0)
+        st = kpca_h5_attr_read_long(f, path, "model_id", &model_id, err);
     H5Gclose(g);
     H5Fclose(f);
     if (st != KPCA_OK)
@@ -87,6 +97,8 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     ds->y = y;
     ds->n = dims[0];
     ds->dim = dims[1];
+    ds->features = features;
+    ds->model_id = (unsigned long)model_id;
     return KPCA_OK;
 fail:
     kpca_free(x);

@@ -22,10 +22,14 @@ int kpca_eig_method_parse(const char *name, kpca_eig_method *out)
     return i >= 0 ? 0 : -1;
 }
 
+int kpca_eig_evd_fits(size_t n)
+{
+    return (double)n * (double)n + 4.0 * (double)n + 1.0 <= 2147483647.0;
+}
+
 kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k)
 {
-    /* dsyevd's workspace, 1 + 6n + 2n^2, must fit LAPACK's int */
-    if ((double)n * (double)n * 2.0 + 6.0 * (double)n + 1.0 > 2147483647.0)
+    if (!kpca_eig_evd_fits(n))
         return KPCA_EIG_EVR;
     if (m != KPCA_EIG_AUTO)
         return m;
@@ -65,12 +69,21 @@ static kpca_status lapack_fail(lapack_int info, const char *driver, kpca_error *
 static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choose, void *ctx, size_t *kout,
                            double *evals, double *evecs, kpca_error *err)
 {
+    if (!kpca_eig_evd_fits(n))
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "a %zu x %zu matrix is too large for the EVD driver (LAPACK's 32-bit workspace sizes); "
+                         "ask for a number of components",
+                         n, n);
+    /* dstedc's workspaces (COMPZ = 'I') from kpca's allocator, not LAPACKE's */
+    const size_t lwork = 1 + 4 * n + n * n, liwork = 3 + 5 * n;
     double *d = kpca_alloc_array(n, 1, sizeof(double));
     double *e = kpca_alloc_array(n, 1, sizeof(double));
     double *tau = kpca_alloc_array(n, 1, sizeof(double));
     double *z = kpca_alloc_array(n, n, sizeof(double));
+    double *work = kpca_alloc_array(lwork, 1, sizeof(double));
+    lapack_int *iwork = kpca_alloc_array(liwork, 1, sizeof(lapack_int));
     kpca_status st = KPCA_OK;
-    if (d == NULL || e == NULL || tau == NULL || z == NULL) {
+    if (d == NULL || e == NULL || tau == NULL || z == NULL || work == NULL || iwork == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
     }
@@ -79,7 +92,8 @@ static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choos
         st = lapack_fail(info, "dsytrd", err);
         goto done;
     }
-    info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, z, (lapack_int)n);
+    info = LAPACKE_dstedc_work(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, z, (lapack_int)n, work, (lapack_int)lwork,
+                               iwork, (lapack_int)liwork);
     if (info != 0) {
         st = lapack_fail(info, "dstedc", err);
         goto done;
@@ -114,6 +128,8 @@ done:
     kpca_free(e);
     kpca_free(tau);
     kpca_free(z);
+    kpca_free(work);
+    kpca_free(iwork);
     return st;
 }
 

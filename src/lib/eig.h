@@ -21,8 +21,13 @@ typedef enum { KPCA_EIG_AUTO = 0, KPCA_EIG_EVD, KPCA_EIG_EVR } kpca_eig_method;
 
 const char *kpca_eig_method_name(kpca_eig_method m);
 int kpca_eig_method_parse(const char *name, kpca_eig_method *out);
-/* The driver AUTO resolves to for k of n pairs. */
+/* The driver AUTO resolves to for k of n pairs; EVR whatever m asks when
+ * the EVD driver cannot take n (kpca_eig_evd_fits). */
 kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k);
+
+/* 1 when the EVD driver's largest workspace (dstedc: 1 + 4n + n^2 doubles)
+ * can be sized in LAPACK's 32-bit int: n <= 46338. */
+int kpca_eig_evd_fits(size_t n);
 
 /* The k largest eigenvalues of the symmetric n x n matrix a (row-major, both
  * triangles set; destroyed) into evals (descending) and their unit
@@ -36,7 +41,8 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
  * returns a count in 1..n. */
 typedef size_t (*kpca_eig_chooser)(const double *evals_desc, size_t n, void *ctx);
 
-/* Like kpca_eig_top with the EVD driver, but the count is chosen by
+/* Like kpca_eig_top with the EVD driver (KPCA_EUSAGE when
+ * !kpca_eig_evd_fits(n)), but the count is chosen by
  * choose() once all eigenvalues are known (e.g. enough components to
  * explain 95 % of the trace).  evals must hold n values (on return the first
  * *k are the kept ones) and evecs n x n (the first *k rows are set). */

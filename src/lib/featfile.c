@@ -32,6 +32,8 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
     st = kpca_h5_attr_write_string(f, path, "format", meta && meta->format ? meta->format : "kpca-features", err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
     if (st == KPCA_OK && meta && meta->model) st = kpca_h5_attr_write_string(f, path, "model", meta->model, err);
+    if (st == KPCA_OK && meta && meta->model_id)
+        st = kpca_h5_attr_write_long(f, path, "model_id", (long)meta->model_id, err);
     if (st == KPCA_OK && meta && meta->source) st = kpca_h5_attr_write_string(f, path, "source", meta->source, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "data", dz, z, err);
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "target", n, y, err);

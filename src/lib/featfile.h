@@ -2,7 +2,8 @@
  *
  * HDF5: datasets `data` (n x k, float64) and `target` (n, int32) at the root
  * (so every kpca reader reads them back), `eigenvalues` (k), and attributes
- * format ("kpca-features"), kpca_version, model, source.
+ * format ("kpca-features"), kpca_version, model, model_id (the model's
+ * fingerprint, so that eval can refuse features of two models), source.
  * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
  * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
  * The same writer serves other per-point vectors (kpca denoise's pre-images:
@@ -24,6 +25,7 @@ typedef struct {
     const double *eigval;  /* k eigenvalues (may be NULL) */
     const char *format;    /* HDF5 `format` attribute; NULL: "kpca-features" */
     char column;           /* CSV column names: label,<column>1,...; 0: 'z' */
+    unsigned long model_id; /* HDF5 `model_id`: kpca_model_fingerprint (0: none) */
 } kpca_features_meta;
 
 /* Writes z (n x k, row-major) with labels y to path in format fmt (HDF5,

@@ -506,8 +506,8 @@ kpca_status kpca_h5_attr_read_long(hid_t loc, const char *path, const char *name
     return KPCA_OK;
 }
 
-kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
-                                     kpca_error *err)
+static kpca_status read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap, int text,
+                               kpca_error *err)
 {
     hid_t a;
     kpca_status st = attr_open(loc, path, name, H5T_STRING, &a, err);
@@ -529,6 +529,7 @@ kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *na
     }
     hid_t mt = H5Tcopy(H5T_C_S1);
     H5Tset_size(mt, sz);
+    H5Tset_strpad(mt, H5T_STR_NULLPAD); /* every byte, whatever padding the file used */
     herr_t r = H5Aread(a, mt, tmp);
     H5Tclose(mt);
     H5Aclose(a);
@@ -543,11 +544,25 @@ kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *na
         st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' is %zu characters long, expected at most %zu", path,
                         name, len, cap - 1);
     for (size_t i = 0; st2 == KPCA_OK && i < len; i++)
-        if ((unsigned char)tmp[i] < 0x20 || tmp[i] == 0x7f)
+        if (((unsigned char)tmp[i] < 0x20 || tmp[i] == 0x7f) && text)
+            tmp[i] = '?';
+        else if ((unsigned char)tmp[i] < 0x20 || tmp[i] == 0x7f)
             st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' holds a control character at byte %zu", path,
                             name, i + 1);
     if (st2 == KPCA_OK)
         memcpy(buf, tmp, len + 1);
     kpca_free(tmp);
     return st2;
+}
+
+kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                     kpca_error *err)
+{
+    return read_string(loc, path, name, buf, cap, 0, err);
+}
+
+kpca_status kpca_h5_attr_read_text(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                   kpca_error *err)
+{
+    return read_string(loc, path, name, buf, cap, 1, err);
 }

@@ -63,8 +63,13 @@ kpca_status kpca_h5_attr_write_long(hid_t loc, const char *path, const char *nam
 kpca_status kpca_h5_attr_write_string(hid_t loc, const char *path, const char *name, const char *v, kpca_error *err);
 kpca_status kpca_h5_attr_read_double(hid_t loc, const char *path, const char *name, double *v, kpca_error *err);
 kpca_status kpca_h5_attr_read_long(hid_t loc, const char *path, const char *name, long *v, kpca_error *err);
-/* Reads a string attribute into buf (truncated to cap-1). */
+/* Reads a fixed-length string attribute into buf; KPCA_EFORMAT if it does
+ * not fit cap - 1 characters or holds a control character. */
 kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
                                      kpca_error *err);
+/* The same for free text (provenance): control characters become '?', so
+ * that a file written before they were refused still reads. */
+kpca_status kpca_h5_attr_read_text(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                   kpca_error *err);
 
 #endif

@@ -95,7 +95,8 @@ kpca_status kpca_kernel_check(const kpca_kernel *k, kpca_error *err)
     case KPCA_KERNEL_RBF:
         if (!isfinite(k->sigma) || k->sigma <= 0.0)
             return kpca_fail(err, KPCA_EUSAGE, "sigma %g out of range (expected a finite number > 0)", k->sigma);
-        if (!isfinite(1.0 / (2.0 * k->sigma * k->sigma)) || !isfinite(k->sigma * k->sigma))
+        const double s = 1.0 / (2.0 * k->sigma * k->sigma); /* the scale every rbf evaluation uses */
+        if (!isfinite(s) || !(s > 0.0))
             return kpca_fail(err, KPCA_EUSAGE, "sigma %g out of range (its square over- or underflows)", k->sigma);
         return KPCA_OK;
     case KPCA_KERNEL_SIGMOID:

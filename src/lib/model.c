@@ -239,11 +239,20 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     inf.tol = tol;
     inf.eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, m, want);
 
-    /* K and the eigensolver's m x m workspace, the vectors, the fit points */
+    if (by_variance && !kpca_eig_evd_fits(m))
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "a variance fraction needs every eigenvalue of the %zu x %zu kernel matrix, more than LAPACK's "
+                         "32-bit workspace sizes allow (at most 46338 points); give a number of components",
+                         m, m);
+    /* K, the eigensolver's workspace and vectors (EVD: z and dstedc's work,
+     * m x m each; EVR and randomized: less than one m x m and the k wanted
+     * vectors), the kept vectors, the fit points */
+    const double md2 = (double)m * (double)m, kmd = (double)want * (double)m;
     char what[64];
     snprintf(what, sizeof what, "kernel PCA on %zu points", m);
-    st = kpca_mem_check(8.0 * (2.0 * (double)m * (double)m + 2.0 * (double)want * (double)m + (double)m * (double)dim),
-                        what, err);
+    const int evd = inf.eig_used == KPCA_EIG_EVD && p->solver == KPCA_SOLVER_EXACT;
+    st = kpca_mem_check(8.0 * (evd ? 3.0 * md2 + kmd : 2.0 * md2 + 2.0 * kmd) + 8.0 * (double)m * (double)dim, what,
+                        err);
     if (st != KPCA_OK)
         return st;
     double *K = kpca_alloc_array(m, m, sizeof(double));
@@ -427,6 +436,9 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
     for (size_t i = 0; i < md->m; i++)
         if (!isfinite(md->colmean[i]))
             return kpca_fail(err, KPCA_EFORMAT, "'%s': column mean %zu is not finite", path, i + 1);
+    for (const char *c = md->solver; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': the solver description holds a control character", path);
     if (md->centring == KPCA_CENTRE_KERNEL ? md->fit_n != md->m : (md->fit_n != 0 && md->fit_n < md->m))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': %zu fit points do not fit %zu model points", path, md->fit_n, md->m);
     if (md->centring == KPCA_CENTRE_NYSTROM && md->grandmean != 0.0)

@@ -126,4 +126,9 @@ kpca_status kpca_model_validate(const kpca_model *model, const char *path, kpca_
 kpca_status kpca_model_save(const kpca_model *model, const char *path, kpca_error *err);
 kpca_status kpca_model_load(const char *path, kpca_model *model, kpca_error *err);
 
+/* The model's fingerprint: the CRC-32 of its arrays and numbers (the file's
+ * `checksum`).  kpca transform records it in HDF5 features (`model_id`), so
+ * that eval can refuse the features of two different models. */
+unsigned long kpca_model_fingerprint(const kpca_model *model);
+
 #endif

@@ -59,6 +59,11 @@ static unsigned long model_checksum(const kpca_model *md)
     return crc;
 }
 
+unsigned long kpca_model_fingerprint(const kpca_model *md)
+{
+    return model_checksum(md);
+}
+
 kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *err)
 {
     kpca_h5_quiet();
@@ -177,7 +182,7 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "trace", &md->trace, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_lo", &md->input_lo, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_hi", &md->input_hi, err);
-    if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "source", md->source, sizeof md->source, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "source", md->source, sizeof md->source, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
     if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
     if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);

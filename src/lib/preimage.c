@@ -250,8 +250,10 @@ static void undefined_step(const ctx *c, work *w, size_t r, double *z, kpca_prei
         cblas_dgemv(CblasRowMajor, CblasTrans, (int)m, (int)dim, 1.0, c->md->fitx, (int)dim, w->gamma + r * m, 1,
                     0.0, z + r * dim, 1);
         w->state[r] = all_finite(z + r * dim, dim) ? ST_EVAL : ST_DONE;
-        if (w->state[r] == ST_DONE)
+        if (w->state[r] == ST_DONE) { /* not kept: run_block restores the start */
+            w->rho[r] = INFINITY;
             info->stalled++;
+        }
     } else {
         w->state[r] = ST_DONE;
         info->stalled++;

@@ -287,6 +287,49 @@ transform_fails() {
     assert_no_output "$OUT/t.csv"
 }
 
+@test "eval: features of two different models, or features against raw data: exit 3, no table" {
+    run --separate-stderr "$KPCA" fit -q -d 3 -m 20 -k 5 "$SMALL" -o "$TMP/d3.h5"
+    assert_status 0
+    "$KPCA" transform -q "$TMP/d3.h5" "$SMALL" -o "$TMP/d3.feat.h5"
+    run --separate-stderr "$KPCA" eval -q "$FIX/feat.h5" "$TMP/d3.feat.h5" --csv "$OUT/t.csv"
+    assert_status 3
+    assert_stderr_contains "two different models" "'$FIX/feat.h5'" "'$TMP/d3.feat.h5'"
+    assert_no_output "$OUT/t.csv"
+    # the same model: accepted (a copy of the features, another transform)
+    "$KPCA" transform -q "$MODEL" "$SMALL" -o "$TMP/again.h5"
+    run --separate-stderr "$KPCA" eval -q "$FIX/feat.h5" "$TMP/again.h5"
+    assert_status 0
+    # features against pixels, either way round, ESL or HDF5 pixels
+    run --separate-stderr "$KPCA" eval -q "$FIX/feat.h5" "$SMALL"
+    assert_status 3
+    assert_stderr_contains "'$FIX/feat.h5' holds kpca features but '$SMALL' holds raw data"
+    if have_h5py; then
+        "$PY" - "$SMALL" "$TMP/px.h5" <<'PY'
+import sys, h5py, numpy
+rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
+with h5py.File(sys.argv[2], "w") as f:
+    f["data"] = numpy.array([r[1:6] for r in rows])
+    f["target"] = numpy.array([int(r[0]) for r in rows], dtype="int32")
+PY
+        run --separate-stderr "$KPCA" eval -q "$TMP/px.h5" "$FIX/feat.h5"
+        assert_status 3
+        assert_stderr_contains "holds raw data"
+    fi
+}
+
+@test "eval: a LIBSVM file is padded only against another LIBSVM file, and says so" {
+    "$KPCA" transform -q -k 3 "$MODEL" "$SMALL" -o "$TMP/k3.svm"
+    # against dense features (HDF5): refused, not padded (the 5-component
+    # row would be the 3-component error)
+    run --separate-stderr "$KPCA" eval -q "$TMP/k3.svm" "$FIX/feat.h5"
+    assert_status 3
+    assert_stderr_contains "features per point"
+    # against a wider LIBSVM file: padded, with a note
+    run --separate-stderr "$KPCA" eval "$TMP/k3.svm" "$FIX/feat.svm"
+    assert_status 0
+    assert_stderr_contains "'$TMP/k3.svm': 3 features, padded with zeros to the 5 of '$FIX/feat.svm'"
+}
+
 @test "HDF5 data: a missing group: exit 3; no group: exit 2; a group of a text file: exit 2" {
     [ -r "$DATA/usps.h5" ] || skip "no $DATA/usps.h5"
     run --separate-stderr "$KPCA" fit -q -m 5 "$DATA/usps.h5:nosuchgroup" -o "$OUT/m.h5"
@@ -502,6 +545,13 @@ PY
         assert_stderr_contains "$msg"
         [[ "$name" == fit_points || "$stderr" == *"'$name'"* ]] || { show_run; fail "$name not named"; }
     done
+    # free-text provenance is not refused (kpca once copied file names into
+    # it as they were): its control characters read as '?'
+    cp "$MODEL" "$TMP/m.h5"
+    set_attr "$TMP/m.h5" source 's:small\n.txt'
+    run --separate-stderr "$KPCA" info "$TMP/m.h5"
+    assert_status 0
+    assert_stdout_contains "source small?.txt"
 }
 
 @test "constant or duplicated fit points (a zero centred kernel): exit 5, said plainly, no model" {

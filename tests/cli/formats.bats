@@ -290,3 +290,32 @@ PY
     assert_failure
     assert_no_output "$OUT/y.svm"
 }
+
+# tests/ref/models-3038552: models written by kpca at commit 3038552 (the
+# first with rbf, sigmoid and Nystrom models), before the fit_points
+# attribute; a later kpca must keep reading them (their checksums included)
+@test "models written by an earlier kpca (commit 3038552) still load, project and report" {
+    local m
+    printf '1 0.5 -0.25\n2 1 2\n' >"$TMP/two.txt"
+    for m in linear poly2 rbf sigmoid nystrom; do
+        run --separate-stderr "$KPCA" info "$REPO/tests/ref/models-3038552/$m.h5"
+        [ "$status" -eq 0 ] || { show_run; fail "$m no longer loads"; }
+        if [ "$m" = linear ]; then # fitted on 2-value points
+            "$KPCA" transform -q -f csv "$REPO/tests/ref/models-3038552/$m.h5" "$TMP/two.txt" -o "$OUT/$m.csv" ||
+                fail "$m does not project"
+            [ "$(wc -l <"$OUT/$m.csv")" -eq 3 ] || fail "$m features"
+            continue
+        fi
+        run --separate-stderr "$KPCA" transform -q -f csv "$REPO/tests/ref/models-3038552/$m.h5" "$FIX/test.txt" -o "$OUT/$m.csv"
+        [ "$status" -eq 0 ] || { show_run; fail "$m does not project"; }
+        [ "$(wc -l <"$OUT/$m.csv")" -eq 201 ] && ! grep -qiE 'nan|inf' "$OUT/$m.csv" || fail "$m features"
+    done
+    run --separate-stderr "$KPCA" info "$REPO/tests/ref/models-3038552/nystrom.h5"
+    assert_stdout_contains "centring nystrom" "fit_points unknown"
+    run --separate-stderr "$KPCA" spectrum -q "$REPO/tests/ref/models-3038552/poly2.h5"
+    assert_status 0
+    # an old Nystrom model does not say over how many points its covariance is
+    run --separate-stderr "$KPCA" spectrum -q "$REPO/tests/ref/models-3038552/nystrom.h5"
+    assert_status 3
+    assert_stderr_contains "does not record how many points it was fitted on" "fit it again"
+}

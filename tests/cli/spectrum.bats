@@ -78,6 +78,13 @@ setup() {
     assert_status 4
     assert_error_names "$OUT/no/dir/s.csv"
     assert_no_output "$OUT/no/dir/s.csv"
+    # all tables or none: a good CSV path is not written when the Markdown one fails
+    run --separate-stderr "$KPCA" spectrum --csv "$OUT/s.csv" --markdown "$OUT/no/dir/s.md" "$TMP/m.h5"
+    assert_status 4
+    assert_no_output "$OUT/s.csv"
+    run --separate-stderr "$KPCA" spectrum --csv "$OUT/s.csv" --json /dev/full "$TMP/m.h5"
+    [ "$status" -ne 0 ] || fail "a write error to /dev/full went unnoticed"
+    assert_no_output "$OUT/s.csv"
 }
 
 @test "spectrum of a Nystrom model: variance is mu over the fit points, not the landmarks" {
@@ -135,6 +142,13 @@ setup() {
     run --separate-stderr "$KPCA" fit -q -k 0.5 --eig evr "$TMP/fit.txt" -o "$OUT/m.h5"
     assert_status 2
     assert_stderr_contains "needs every eigenvalue"
+    # beyond LAPACK's 32-bit workspace (46338 points): refused before the
+    # kernel matrix, not a crash or an overflowed workspace
+    awk 'BEGIN { for (i = 0; i < 46339; i++) printf "%d %.3f %.3f\n", i % 10, (i % 97) / 97, (i % 89) / 89 }' >"$TMP/big.txt"
+    run --separate-stderr "$KPCA" fit -q -k 0.5 --memory-limit 0 "$TMP/big.txt" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "at most 46338 points"
+    assert_no_output "$OUT/m.h5"
 }
 
 @test "scripts/spectrum.sh --subset 120: one block per kernel, cumulative rises to the kept share, provenance" {
@@ -153,5 +167,7 @@ setup() {
     printf 'x\n' >"$TMP/w/d1-m120.h5"
     KPCA="$KPCA" run sh "$REPO/scripts/spectrum.sh" --subset 120 --out "$OUT/again" --work "$TMP/w"
     [ "$status" -ne 0 ] || fail "a broken cached model went unnoticed"
+    [[ "$output" == *"d1-m120.h5"* ]] || { show_run; fail "the error does not name the model"; }
     [ ! -e "$OUT/again/usps-spectrum.csv" ] || fail "a table was written"
+    [ -z "$(find "$OUT/again" -name '.*tmp*' 2>/dev/null)" ] || fail "a temporary file was left"
 }

@@ -708,7 +708,7 @@ static void test_features_read_back(void **state)
     for (size_t i = 0; i < n; i++)
         y[i] = (int)i - 3;
     const double ev[3] = {3.0, 2.0, 1.0};
-    const kpca_features_meta meta = {"m.h5", "d.txt", ev, NULL, 0};
+    const kpca_features_meta meta = {"m.h5", "d.txt", ev, NULL, 0, 0xfedcba98UL};
     const char *paths[2] = {OUT "feat.h5", OUT "feat.svm"};
     const kpca_format fmts[2] = {KPCA_FMT_HDF5, KPCA_FMT_LIBSVM};
     for (int f = 0; f < 2; f++) {
@@ -726,6 +726,9 @@ static void test_features_read_back(void **state)
         assert_int_equal(ds.dim, k);
         assert_memory_equal(ds.y, y, sizeof y);
         assert_memory_equal(ds.x, z, sizeof z);
+        /* HDF5 features say so and name their model; text cannot */
+        assert_int_equal(ds.features, fmts[f] == KPCA_FMT_HDF5);
+        assert_true(ds.model_id == (fmts[f] == KPCA_FMT_HDF5 ? 0xfedcba98UL : 0UL));
         kpca_dataset_free(&ds);
     }
     /* CSV: a header, then label and values */

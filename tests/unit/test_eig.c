@@ -264,6 +264,10 @@ static void test_chosen_count(void **state)
     memcpy(b, a, n * n * sizeof *b);
     assert_int_equal(kpca_eig_top_chosen(b, n, fixed_count, &bad, &k, ev1, u1, &err), KPCA_EINTERNAL);
     assert_int_equal(kpca_eig_top_chosen(b, n, NULL, NULL, &k, ev1, u1, &err), KPCA_EUSAGE);
+    /* beyond LAPACK's int workspace: refused before the matrix is touched */
+    bad.want = 1;
+    assert_int_equal(kpca_eig_top_chosen(b, 46339, fixed_count, &bad, &k, ev1, u1, &err), KPCA_EUSAGE);
+    assert_non_null(strstr(err.msg, "too large for the EVD driver"));
     free(a);
     free(b);
     free(all);
@@ -276,6 +280,11 @@ static void test_chosen_count(void **state)
 static void test_resolve_and_names(void **state)
 {
     (void)state;
+    /* the EVD driver's limit: dstedc's 1 + 4n + n^2 doubles in an int */
+    assert_true(kpca_eig_evd_fits(46338));
+    assert_false(kpca_eig_evd_fits(46339));
+    assert_int_equal(kpca_eig_resolve(KPCA_EIG_EVD, 46338, 40000), KPCA_EIG_EVD);
+    assert_int_equal(kpca_eig_resolve(KPCA_EIG_EVD, 46339, 40000), KPCA_EIG_EVR);
     /* explicit drivers are kept */
     assert_int_equal(kpca_eig_resolve(KPCA_EIG_EVD, 1000, 1), KPCA_EIG_EVD);
     assert_int_equal(kpca_eig_resolve(KPCA_EIG_EVR, 1000, 1000), KPCA_EIG_EVR);

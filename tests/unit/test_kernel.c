@@ -296,7 +296,7 @@ static void test_kernel_check(void **state)
     /* the other kernels: their own parameters only */
     k = kpca_kernel_rbf(3.5);
     assert_int_equal(kpca_kernel_check(&k, &err), KPCA_OK);
-    const double bad_sigma[] = {0.0, -1.0, NAN, INFINITY, -0.0, 1e-200, 1e200};
+    const double bad_sigma[] = {0.0, -1.0, NAN, INFINITY, -0.0, 1e-200, 1e200, 1.2e154};
     for (size_t i = 0; i < sizeof bad_sigma / sizeof bad_sigma[0]; i++) {
         k = kpca_kernel_rbf(bad_sigma[i]);
         assert_int_equal(kpca_kernel_check(&k, &err), KPCA_EUSAGE);
