@@ -70,6 +70,16 @@ int cli_fail(const kpca_error *err)
     return err->code == KPCA_OK ? 1 : (int)err->code;
 }
 
+int cli_check_outputs(const char *a, const char *b, const char *c, const char *d)
+{
+    const char *paths[4] = {a, b, c, d};
+    kpca_error err;
+    for (int i = 0; i < 4; i++)
+        if (paths[i] != NULL && kpca_atomic_check(paths[i], &err) != KPCA_OK)
+            return cli_fail(&err);
+    return 0;
+}
+
 int cli_parse_range(const char *s, double *lo, double *hi)
 {
     const char *comma = strchr(s, ',');
@@ -165,6 +175,11 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
 int cli_output_format(const char *path, const char *name, kpca_format *out)
 {
     *out = kpca_format_from_name(path);
+    size_t len = strlen(path);
+    if (len >= 3 && strcmp(path + len - 3, ".gz") == 0)
+        return cli_usage("'%s': kpca does not write compressed files; drop '.gz' (or write to '-' and pipe "
+                         "through gzip)",
+                         path);
     if (name != NULL &&
         (kpca_format_parse(name, out) != 0 || *out == KPCA_FMT_ESL || *out == KPCA_FMT_AUTO))
         return cli_usage("option '--output-format': expected hdf5, libsvm or csv, got '%s'", name);

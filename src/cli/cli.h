@@ -24,6 +24,10 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_hint(const cli_command *cmd);
 /* Reports a library error and returns its status as the exit code. */
 int cli_fail(const kpca_error *err);
+/* Checks that each output path that is not NULL can be written
+ * (kpca_atomic_check), before the work: 0, or the exit code once the error
+ * is printed, so that a long fit does not end in "cannot create". */
+int cli_check_outputs(const char *a, const char *b, const char *c, const char *d);
 
 /* Input options shared by fit and transform. */
 typedef struct {

@@ -48,7 +48,8 @@ const cli_command cli_denoise_command = {
     "poly, sigmoid, linear: z = sum_i gamma_i f'(x_i.z) x_i / f'(z.z); every step is\n"
     "halved until it does not increase the objective. Starts at the point itself;\n"
     "linear is PCA reconstruction. Prints the mean squared error per value to\n"
-    "the clean DATA.",
+    "the clean DATA.  Models of the exact and randomized solvers only (a\n"
+    "Nystrom model's points are landmarks).",
     options, sizeof options / sizeof options[0], cmd_denoise, 2, 2,
 };
 
@@ -109,6 +110,8 @@ int cmd_denoise(int argc, char **argv)
     if (cli_output_format(o.output, o.oformat, &ofmt) != 0 ||
         (o.noisy_output != NULL && cli_output_format(o.noisy_output, NULL, &nfmt) != 0))
         return KPCA_EUSAGE;
+    if ((r = cli_check_outputs(o.output, o.noisy_output, o.csv, NULL)) != 0)
+        return r;
     kpca_model model;
     kpca_dataset clean, noisy;
     kpca_error err;

@@ -44,7 +44,11 @@ const cli_command cli_eval_command = {
     "TRAIN and TEST are feature files from 'kpca transform' (HDF5 or LIBSVM) or any\n"
     "data file kpca reads.\n"
     "For each number k in --components, a C-SVC with the linear kernel is\n"
-    "trained on the first k features of TRAIN and tested on TEST.",
+    "trained on the first k features of TRAIN and tested on TEST (or, with\n"
+    "--classifier lda, a Gaussian classifier with a pooled covariance, which\n"
+    "takes none of the SVM's options: --cost, --folds, --multiclass, --eps,\n"
+    "--backend).  Features of two different models, or features against raw\n"
+    "data, are refused.",
     options, sizeof options / sizeof options[0], cmd_eval, 2, 2,
 };
 
@@ -55,9 +59,15 @@ static const char *const table_cols[] = {"components", "error_pct", "errors", "t
 #define NCOLS (sizeof table_cols / sizeof table_cols[0])
 
 /* the cells of one row as text; cv_error_pct is "" without cross-validation */
+typedef struct {
+    const kpca_eval_row *rows;
+    int lda; /* LDA rows have no C or support vectors; SVM rows no ridge */
+} table_ctx;
+
 static void row_cells(size_t i, char (*cell)[CLI_CELL], void *ctx)
 {
-    const kpca_eval_row *r = (const kpca_eval_row *)ctx + i;
+    const table_ctx *t = ctx;
+    const kpca_eval_row *r = t->rows + i;
     snprintf(cell[0], CLI_CELL, "%zu", r->components);
     snprintf(cell[1], CLI_CELL, "%.4f", r->error_pct);
     snprintf(cell[2], CLI_CELL, "%zu", r->errors);
@@ -70,15 +80,17 @@ static void row_cells(size_t i, char (*cell)[CLI_CELL], void *ctx)
     snprintf(cell[6], CLI_CELL, "%zu", r->nsv);
     snprintf(cell[7], CLI_CELL, "%.3f", r->sec_train);
     snprintf(cell[8], CLI_CELL, "%.17g", r->ridge);
+    if (t->lda)
+        cell[4][0] = cell[6][0] = '\0';
+    else
+        cell[8][0] = '\0';
 }
 
 int cmd_eval(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
     kpca_svm_params p = kpca_svm_defaults();
-    o.eps = p.eps;
-    o.folds = p.folds;
-    char *pos[2];
+    char *pos[2]; /* o.eps, o.folds: 0 = not given (their ranges exclude 0) */
     int npos;
     int r = cli_parse(&cli_eval_command, argc, argv, pos, &npos);
     if (r != 0)
@@ -87,8 +99,10 @@ int cmd_eval(int argc, char **argv)
         return KPCA_EUSAGE;
     cli_progress_begin("eval", o.quiet, o.verbose);
     cli_quiet = o.quiet;
-    p.eps = o.eps;
-    p.folds = (int)o.folds;
+    if (o.eps != 0.0)
+        p.eps = o.eps;
+    if (o.folds != 0)
+        p.folds = (int)o.folds;
     p.threads = (int)o.threads;
     double *costs = NULL;
     size_t ncost = 0;
@@ -105,11 +119,28 @@ int cmd_eval(int argc, char **argv)
         free(costs);
         return KPCA_EUSAGE;
     }
-    if (p.classifier == KPCA_CLF_LDA && ncost >= 2) {
-        cli_usage("option '--cost': lda has no C to choose");
+    if (p.classifier == KPCA_CLF_LDA) { /* the SVM's options mean nothing to lda: refused, not ignored */
+        const char *svm_only = o.cost ? "cost" : o.folds ? "folds" : o.multiclass ? "multiclass" : o.eps != 0.0 ? "eps"
+                               : o.backend                                                           ? "backend"
+                                                                                                      : NULL;
+        if (svm_only != NULL) {
+            cli_usage("option '--%s' is an SVM option: --classifier lda takes none", svm_only);
+            free(costs);
+            return KPCA_EUSAGE;
+        }
+    }
+    if (o.folds != 0 && ncost < 2) {
+        cli_usage("option '--folds': cross-validation runs only when --cost lists several values");
         free(costs);
         return KPCA_EUSAGE;
     }
+    for (size_t i = 0; i < ncost; i++)
+        for (size_t j = 0; j < i; j++)
+            if (costs[i] == costs[j]) {
+                cli_usage("option '--cost': C = %g is listed twice", costs[i]);
+                free(costs);
+                return KPCA_EUSAGE;
+            }
     if (o.multiclass && kpca_multiclass_parse(o.multiclass, &p.scheme) != 0) {
         cli_usage("option '--multiclass': expected ovo or ovr, got '%s'", o.multiclass);
         free(costs);
@@ -131,6 +162,11 @@ int cmd_eval(int argc, char **argv)
                   o.components);
         free(costs);
         return KPCA_EUSAGE;
+    }
+    if ((r = cli_check_outputs(o.csv, o.markdown, o.json, NULL)) != 0) {
+        free(ks);
+        free(costs);
+        return r;
     }
     cli_input in = {o.format, NULL, -1};
     kpca_dataset tr, te;
@@ -235,7 +271,8 @@ int cmd_eval(int argc, char **argv)
             printf("%10zu %9.2f %8zu %7zu\n", rows[i].components, rows[i].error_pct, rows[i].errors,
                    rows[i].total);
     }
-    r = cli_table_write_all(o.csv, o.markdown, o.json, table_cols, NCOLS, nk, row_cells, rows);
+    table_ctx tctx = {rows, p.classifier == KPCA_CLF_LDA};
+    r = cli_table_write_all(o.csv, o.markdown, o.json, table_cols, NCOLS, nk, row_cells, &tctx);
     free(rows);
 out:
     free(ks);

@@ -187,6 +187,14 @@ int cmd_fit(int argc, char **argv)
                   o.components);
         return KPCA_EUSAGE;
     }
+    if (p.variance > 0.0 && p.kernel.type == KPCA_KERNEL_SIGMOID) {
+        cli_usage("option '--components %s': a variance fraction needs a positive semi-definite kernel; the "
+                  "sigmoid kernel's trace mixes positive and negative eigenvalues (give a number of components)",
+                  o.components);
+        return KPCA_EUSAGE;
+    }
+    if ((r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
+        return r;
 
     kpca_dataset all, fit;
     r = cli_read_input(pos[0], &o.in, 0, &all);
@@ -199,7 +207,7 @@ int cmd_fit(int argc, char **argv)
         return KPCA_EUSAGE;
     }
     if (p.components > m) {
-        cli_error("cannot keep %zu components from %zu fit points", p.components, m);
+        cli_error("option '--components %zu': cannot keep more components than the %zu fit points", p.components, m);
         kpca_dataset_free(&all);
         return KPCA_EUSAGE;
     }
@@ -208,8 +216,8 @@ int cmd_fit(int argc, char **argv)
          * asked for is not */
         p.landmarks = o.landmarks ? o.landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
         if (p.landmarks > m || p.components > p.landmarks) {
-            cli_error(p.landmarks > m ? "cannot take %zu landmarks from %zu fit points"
-                                      : "cannot keep %zu components from %zu landmarks",
+            cli_error(p.landmarks > m ? "option '--landmarks %zu': cannot take more landmarks than the %zu fit points"
+                                      : "option '--components %zu': cannot keep more components than the %zu landmarks",
                       p.landmarks > m ? p.landmarks : p.components, p.landmarks > m ? m : p.landmarks);
             kpca_dataset_free(&all);
             return KPCA_EUSAGE;
@@ -252,15 +260,18 @@ int cmd_fit(int argc, char **argv)
     for (char *c = model.source; *c; c++) /* a file name's control characters: the loader refuses them */
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
+    const size_t noise = info.requested - info.kept - info.negative;
     if (info.negative > 0)
-        cli_info("kept %zu of %zu components: %zu eigenvalues are negative (the %s kernel is not positive "
-                 "semi-definite), %zu are rounding noise", info.kept, info.requested, info.negative,
-                 kpca_kernel_name(p.kernel.type), info.requested - info.kept - info.negative);
+        cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "
+                 "%zu %s rounding noise",
+                 info.kept, info.requested, info.negative, info.negative == 1 ? "eigenvalue is" : "eigenvalues are",
+                 kpca_kernel_name(p.kernel.type), noise, noise == 1 ? "is" : "are");
     else if (info.kept < info.requested)
-        cli_info("kept %zu of %zu components: %zu eigenvalues are rounding noise (<= %.3g x max(largest, trace K))",
-                 info.kept, info.requested, info.requested - info.kept, info.tol);
+        cli_info("kept %zu of %zu components: %zu %s rounding noise (<= %.3g x max(largest, trace K))", info.kept,
+                 info.requested, noise, noise == 1 ? "eigenvalue is" : "eigenvalues are", info.tol);
     else
-        cli_info("kept %zu components%s", info.kept, p.variance > 0.0 ? " (the fewest that reach --components)" : "");
+        cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
+                 p.variance > 0.0 ? " (the fewest that reach --components)" : "");
     double kept_sum = 0.0;
     for (size_t c = 0; c < model.k; c++)
         kept_sum += model.eigval[c];

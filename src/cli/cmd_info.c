@@ -14,9 +14,13 @@ static const cli_option options[] = {
 
 const cli_command cli_info_command = {
     "info", "[options] MODEL", "print what a model holds, one 'key value' per line",
-    "Keys: format, version, kernel, degree, gamma, coef0, sigma (rbf only),\nsolver, centring (kernel, or nystrom: the model points are landmarks),\nfit_points (the points fitted on; unknown in old Nystrom models),\nmodel_points (the fit points, or the landmarks), dim, "
-    "components, trace, explained (sum of the kept eigenvalues / trace),\n"
-    "input_lo, input_hi, source; with -e, then 'eigenvalue N MU' lines.",
+    "Keys: format, version, kernel, then its parameters (poly: degree, gamma,\n"
+    "coef0; sigmoid: gamma, coef0; rbf: sigma; linear: none), solver, centring\n"
+    "(kernel, or nystrom: the model points are landmarks), fit_points (the\n"
+    "points fitted on; unknown in old Nystrom models), model_points (the fit\n"
+    "points, or the landmarks), dim, components, trace, explained (sum of the\n"
+    "kept eigenvalues / trace), input_lo, input_hi, source; with -e, then\n"
+    "'eigenvalue N MU' lines.",
     options, sizeof options / sizeof options[0], cmd_info, 1, 1,
 };
 
@@ -35,8 +39,13 @@ int cmd_info(int argc, char **argv)
     double kept = 0.0;
     for (size_t c = 0; c < md.k; c++)
         kept += md.eigval[c];
-    printf("format %s\nversion %d\nkernel %s\ndegree %d\ngamma %.17g\ncoef0 %.17g\n", KPCA_MODEL_FORMAT,
-           KPCA_MODEL_VERSION, kpca_kernel_name(md.kernel.type), md.kernel.degree, md.kernel.gamma, md.kernel.coef0);
+    printf("format %s\nversion %d\nkernel %s\n", KPCA_MODEL_FORMAT, KPCA_MODEL_VERSION,
+           kpca_kernel_name(md.kernel.type));
+    /* the parameters the kernel has, no others */
+    if (md.kernel.type == KPCA_KERNEL_POLY)
+        printf("degree %d\n", md.kernel.degree);
+    if (md.kernel.type == KPCA_KERNEL_POLY || md.kernel.type == KPCA_KERNEL_SIGMOID)
+        printf("gamma %.17g\ncoef0 %.17g\n", md.kernel.gamma, md.kernel.coef0);
     if (md.kernel.type == KPCA_KERNEL_RBF)
         printf("sigma %.17g\n", md.kernel.sigma);
     printf("solver %s\ncentring %s\n", md.solver[0] ? md.solver : "exact",

@@ -54,6 +54,8 @@ int cmd_transform(int argc, char **argv)
     kpca_format ofmt;
     if (cli_output_format(o.output, o.oformat, &ofmt) != 0)
         return KPCA_EUSAGE;
+    if ((r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
+        return r;
     kpca_model model;
     kpca_dataset ds;
     kpca_error err;

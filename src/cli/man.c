@@ -69,11 +69,15 @@ void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
     }
     fputs(".B kpca help\n.RI [ command ]\n.br\n.B kpca \\-\\-version\n", fp);
     fputs(".SH DESCRIPTION\n"
-          "Kernel PCA with the polynomial kernel (x\\(pcy)^d, and linear classifiers on its components, in\n"
-          "three composable steps that read and write files: \\fBfit\\fR computes the components of a\n"
-          "data set, \\fBtransform\\fR projects any data onto them, \\fBeval\\fR trains LIBSVM linear\n"
-          "SVMs (or a Gaussian linear classifier) on leading components and prints the test error\n"
-          "per component count.\n",
+          "Kernel PCA with the polynomial kernel (\\(*gx\\(pcy + c)^d of Sch\\(:olkopf et al. (and rbf,\n"
+          "sigmoid and linear kernels), and linear classifiers on its components, in three\n"
+          "composable steps that read and write files: \\fBfit\\fR computes the components of a\n"
+          "data set (exactly, or by a randomized or Nystr\\(:om solver), \\fBtransform\\fR projects\n"
+          "any data onto them, \\fBeval\\fR trains LIBSVM linear SVMs (or a Gaussian linear\n"
+          "classifier) on leading components and prints the test error per component count.\n"
+          "\\fBspectrum\\fR prints a model's eigenvalues and explained variance, \\fBdenoise\\fR\n"
+          "reconstructs points from their leading components (pre-images), \\fBinfo\\fR shows what\n"
+          "a model holds.\n",
           fp);
     fputs(".SH COMMANDS\n", fp);
     for (size_t i = 0; i < n; i++) {
@@ -93,6 +97,31 @@ void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
         static const cli_option help = {"help", 'h', NULL, CLI_FLAG, NULL, 0, 0, "show this help and exit"};
         option(fp, &help);
     }
+    fputs(".SH FILES\n"
+          "Input data: ESL text (a label, then the values; USPS's zip.train.gz), LIBSVM text\n"
+          "(label idx:val ...), both plain or gzip, and HDF5 (FILE:GROUP with GROUP/data and\n"
+          "GROUP/target).  Models are HDF5 files sealed by a CRC-32 in a 512-byte user block;\n"
+          "features are HDF5 (data, target, eigenvalues), LIBSVM text or CSV, chosen by the\n"
+          "output's suffix.  Every output appears atomically: complete, or not at all.\n"
+          ".SH EXAMPLES\n"
+          "The paper's cell d = 3, 256 components (5.3 % in Sch\\(:olkopf et al.):\n"
+          ".PP\n.nf\n.RS\n"
+          "kpca fit \\-d 3 \\-m 3000 \\-k 256 zip.train.gz \\-o d3.model\n"
+          "kpca transform d3.model zip.train.gz \\-o d3.train.h5\n"
+          "kpca transform d3.model zip.test.gz \\-o d3.test.h5\n"
+          "kpca eval \\-k 64,128,256 \\-c 10 d3.train.h5 d3.test.h5\n"
+          ".RE\n.fi\n.PP\n"
+          "The features train with LIBSVM's own tools too:\n"
+          ".PP\n.nf\n.RS\n"
+          "kpca transform d3.model zip.train.gz \\-o d3.train.svm\n"
+          "svm\\-train \\-t 0 \\-c 10 d3.train.svm d3.svm.model\n"
+          ".RE\n.fi\n.PP\n"
+          "Spectrum and components for 95 % of the variance:\n"
+          ".PP\n.nf\n.RS\n"
+          "kpca spectrum d3.model\n"
+          "kpca fit \\-d 3 \\-m 3000 \\-k 0.95 zip.train.gz \\-o d3.95.model\n"
+          ".RE\n.fi\n",
+          fp);
     fputs(".SH EXIT STATUS\n", fp);
     for (size_t i = 0; i < cli_nexit_codes; i++) {
         fprintf(fp, ".TP\n.B %d\n", cli_exit_codes[i].code);

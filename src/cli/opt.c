@@ -36,7 +36,10 @@ int cli_parse_long(const char *s, double min, double max, long *out)
 static void range_text(const cli_option *o, char *buf, size_t cap)
 {
     if (o->type == CLI_DOUBLE)
-        snprintf(buf, cap, "a number in [%g, %g]", o->min, o->max);
+        if (o->max >= 1e300) /* no upper bound but finiteness */
+            snprintf(buf, cap, "a finite number >= %g", o->min);
+        else
+            snprintf(buf, cap, "a number in [%g, %g]", o->min, o->max);
     else
         snprintf(buf, cap, "an integer in %.0f..%.0f", o->min, o->max);
 }
@@ -141,7 +144,19 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
             return 2;
     }
     if (np < cmd->npos_min) {
-        cli_error("missing argument: usage: kpca %s %s", cmd->name, cmd->synopsis);
+        /* name the first missing positional argument from the synopsis */
+        char missing[32] = "";
+        size_t seen = 0;
+        for (const char *t = cmd->synopsis; *t;) {
+            while (*t == ' ')
+                t++;
+            size_t len = strcspn(t, " ");
+            if (len > 0 && t[0] != '[' && seen++ == (size_t)np && len < sizeof missing)
+                snprintf(missing, sizeof missing, "%.*s", (int)len, t);
+            t += len;
+        }
+        cli_error("missing argument%s%s: usage: kpca %s %s", missing[0] ? " " : "", missing, cmd->name,
+                  cmd->synopsis);
         cli_hint(cmd);
         return 2;
     }

@@ -141,3 +141,17 @@ void kpca_atomic_abort(kpca_atomic *a)
     }
     release(a);
 }
+
+kpca_status kpca_atomic_check(const char *path, kpca_error *err)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0)
+        return KPCA_OK;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return KPCA_OK;
+    kpca_atomic a;
+    kpca_status s = kpca_atomic_begin(&a, path, err);
+    if (s == KPCA_OK)
+        kpca_atomic_abort(&a);
+    return s;
+}

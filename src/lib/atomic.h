@@ -28,6 +28,13 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
 kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err);
 void kpca_atomic_abort(kpca_atomic *a);
 
+/* Checks, before the work that will produce it, that an output can be
+ * written: for a regular file (new or not) a temporary file is created
+ * beside it and removed at once; "-", devices and FIFOs are not touched
+ * (opening a FIFO would wait for a reader).  KPCA_EIO names the path and
+ * the reason, as kpca_atomic_begin would later. */
+kpca_status kpca_atomic_check(const char *path, kpca_error *err);
+
 /* The temporary path of the output in progress, if any (for signal
  * handlers that must remove it); NULL when none. */
 const char *kpca_atomic_pending(void);

@@ -1,15 +1,22 @@
 #include "featfile.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "atomic.h"
 #include "h5util.h"
 #include "version.h"
 
+/* case-insensitive: "X.H5" is HDF5 too */
 static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
+    if (a < b)
+        return 0;
+    for (size_t i = 0; i < b; i++)
+        if (tolower((unsigned char)s[a - b + i]) != tolower((unsigned char)suffix[i]))
+            return 0;
+    return 1;
 }
 
 kpca_format kpca_format_from_name(const char *path)

@@ -33,8 +33,8 @@ typedef struct {
 kpca_status kpca_features_write(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
                                 const int *y, const kpca_features_meta *meta, kpca_error *err);
 
-/* Guesses the output format from a file name: .h5/.hdf5 -> HDF5, .csv -> CSV,
- * anything else (.svm, .libsvm, .txt, "-") -> LIBSVM. */
+/* Guesses the output format from a file name, ignoring case: .h5/.hdf5/.he5
+ * -> HDF5, .csv -> CSV, anything else (.svm, .libsvm, .txt, "-") -> LIBSVM. */
 kpca_format kpca_format_from_name(const char *path);
 
 #endif

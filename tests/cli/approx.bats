@@ -64,9 +64,9 @@ setup() {
     bad --solver nystrom --landmark-method random
     assert_stderr_contains "option '--landmark-method'" "uniform or kmeans"
     bad --solver nystrom --landmarks 401
-    assert_stderr_contains "401 landmarks from 400 fit points"
+    assert_stderr_contains "option '--landmarks 401'" "more landmarks than the 400 fit points"
     bad --solver nystrom --landmarks 30 -k 31
-    assert_stderr_contains "31 components from 30 landmarks"
+    assert_stderr_contains "option '--components 31'" "more components than the 30 landmarks"
     bad --solver nystrom --landmarks 1
     bad --solver randomized -k 5 --power-iters -1
     bad --solver randomized -k 5 --oversample 0

@@ -44,6 +44,13 @@ transform_all() {
     [ "$(tail -c +513 "$OUT/z.h5" | head -c 4 | od -An -c | tr -d ' ')" = '211HDF' ]
     [ "$(head -c 6 "$OUT/z.csv")" = "label," ]
     head -n 1 "$OUT/z.svm" | grep -Eq '^-?[0-9]+ 1:'
+    # suffixes in any case; no compressed output under a .gz name
+    "$KPCA" transform -q "$MODEL" "$FIX/test.txt" -o "$OUT/Z.H5" && cmp -s "$OUT/Z.H5" "$OUT/z.h5" || fail ".H5 is not HDF5"
+    "$KPCA" transform -q "$MODEL" "$FIX/test.txt" -o "$OUT/Z.CSV" && cmp -s "$OUT/Z.CSV" "$OUT/z.csv" || fail ".CSV is not CSV"
+    run --separate-stderr "$KPCA" transform -q "$MODEL" "$FIX/test.txt" -o "$OUT/z.svm.gz"
+    assert_status 2
+    assert_stderr_contains "does not write compressed files"
+    assert_no_output "$OUT/z.svm.gz"
 }
 
 @test "transform: the CSV header is 'label,z1,...,zK' and every row has K+1 fields" {
@@ -257,6 +264,9 @@ for r, j, m in zip(rows, js, md[2:]):
     for k in head:
         if k == "train_seconds":
             continue
+        if r[k] == "":  # a missing value: empty, null, "-"
+            assert j[k] is None and m[k] == "-", (k, r[k], j[k], m[k])
+            continue
         assert float(r[k]) == float(j[k]) == float(m[k]), (k, r[k], j[k], m[k])
 for a, b in zip(js, out):
     assert {k: v for k, v in a.items() if k != "train_seconds"} == {k: v for k, v in b.items() if k != "train_seconds"}
@@ -272,7 +282,7 @@ PY
     [ "$(LOCPATH="$TMP/loc" LC_ALL=de_DE.UTF-8 /usr/bin/printf '%.2f' 3.5)" = "3,50" ] || skip "the locale is not in effect"
     run --separate-stderr env LOCPATH="$TMP/loc" LC_ALL=de_DE.UTF-8 "$KPCA" eval -q -k 4 "$OUT/tr.h5" "$OUT/te.h5" --csv -
     assert_status 0
-    [[ "${lines[1]}" =~ ^4,[0-9]+\.[0-9]{4},[0-9]+,[0-9]+,1,,[0-9]+,[0-9]+\.[0-9]{3},0$ ]] || { show_run; fail "not C-locale numbers"; }
+    [[ "${lines[1]}" =~ ^4,[0-9]+\.[0-9]{4},[0-9]+,[0-9]+,1,,[0-9]+,[0-9]+\.[0-9]{3},$ ]] || { show_run; fail "not C-locale numbers"; }
 }
 
 @test "eval reads raw data files too (ESL as TRAIN and TEST)" {
@@ -318,4 +328,48 @@ PY
     run --separate-stderr "$KPCA" spectrum -q "$REPO/tests/ref/models-3038552/nystrom.h5"
     assert_status 3
     assert_stderr_contains "does not record how many points it was fitted on" "fit it again"
+}
+
+@test "eval --classifier lda: ridge column, no C or support vectors; agrees with scikit-learn's LDA; SVM options refused" {
+    features h5
+    run --separate-stderr "$KPCA" eval -q -k 4,$K --classifier lda "$OUT/tr.h5" "$OUT/te.h5" --csv -
+    assert_status 0
+    printf '%s\n' "$output" >"$OUT/lda.csv"
+    # components,error_pct,errors,total,C,cv_error_pct,support_vectors,train_seconds,ridge
+    awk -F, -v k="$K" 'NR > 1 { if ($5 != "" || $7 != "" || $9 == "" || !($2 < 50)) bad = 1; n++ }
+        END { exit bad || n != 2 }' "$OUT/lda.csv" || { show_run; fail "lda table"; }
+    if have_sklearn; then
+        # MATLAB's classify: pooled covariance with 1/(n - classes), empirical priors
+        "$PY" - "$OUT/tr.h5" "$OUT/te.h5" "$K" "$(awk -F, 'NR == 3 { print $3 }' "$OUT/lda.csv")" <<'PY' || fail "lda disagrees with scikit-learn"
+import sys, h5py, numpy as np
+def load(p):
+    f = h5py.File(p, "r"); return np.array(f["data"]), np.array(f["target"])
+xt, yt = load(sys.argv[1]); xs, ys = load(sys.argv[2]); k = int(sys.argv[3]); ours = int(sys.argv[4])
+xt, xs = xt[:, :k], xs[:, :k]
+# kpca scales by default (--scale norm: one factor), which LDA does not feel
+cls = np.unique(yt); n = len(yt)
+mu = np.array([xt[yt == c].mean(0) for c in cls])
+S = sum((xt[yt == c] - mu[i]).T @ (xt[yt == c] - mu[i]) for i, c in enumerate(cls)) / (n - len(cls))
+W = np.linalg.solve(S, mu.T)
+b = -0.5 * np.sum(mu.T * W, 0) + np.log([np.mean(yt == c) for c in cls])
+pred = cls[np.argmax(xs @ W + b, 1)]
+errs = int(np.sum(pred != ys))
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+sk = int(np.sum(LinearDiscriminantAnalysis(solver="lsqr").fit(xt, yt).predict(xs) != ys))
+assert abs(errs - ours) <= 1 and abs(sk - ours) <= 3, (ours, errs, sk)
+PY
+    fi
+    local opt
+    for opt in "-c 10" "--folds 3" "--multiclass ovr" "--eps 0.01" "--backend sparse"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$KPCA" eval -q --classifier lda $opt "$OUT/tr.h5" "$OUT/te.h5"
+        assert_status 2
+        assert_stderr_contains "is an SVM option: --classifier lda takes none"
+    done
+    run --separate-stderr "$KPCA" eval -q --folds 3 "$OUT/tr.h5" "$OUT/te.h5"
+    assert_status 2
+    assert_stderr_contains "--folds" "several values"
+    run --separate-stderr "$KPCA" eval -q -c 1,10,1 "$OUT/tr.h5" "$OUT/te.h5"
+    assert_status 2
+    assert_stderr_contains "C = 1 is listed twice"
 }

@@ -152,3 +152,7 @@ table_error_pct() {
 have_h5py() {
     [ -x "$PY" ] && "$PY" -c 'import h5py, numpy' 2>/dev/null
 }
+
+have_sklearn() {
+    [ -x "$PY" ] && "$PY" -c 'import sklearn, h5py, numpy' 2>/dev/null
+}

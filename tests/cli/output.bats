@@ -119,6 +119,24 @@ check_full_device() {
     assert_no_tmp "$OUT"
 }
 
+@test "an output that cannot be written is refused before the work: the error names it, not a later input" {
+    # the inputs do not exist either: a check after the work would name them
+    run --separate-stderr "$KPCA" fit -q -d 2 "$TMP/missing.txt" -o "$OUT/nodir/m.h5"
+    assert_status 4
+    assert_error_names "$OUT/nodir/m.h5"
+    run --separate-stderr "$KPCA" transform -q "$TMP/missing.h5" "$FIX/test.txt" -o "$OUT/nodir/z.h5"
+    assert_status 4
+    assert_error_names "$OUT/nodir/z.h5"
+    run --separate-stderr "$KPCA" eval -q "$TMP/missing.h5" "$FIX/test.h5" --json "$OUT/nodir/t.json"
+    assert_status 4
+    assert_error_names "$OUT/nodir/t.json"
+    run --separate-stderr "$KPCA" denoise -q -k 2 "$TMP/missing.h5" "$FIX/test.txt" -o "$OUT/z.csv" --csv "$OUT/nodir/e.csv"
+    assert_status 4
+    assert_error_names "$OUT/nodir/e.csv"
+    [ ! -e "$OUT/nodir" ] && [ ! -e "$OUT/z.csv" ] || fail "something was written"
+    assert_no_tmp "$OUT"
+}
+
 @test "output under a path whose directory is a regular file: exit 4" {
     : >"$OUT/afile"
     run --separate-stderr "$KPCA" fit -q -d 2 -m 20 -k 2 "$FIX/test.txt" -o "$OUT/afile/m.h5"

@@ -157,3 +157,16 @@ esl_run() {
     run --separate-stderr "$KPCA" info "$ESL/train.h5"
     assert_status 3
 }
+
+@test "kpca info lists the parameters a model's kernel has, and no others" {
+    gzip -dc "$DATA/zip.train.gz" | head -n 60 >"$TMP/f.txt"
+    local kern want
+    for kern in "poly:degree gamma coef0" "rbf:sigma" "sigmoid:gamma coef0" "linear:"; do
+        want=${kern#*:}
+        "$KPCA" fit -q --kernel "${kern%%:*}" -k 3 "$TMP/f.txt" -o "$TMP/m.h5" || fail "fit ${kern%%:*}"
+        run --separate-stderr "$KPCA" info "$TMP/m.h5"
+        assert_status 0
+        got=$(printf '%s\n' "$output" | awk '$1 ~ /^(degree|gamma|coef0|sigma)$/ { print $1 }' | paste -sd' ' -)
+        [ "$got" = "$want" ] || fail "${kern%%:*}: parameters '$got', expected '$want'"
+    done
+}

@@ -247,13 +247,13 @@ bad_fit() {
 @test "missing and extra arguments: exit 2" {
     run --separate-stderr "$KPCA" fit -o "$OUT/m.h5"
     assert_status 2
-    assert_stderr_contains "missing argument" "see 'kpca fit --help'"
+    assert_stderr_contains "missing argument DATA:" "see 'kpca fit --help'"
     run --separate-stderr "$KPCA" transform model.h5 -o "$OUT/z.svm"
     assert_status 2
-    assert_stderr_contains "missing argument"
+    assert_stderr_contains "missing argument DATA:"
     run --separate-stderr "$KPCA" eval train.h5
     assert_status 2
-    assert_stderr_contains "missing argument" "see 'kpca eval --help'"
+    assert_stderr_contains "missing argument TEST:" "see 'kpca eval --help'"
     run --separate-stderr "$KPCA" fit a b -o "$OUT/m.h5"
     assert_status 2
     assert_stderr_contains "unexpected argument 'b'"
