@@ -65,8 +65,11 @@ void cli_hint(const cli_command *cmd)
 int cli_fail(const kpca_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
-    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0)
-        fprintf(stderr, "hint: the memory budget is --memory-limit (default: the memory available now; 0: none)\n");
+    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0) {
+        char have[32];
+        fprintf(stderr, "hint: the memory budget is %s: --memory-limit (default: the memory available now; 0: none)\n",
+                kpca_mem_human((double)kpca_mem_budget(), have, sizeof have));
+    }
     return err->code == KPCA_OK ? 1 : (int)err->code;
 }
 

@@ -28,7 +28,8 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
 {
     memset(ds, 0, sizeof *ds);
     hid_t f;
-    kpca_status st = kpca_h5_open_read(path, KPCA_SEAL_IF_PRESENT, &f, err);
+    int sealed = 0;
+    kpca_status st = kpca_h5_open_read_sealed(path, KPCA_SEAL_IF_PRESENT, &f, &sealed, err);
     if (st != KPCA_OK)
         return st;
     hid_t g = -1;
@@ -60,10 +61,12 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     st = kpca_h5_read_doubles(g, path, "data", 2, dims, &x, err);
     if (st == KPCA_OK)
         st = kpca_h5_read_ints(g, path, "target", &ny, &y, err);
-    /* kpca's feature files say so and name their model (both optional) */
+    /* kpca's own feature files say so and name their model (both optional);
+     * they are sealed, and only a sealed file's attributes are looked at:
+     * H5Aexists is one of libhdf5's unsafe calls on a damaged file */
     int features = 0;
     long model_id = 0;
-    if (st == KPCA_OK && is_root && H5Aexists(f, "format") > 0) {
+    if (st == KPCA_OK && sealed && is_root && H5Aexists(f, "format") > 0) {
         char fmt[64];
         st = kpca_h5_attr_read_string(f, path, "format", fmt, sizeof fmt, err);
         features = st == KPCA_OK && strcmp(fmt, "kpca-features") == 0;

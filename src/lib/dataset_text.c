@@ -40,7 +40,7 @@ static kpca_status lr_open(line_reader *lr, const char *path, kpca_error *err)
     if (lr->buf == NULL) {
         gzclose(lr->gz);
         lr->gz = NULL;
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
     return KPCA_OK;
 }
@@ -106,7 +106,7 @@ static int lr_next(line_reader *lr, kpca_error *err)
             }
             char *nb = kpca_realloc(lr->buf, lr->cap * 2);
             if (nb == NULL) {
-                lr->status = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                lr->status = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", lr->path, lr->lineno + 1);
                 return -1;
             }
             lr->buf = nb;
@@ -254,7 +254,7 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
                     size_t nc = tmp_cap ? 2 * tmp_cap : 512;
                     double *nt = kpca_realloc(tmp, nc * sizeof(double));
                     if (nt == NULL) {
-                        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
                         goto fail;
                     }
                     tmp = nt;
@@ -268,7 +268,7 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
             }
             rb.dim = count;
             if (rows_reserve(&rb, 1) != 0) {
-                st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
                 goto fail;
             }
             memcpy(rb.x, tmp, count * sizeof(double));
@@ -358,13 +358,13 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
             size_t nc = rows_cap ? 2 * rows_cap : 1024;
             size_t *nr = kpca_realloc(rowstart, nc * sizeof(size_t));
             if (nr == NULL) {
-                st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
                 goto fail;
             }
             rowstart = nr;
             int *nl = kpca_realloc(lab, nc * sizeof(int));
             if (nl == NULL) {
-                st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
                 goto fail;
             }
             lab = nl;
@@ -418,13 +418,13 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
                 size_t nc = nnz_cap ? 2 * nnz_cap : 65536;
                 size_t *ni = kpca_realloc(idx, nc * sizeof(size_t));
                 if (ni == NULL) {
-                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
                     goto fail;
                 }
                 idx = ni;
                 double *nv = kpca_realloc(val, nc * sizeof(double));
                 if (nv == NULL) {
-                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
                     goto fail;
                 }
                 val = nv;

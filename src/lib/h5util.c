@@ -145,6 +145,14 @@ static int superblock_implausible(int fd, off_t fsize)
 
 kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file, kpca_error *err)
 {
+    int sealed;
+    return kpca_h5_open_read_sealed(path, mode, file, &sealed, err);
+}
+
+kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed_out,
+                                     kpca_error *err)
+{
+    *sealed_out = 0;
     kpca_h5_quiet();
     struct stat st;
     if (stat(path, &st) != 0)
@@ -174,6 +182,7 @@ kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file
     if (f < 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot open as HDF5 (damaged file?)", path);
     *file = f;
+    *sealed_out = sealed;
     return KPCA_OK;
 }
 

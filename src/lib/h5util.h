@@ -30,6 +30,11 @@ typedef enum {
  * file is KPCA_EIO, a non-HDF5, unsealed (when required) or damaged one
  * KPCA_EFORMAT. */
 kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file, kpca_error *err);
+/* The same, saying whether the file carried a (valid) seal: only then may a
+ * reader look further than it must (libhdf5 1.10.8 has memory-safety bugs on
+ * damaged files, e.g. in H5Aexists, that a seal keeps away). */
+kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed,
+                                     kpca_error *err);
 
 /* Writes the seal into the first KPCA_H5_SEAL_SIZE bytes of an image of n
  * bytes (n > KPCA_H5_SEAL_SIZE) made with a user block. */

@@ -732,11 +732,11 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         if (q > 0 && k == order[q - 1])
             continue; /* duplicate prefix: its rows were filled already */
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
-            kpca_progress("gram", done_k, dim);
+            kpca_progress("gram", done_k, order[np - 1]); /* order ascends: the last is the widest */
             cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, xg + done_k,
                         (int)dim, 1.0, g, (int)ntrain);
             mirror_upper(g, ntrain);
-            kpca_progress("gram", k, dim);
+            kpca_progress("gram", k, order[np - 1]);
         }
         done_k = k > done_k ? k : done_k;
         double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, gpos, tr, dim, k, NULL, ntrain) : 1.0;

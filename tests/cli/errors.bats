@@ -399,6 +399,11 @@ PY
     run --separate-stderr "$KPCA" eval -q --memory-limit 4M "$OUT/mid.svm" "$OUT/mid.svm"
     assert_status 6
     assert_stderr_contains "the 1500 x 1500 training Gram matrix needs about 17.2 MiB"
+    # a budget too small even to read the file: the error and the budget said
+    run --separate-stderr "$KPCA" fit -q -d 2 --memory-limit 10K "$OUT/mid.svm" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "out of memory reading '$OUT/mid.svm'" "hint: the memory budget is 10240 bytes: --memory-limit"
+    assert_no_output "$OUT/m.h5"
     run --separate-stderr "$KPCA" fit -q -d 2 -m 20 --memory-limit 0 "$SMALL" -o "$OUT/m.h5"
     assert_status 0
     [ -s "$OUT/m.h5" ]
