@@ -88,7 +88,7 @@ trap 'rm -f "$tmp"' EXIT
     echo "# Benchmarks"
     echo
     echo "Made by \`make bench\` (bench/run.sh): kpca $("$KPCA" --version | awk 'NR == 1 { print $2 }'), commit"
-    echo "$(git describe --always --dirty 2>/dev/null || echo unknown), $(date -u +%Y-%m-%dT%H:%M:%SZ)."
+    echo "$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; }), $(date -u +%Y-%m-%dT%H:%M:%SZ)."
     echo "Machine: $(uname -sm), $(nproc) cores, $cpu, $memg; OpenBLAS $blas (pthreads, $core kernels, for scikit-learn too), LIBSVM $svmv."
     echo
     echo "## Targets"

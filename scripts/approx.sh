@@ -87,8 +87,9 @@ errors() {
 # row PART M NAME SOLVER K EXACT: one CSV line
 row() {
     part=$1 m=$2 name=$3 solver=$4 k=$5 exact=$6
-    set -- $(cat "$work/$name.fit")
-    secs=$1 rss=$(awk -v k="$2" 'BEGIN { printf "%.0f", k / 1024 }')
+    # "SECONDS KILOBYTES" from /usr/bin/time; a missing or empty file stops the run
+    read -r secs kb <"$work/$name.fit" && [ -n "$kb" ] || { say "no fit measurement in $work/$name.fit"; exit 1; }
+    rss=$(awk -v k="$kb" 'BEGIN { printf "%.0f", k / 1024 }')
     if [ "$name" = "$exact" ]; then
         acc="0,0,0,0"
     else
@@ -143,7 +144,7 @@ end=$(date +%s)
 cp "$csv" "$out/approx.csv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
-commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(uname -sm), $(nproc) cores, $cpu"

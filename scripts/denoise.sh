@@ -129,7 +129,7 @@ bpoly=$(best kpca-poly2)
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 blas=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
-commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(uname -sm), $(nproc) cores, $cpu"

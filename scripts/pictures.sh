@@ -274,7 +274,7 @@ done
 
 # ---- pictures.md --------------------------------------------------------------
 version=$("$KPCA" --version | head -1)
-commit=$(git describe --always --dirty 2>/dev/null || put unknown)
+commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || put unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(uname -sm), $(nproc) cores, $cpu"

@@ -56,7 +56,7 @@ trap 'rm -f "$tmp"' EXIT
     echo "# Protocol study: what the paper does not state"
     echo
     echo "Made by \`scripts/protocol-study.sh\` (kpca $(build/kpca --version | awk 'NR == 1 { print $2 }'), commit"
-    echo "$(git describe --always --dirty 2>/dev/null || echo unknown), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores,"
+    echo "$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; }), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores,"
     echo "$(($(date +%s) - start)) s with cached steps). Every variant is the whole grid: K from 3000"
     echo "training digits, all 7291 projected to train, the 2007 test digits for the error; only"
     echo "the named factor changes. The standard error of an error rate p on 2007 digits is"

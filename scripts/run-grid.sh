@@ -159,7 +159,8 @@ tmpfiles="$tmpfiles $tmp"
 mv "$tmp" "$csv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
-commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+# "-dirty": the code differs from the commit (results/, which these scripts write, does not count)
+commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 secs=$((end - start))

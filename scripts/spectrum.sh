@@ -73,7 +73,7 @@ mv "$tmp" "$csv"
 end=$(date +%s)
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
-commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
+commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(uname -sm), $(nproc) cores, $cpu"

@@ -195,7 +195,8 @@ int cmd_eval(int argc, char **argv)
     int tr_raw = tr.format == KPCA_FMT_ESL || (tr.format == KPCA_FMT_HDF5 && !tr.features);
     int te_raw = te.format == KPCA_FMT_ESL || (te.format == KPCA_FMT_HDF5 && !te.features);
     if ((tr.features && te_raw) || (te.features && tr_raw)) {
-        cli_error("'%s' holds kpca features but '%s' holds raw data: project it with 'kpca transform' first",
+        cli_error("'%s' holds kpca features but '%s' holds raw data (or HDF5 without kpca's seal): project it "
+                  "with 'kpca transform' first",
                   tr.features ? pos[0] : pos[1], tr.features ? pos[1] : pos[0]);
         r = KPCA_EFORMAT;
         goto out;
@@ -206,8 +207,9 @@ int cmd_eval(int argc, char **argv)
     size_t wide = te.dim < tr.dim ? tr.dim : te.dim;
     if (te.dim != tr.dim && tr.format == KPCA_FMT_LIBSVM && te.format == KPCA_FMT_LIBSVM) {
         kpca_error perr;
-        cli_info("'%s': %zu features, padded with zeros to the %zu of '%s' (LIBSVM files omit zeros)",
-                 narrow == &tr ? pos[0] : pos[1], narrow->dim, wide, narrow == &tr ? pos[1] : pos[0]);
+        cli_warn("'%s': %zu features, padded with zeros to the %zu of '%s' (LIBSVM files omit zeros; rows "
+                 "beyond %zu are not more components of it)",
+                 narrow == &tr ? pos[0] : pos[1], narrow->dim, wide, narrow == &tr ? pos[1] : pos[0], narrow->dim);
         if (kpca_dataset_pad(narrow, wide, &perr) != KPCA_OK) {
             r = cli_fail(&perr);
             goto out;

@@ -40,13 +40,15 @@ static const cli_command *find(const char *name)
     return NULL;
 }
 
-/* On SIGINT, SIGTERM, SIGHUP or SIGPIPE: remove the output being written
+/* On SIGINT, SIGTERM, SIGHUP or SIGPIPE: remove the outputs being written
  * (unlink is async-signal-safe), then die of the signal as usual. */
 static void on_signal(int sig)
 {
-    const char *tmp = kpca_atomic_pending();
-    if (tmp != NULL)
-        unlink(tmp);
+    for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++) {
+        const char *tmp = kpca_atomic_pending(i);
+        if (tmp != NULL)
+            unlink(tmp);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }

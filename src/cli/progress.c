@@ -100,10 +100,11 @@ void cli_progress_end(void)
     close_phase(now);
     cli_progress_clear();
     if (pr.verbose) {
-        /* one line per phase, then the total: "kpca fit: timing read 0.134 s" */
+        /* one line per phase, then the total, the seconds before the name
+         * (a name may have blanks: "svm 64"): "kpca fit: timing 0.134 s read" */
         for (size_t i = 0; i < pr.nph; i++)
-            fprintf(stderr, "kpca %s: timing %-12s %9.3f s\n", pr.cmd, pr.name[i], pr.sec[i]);
-        fprintf(stderr, "kpca %s: timing %-12s %9.3f s\n", pr.cmd, "total", now - pr.t0);
+            fprintf(stderr, "kpca %s: timing %9.3f s %s\n", pr.cmd, pr.sec[i], pr.name[i]);
+        fprintf(stderr, "kpca %s: timing %9.3f s total\n", pr.cmd, now - pr.t0);
     }
     pr.cmd = NULL;
 }

@@ -81,6 +81,13 @@ int cli_table_write_all(const char *csv, const char *markdown, const char *json,
                 r = cli_fail(&err);
             }
         }
+    /* every file complete and closed (write errors reported) before any is
+     * renamed into place; a file that fails to close is removed by close */
+    for (int f = 0; f < 3 && r == 0; f++)
+        if (open[f] && kpca_atomic_close(&at[f], &err) != KPCA_OK) {
+            open[f] = 0;
+            r = cli_fail(&err);
+        }
     for (int f = 0; f < 3; f++) {
         if (!open[f])
             continue;

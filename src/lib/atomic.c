@@ -9,11 +9,29 @@
 
 #include "mem.h"
 
-static const char *volatile pending_tmp = NULL;
+/* the temporary files of the outputs in progress, for signal handlers */
+static const char *volatile pending[KPCA_ATOMIC_MAX_PENDING];
 
-const char *kpca_atomic_pending(void)
+const char *kpca_atomic_pending(size_t i)
 {
-    return pending_tmp;
+    return i < KPCA_ATOMIC_MAX_PENDING ? pending[i] : NULL;
+}
+
+static int pending_add(const char *tmp)
+{
+    for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++)
+        if (pending[i] == NULL) {
+            pending[i] = tmp;
+            return 0;
+        }
+    return -1;
+}
+
+static void pending_remove(const char *tmp)
+{
+    for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++)
+        if (pending[i] == tmp)
+            pending[i] = NULL;
 }
 
 static char *dup_str(const char *s)
@@ -85,7 +103,12 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
         release(a);
         return kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", path, strerror(e));
     }
-    pending_tmp = a->tmp;
+    if (pending_add(a->tmp) != 0) {
+        close(fd);
+        unlink(a->tmp);
+        release(a);
+        return kpca_fail(err, KPCA_EINTERNAL, "more than %d outputs in progress", KPCA_ATOMIC_MAX_PENDING);
+    }
     mode_t um = umask(0); /* mkstemp makes 0600: give the file the usual mode */
     umask(um);
     (void)fchmod(fd, 0666 & ~um);
@@ -99,14 +122,19 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
     return KPCA_OK;
 }
 
-kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err)
+kpca_status kpca_atomic_close(kpca_atomic *a, kpca_error *err)
 {
     kpca_status st = KPCA_OK;
+    if (a->fp == NULL) /* closed already */
+        return KPCA_OK;
     if (a->fp == stdout) {
-        if (fflush(stdout) != 0 || ferror(stdout))
+        if (fflush(stdout) != 0 || ferror(stdout)) {
             st = kpca_fail(err, KPCA_EIO, "cannot write to standard output: %s", strerror(errno));
-        release(a);
-        return st;
+            release(a);
+            return st;
+        }
+        a->fp = NULL;
+        return KPCA_OK;
     }
     errno = 0;
     int bad = ferror(a->fp) || fflush(a->fp) != 0;
@@ -121,12 +149,21 @@ kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err)
         kpca_atomic_abort(a);
         return st;
     }
+    return KPCA_OK;
+}
+
+kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err)
+{
+    kpca_status st = kpca_atomic_close(a, err);
+    if (st != KPCA_OK)
+        return st;
     if (a->tmp != NULL && rename(a->tmp, a->final) != 0) {
         st = kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", a->final, strerror(errno));
         kpca_atomic_abort(a);
         return st;
     }
-    pending_tmp = NULL;
+    if (a->tmp != NULL)
+        pending_remove(a->tmp);
     release(a);
     return KPCA_OK;
 }
@@ -137,7 +174,7 @@ void kpca_atomic_abort(kpca_atomic *a)
         fclose(a->fp);
     if (a->tmp != NULL) {
         unlink(a->tmp);
-        pending_tmp = NULL;
+        pending_remove(a->tmp);
     }
     release(a);
 }

@@ -26,6 +26,11 @@ typedef struct {
 
 kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err);
 kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err);
+/* The first half of commit: flush, fsync and close (reporting any write
+ * error, the temporary file removed then) without the rename, so that
+ * several outputs can all be complete before any is renamed into place;
+ * commit then only renames.  Abort still removes the file. */
+kpca_status kpca_atomic_close(kpca_atomic *a, kpca_error *err);
 void kpca_atomic_abort(kpca_atomic *a);
 
 /* Checks, before the work that will produce it, that an output can be
@@ -35,8 +40,10 @@ void kpca_atomic_abort(kpca_atomic *a);
  * the reason, as kpca_atomic_begin would later. */
 kpca_status kpca_atomic_check(const char *path, kpca_error *err);
 
-/* The temporary path of the output in progress, if any (for signal
- * handlers that must remove it); NULL when none. */
-const char *kpca_atomic_pending(void);
+/* The temporary paths of the outputs in progress (at most
+ * KPCA_ATOMIC_MAX_PENDING at once), for signal handlers that must remove
+ * them: slot i's path, or NULL. */
+#define KPCA_ATOMIC_MAX_PENDING 8
+const char *kpca_atomic_pending(size_t i);
 
 #endif

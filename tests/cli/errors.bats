@@ -324,10 +324,10 @@ PY
     run --separate-stderr "$KPCA" eval -q "$TMP/k3.svm" "$FIX/feat.h5"
     assert_status 3
     assert_stderr_contains "features per point"
-    # against a wider LIBSVM file: padded, with a note
-    run --separate-stderr "$KPCA" eval "$TMP/k3.svm" "$FIX/feat.svm"
+    # against a wider LIBSVM file: padded, with a warning that -q keeps
+    run --separate-stderr "$KPCA" eval -q "$TMP/k3.svm" "$FIX/feat.svm"
     assert_status 0
-    assert_stderr_contains "'$TMP/k3.svm': 3 features, padded with zeros to the 5 of '$FIX/feat.svm'"
+    assert_stderr_contains "warning: '$TMP/k3.svm': 3 features, padded with zeros to the 5 of '$FIX/feat.svm'"
 }
 
 @test "HDF5 data: a missing group: exit 3; no group: exit 2; a group of a text file: exit 2" {

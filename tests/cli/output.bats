@@ -232,3 +232,14 @@ limited() {
         fi
     done
 }
+
+@test "SIGPIPE while several tables are open: every temporary file removed, none committed" {
+    gzip -dc "$BATS_TEST_DIRNAME/../../data/zip.train.gz" | head -n 1200 >"$TMP/f.txt"
+    "$KPCA" fit -q -d 2 "$TMP/f.txt" -o "$TMP/all.h5" || fail "fit"
+    # ~1200 JSON rows on stdout: more than a pipe holds, so the write meets a
+    # closed pipe while the CSV and Markdown temporaries are still open
+    run bash -c "set -o pipefail; '$KPCA' spectrum -q --csv '$OUT/s.csv' --markdown '$OUT/s.md' --json - '$TMP/all.h5' | head -c 10 >/dev/null"
+    [ "$status" -eq 141 ] || { show_run; fail "expected death by SIGPIPE (141), got $status"; }
+    assert_no_tmp "$OUT"
+    [ ! -e "$OUT/s.csv" ] && [ ! -e "$OUT/s.md" ] || fail "a table was committed"
+}
