@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int cli_quiet = 0;
 const cli_command *cli_current = NULL;
@@ -179,8 +180,7 @@ int cli_output_format(const char *path, const char *name, kpca_format *out)
 {
     *out = kpca_format_from_name(path);
     size_t len = strlen(path);
-    if (len >= 3 && path[len - 3] == '.' && tolower((unsigned char)path[len - 2]) == 'g' &&
-        tolower((unsigned char)path[len - 1]) == 'z')
+    if (len >= 3 && strcasecmp(path + len - 3, ".gz") == 0)
         return cli_usage("'%s': kpca does not write compressed files; drop '.gz' (or write to '-' and pipe "
                          "through gzip)",
                          path);

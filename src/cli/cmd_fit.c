@@ -257,9 +257,6 @@ int cmd_fit(int argc, char **argv)
                  o.seed);
     else
         snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
-    for (char *c = model.source; *c; c++) /* a file name's control characters: the loader refuses them */
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
     const size_t noise = info.requested - info.kept - info.negative;
     if (info.negative > 0)
         cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "

@@ -74,15 +74,10 @@ int cli_table_write_all(const char *csv, const char *markdown, const char *json,
                 open[f] = 1;
         }
     for (int f = 0; f < 3 && r == 0; f++)
-        if (open[f]) {
+        if (open[f])
             write_body(at[f].fp, (cli_table_format)f, cols, ncols, nrows, cells, ctx);
-            if (fflush(at[f].fp) != 0 || ferror(at[f].fp)) { /* before any commit: /dev/full fails here */
-                kpca_fail(&err, KPCA_EIO, "cannot write '%s'", paths[f]);
-                r = cli_fail(&err);
-            }
-        }
-    /* every file complete and closed (write errors reported) before any is
-     * renamed into place; a file that fails to close is removed by close */
+    /* every file complete and closed (close reports write errors, /dev/full's
+     * too) before any is renamed into place; one that fails is removed */
     for (int f = 0; f < 3 && r == 0; f++)
         if (open[f] && kpca_atomic_close(&at[f], &err) != KPCA_OK) {
             open[f] = 0;

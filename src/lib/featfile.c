@@ -1,7 +1,7 @@
 #include "featfile.h"
 
-#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "atomic.h"
 #include "h5util.h"
@@ -11,12 +11,7 @@
 static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
-    if (a < b)
-        return 0;
-    for (size_t i = 0; i < b; i++)
-        if (tolower((unsigned char)s[a - b + i]) != tolower((unsigned char)suffix[i]))
-            return 0;
-    return 1;
+    return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
 kpca_format kpca_format_from_name(const char *path)

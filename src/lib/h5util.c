@@ -1,5 +1,6 @@
 #include "h5util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -553,9 +554,11 @@ static kpca_status read_string(hid_t loc, const char *path, const char *name, ch
         st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' is %zu characters long, expected at most %zu", path,
                         name, len, cap - 1);
     for (size_t i = 0; st2 == KPCA_OK && i < len; i++)
-        if (((unsigned char)tmp[i] < 0x20 || tmp[i] == 0x7f) && text)
+        if (!iscntrl((unsigned char)tmp[i]))
+            continue;
+        else if (text)
             tmp[i] = '?';
-        else if ((unsigned char)tmp[i] < 0x20 || tmp[i] == 0x7f)
+        else
             st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' holds a control character at byte %zu", path,
                             name, i + 1);
     if (st2 == KPCA_OK)

@@ -1,6 +1,7 @@
 #include "model.h"
 
 #include <cblas.h>
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -437,7 +438,7 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
         if (!isfinite(md->colmean[i]))
             return kpca_fail(err, KPCA_EFORMAT, "'%s': column mean %zu is not finite", path, i + 1);
     for (const char *c = md->solver; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+        if (iscntrl((unsigned char)*c))
             return kpca_fail(err, KPCA_EFORMAT, "'%s': the solver description holds a control character", path);
     if (md->centring == KPCA_CENTRE_KERNEL ? md->fit_n != md->m : (md->fit_n != 0 && md->fit_n < md->m))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': %zu fit points do not fit %zu model points", path, md->fit_n, md->m);
