@@ -1,5 +1,5 @@
 /* lda.c - Gaussian class-conditional linear classifier, pooled covariance
- * (see linsvm.h, KPCA_CLF_LDA).  Shares kpca_classifier with the SVMs: one
+ * (see lda.h and classifier.h, KPCA_CLF_LDA).  Shares kpca_classifier with the SVMs: one
  * "machine" per class, the largest decision value wins. */
 #include <cblas.h>
 #include <float.h>
@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "linsvm.h"
+#include "lda.h"
 #include "mem.h"
 
 kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y, const size_t *rows, size_t n,

@@ -1,8 +1,8 @@
-/* linsvm.h - linear soft-margin classifiers on feature prefixes, with LIBSVM.
+/* classifier.h - linear multi-class classifiers: their parameters, the trained
+ * model (w, b per binary machine) and prediction.  Training: svmtrain.h (the
+ * SVMs, with LIBSVM) and lda.h; evaluation over feature prefixes: eval.h.
  *
- * kpca_eval trains, for each requested number of leading components k, a
- * multi-class C-SVC with the linear kernel on the first k training features
- * and counts the test errors.  Multi-class schemes:
+ * The SVM is a multi-class C-SVC with the linear kernel.  Multi-class schemes:
  *   OVO  LIBSVM's one-vs-one: a machine per pair of classes, majority vote,
  *        ties to the class seen first in the training labels (as svm-predict);
  *   OVR  one-vs-rest: a machine per class, the largest decision value wins.
@@ -18,8 +18,8 @@
  *   STD   each component divided by its training standard deviation.
  * Every binary machine is collapsed to w.x + b, so prediction is one GEMM.
  */
-#ifndef KPCA_LINSVM_H
-#define KPCA_LINSVM_H
+#ifndef KPCA_CLASSIFIER_H
+#define KPCA_CLASSIFIER_H
 
 #include <stddef.h>
 
@@ -80,42 +80,8 @@ typedef struct {
 
 void kpca_classifier_free(kpca_classifier *c);
 
-/* Trains LDA on rows rows[0..n-1] (all when NULL) of x (stride ld), the
- * first dim columns, labels y indexed like x. */
-kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y, const size_t *rows, size_t n,
-                           kpca_classifier *out, kpca_error *err);
-
 /* Predicts labels for n points (rows of x with stride ld >= c->dim). */
 kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
                                     kpca_error *err);
-
-/* Trains on the first `dim` columns of x (n rows, stride ld), with the
- * SPARSE backend or, for GRAM, from the Gram matrix g (n x n, both triangles
- * filled) of those columns.  `factor` multiplies every kernel value (the NORM
- * scaling); the returned weights apply to the unscaled columns. */
-kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
-                                  const double *g, double factor, const kpca_svm_params *p,
-                                  kpca_classifier *out, kpca_error *err);
-
-typedef struct {
-    size_t components;
-    size_t errors, total;
-    double error_pct;
-    double C;                 /* the C used (chosen by cross-validation if asked) */
-    double cv_error_pct;      /* its cross-validation error on TRAIN; -1 without CV */
-    double ridge;             /* LDA's covariance regularisation eps (0: none) */
-    size_t nsv;
-    double sec_train, sec_predict;
-} kpca_eval_row;
-
-/* Trains and tests for each of the np prefixes (each 1..dim, any order);
- * rows[i] answers prefixes[i].  Train and test must have the same dim.
- * With p->ncost >= 2, each prefix first picks its C among p->costs by
- * p->folds-fold cross-validation on the training features alone (folds by
- * a fixed seeded shuffle; the smallest C wins ties), then trains on all
- * training features with it.  The test set is never looked at. */
-kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
-                      const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
-                      const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err);
 
 #endif

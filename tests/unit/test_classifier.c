@@ -1,4 +1,4 @@
-/* test_linsvm.c - linear SVMs on feature prefixes (kpca_eval, the classifier). */
+/* test_classifier.c - linear SVMs on feature prefixes (kpca_eval, the classifier). */
 #include "testutil.h"
 
 #include <libsvm/svm.h>

@@ -1,0 +1,394 @@
+/* svmtrain.c - the binary linear SVMs of a multi-class classifier, trained
+ * with LIBSVM in worker threads (see svmtrain.h). */
+#include "svmtrain.h"
+
+#include <libsvm/svm.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lda.h"
+#include "mem.h"
+#include "progress.h"
+
+static void quiet_print(const char *s)
+{
+    (void)s;
+}
+
+/* What every binary problem of one training run shares (read-only). */
+typedef struct {
+    const double *x;
+    size_t ld, dim;
+    const double *g;    /* n x n Gram (both triangles), GRAM backend */
+    size_t n;
+    const size_t *gpos; /* row and column of training row r in g (NULL: r) */
+    double factor;
+    const kpca_svm_params *p;
+    char phase[32]; /* for kpca_progress: "svm 64" */
+} train_ctx;
+
+/* Node storage per row of a problem of ns points. */
+static size_t node_stride(const train_ctx *t, size_t ns)
+{
+    return t->p->backend == KPCA_SVM_GRAM ? ns + 2 : t->dim + 1;
+}
+
+/* Fills rows[0..ns-1] (pointing into nodes) with LIBSVM's view of the
+ * points idx[0..ns-1]: a row of the scaled Gram matrix (PRECOMPUTED, serial
+ * number first) or the scaled feature vector (LINEAR).  gidx: scratch for
+ * the points' positions in G.  kpca_eval stores G with the training rows
+ * grouped by class, so that the points of a binary problem read a few
+ * contiguous stretches of each row of G. */
+static void build_rows(const train_ctx *t, const size_t *idx, size_t *gidx, size_t ns, struct svm_node *nodes,
+                       struct svm_node **rows)
+{
+    const int gram = t->p->backend == KPCA_SVM_GRAM;
+    if (gram)
+        for (size_t r = 0; r < ns; r++)
+            gidx[r] = t->gpos != NULL ? t->gpos[idx[r]] : idx[r];
+    const size_t stride = node_stride(t, ns);
+    double sfac = sqrt(t->factor);
+    for (size_t r = 0; r < ns; r++) {
+        struct svm_node *row = nodes + r * stride;
+        rows[r] = row;
+        if (gram) {
+            const double *gr = t->g + gidx[r] * t->n;
+            row[0].index = 0;
+            row[0].value = (double)(r + 1);
+            for (size_t c = 0; c < ns; c++) {
+                row[c + 1].index = (int)(c + 1);
+                row[c + 1].value = t->factor * gr[gidx[c]];
+            }
+            row[ns + 1].index = -1;
+        } else {
+            const double *xr = t->x + idx[r] * t->ld;
+            for (size_t c = 0; c < t->dim; c++) {
+                row[c].index = (int)(c + 1);
+                row[c].value = sfac * xr[c];
+            }
+            row[t->dim].index = -1;
+        }
+    }
+}
+
+/* Trains one binary machine on the built rows of the points idx[0..ns-1],
+ * sign[r] = +-1; writes w (dim) and *b so that w.x + b > 0 means the +1
+ * side, and the number of support vectors to *nsv.  Safe to run in several
+ * threads at once: LIBSVM keeps no state between calls but its print hook,
+ * which the caller sets beforehand; no BLAS call here. */
+static kpca_status train_binary(const train_ctx *t, const size_t *idx, double *sign, size_t ns,
+                                struct svm_node **rows, double *w, double *b, size_t *nsv, kpca_error *err)
+{
+    const int gram = t->p->backend == KPCA_SVM_GRAM;
+    struct svm_problem prob;
+    prob.l = (int)ns;
+    prob.y = sign;
+    prob.x = rows;
+    struct svm_parameter par;
+    memset(&par, 0, sizeof par);
+    par.svm_type = C_SVC;
+    par.kernel_type = gram ? PRECOMPUTED : LINEAR;
+    par.cache_size = t->p->cache_mb;
+    par.eps = t->p->eps;
+    par.C = t->p->C;
+    par.shrinking = 1;
+    par.probability = 0;
+    const char *msg = svm_check_parameter(&prob, &par);
+    if (msg != NULL)
+        return kpca_fail(err, KPCA_EUSAGE, "libsvm: %s", msg);
+    struct svm_model *model = svm_train(&prob, &par);
+    if (model == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "libsvm could not train a machine (out of memory?)");
+    int nsv_m = svm_get_nr_sv(model);
+    int *svi = kpca_alloc_array((size_t)(nsv_m > 0 ? nsv_m : 1), 1, sizeof(int));
+    if (svi == NULL) {
+        svm_free_and_destroy_model(&model);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    svm_get_sv_indices(model, svi);
+    int labels[2] = {1, -1};
+    if (svm_get_nr_class(model) == 2)
+        svm_get_labels(model, labels);
+    double flip = labels[0] == 1 ? 1.0 : -1.0; /* LIBSVM's decision is > 0 for labels[0] */
+    memset(w, 0, t->dim * sizeof(double));
+    for (int s = 0; s < nsv_m; s++) {
+        const double *xs = t->x + idx[svi[s] - 1] * t->ld;
+        double a = flip * t->factor * model->sv_coef[0][s];
+        for (size_t c = 0; c < t->dim; c++)
+            w[c] += a * xs[c];
+    }
+    *b = nsv_m > 0 || svm_get_nr_class(model) == 2 ? -flip * model->rho[0] : 0.0;
+    if (svm_get_nr_class(model) < 2) /* one class only: constant decision */
+        *b = labels[0] == 1 ? 1.0 : -1.0;
+    *nsv = (size_t)nsv_m;
+    kpca_free(svi);
+    svm_free_and_destroy_model(&model);
+    return KPCA_OK;
+}
+
+/* The binary machines of one multi-class training run, handed out to
+ * worker threads one at a time.  Each machine's result depends on nothing
+ * but its own problem, so the classifier is identical for any thread count;
+ * of several failures the one of the lowest machine is reported. */
+typedef struct {
+    const train_ctx *t;
+    const size_t *rowmap; /* training row of point i (NULL: i) */
+    const int *cls;       /* class index of point i */
+    size_t n, nclass, maxns;
+    kpca_classifier *out;
+    size_t *nsv;                  /* per machine */
+    struct svm_node **shared;     /* OVR: the rows every machine uses */
+    pthread_mutex_t lock;
+    size_t finished; /* machines trained, for kpca_progress */
+    size_t next;
+    size_t fail_m; /* lowest failed machine, nmach if none */
+    kpca_status st;
+    kpca_error err;
+} pool;
+
+static void *train_worker(void *arg)
+{
+    pool *P = arg;
+    const train_ctx *t = P->t;
+    const size_t n = P->n, dim = t->dim;
+    const int ovr = t->p->scheme == KPCA_MC_OVR;
+    kpca_error err;
+    kpca_error_clear(&err);
+    kpca_status st = KPCA_OK;
+    size_t *idx = kpca_alloc_array(P->maxns, 1, sizeof(size_t));
+    size_t *gidx = ovr ? NULL : kpca_alloc_array(P->maxns, 1, sizeof(size_t));
+    double *sign = kpca_alloc_array(P->maxns, 1, sizeof(double));
+    struct svm_node *nodes = NULL;
+    struct svm_node **rows = P->shared;
+    if (!ovr) {
+        nodes = kpca_alloc_array(P->maxns, node_stride(t, P->maxns), sizeof(struct svm_node));
+        rows = kpca_alloc_array(P->maxns, 1, sizeof *rows);
+    }
+    size_t m = 0;
+    if (idx == NULL || sign == NULL || rows == NULL || (!ovr && (nodes == NULL || gidx == NULL))) {
+        st = kpca_fail(&err, KPCA_ENOMEM, "out of memory for an SVM problem of %zu points", P->maxns);
+        pthread_mutex_lock(&P->lock);
+        m = P->next; /* blame the first machine not yet started */
+        goto failed;
+    }
+    for (;;) {
+        pthread_mutex_lock(&P->lock);
+        m = P->next++;
+        int stop = m >= P->out->nmach || P->st != KPCA_OK;
+        pthread_mutex_unlock(&P->lock);
+        if (stop)
+            break;
+        size_t a = (size_t)P->out->pos[m], ns = 0;
+        if (ovr) {
+            for (size_t i = 0; i < n; i++) {
+                idx[i] = P->rowmap != NULL ? P->rowmap[i] : i;
+                sign[i] = (size_t)P->cls[i] == a ? 1.0 : -1.0;
+            }
+            ns = n;
+        } else {
+            size_t c = (size_t)P->out->neg[m];
+            for (size_t i = 0; i < n; i++)
+                if ((size_t)P->cls[i] == a) {
+                    idx[ns] = P->rowmap != NULL ? P->rowmap[i] : i;
+                    sign[ns++] = 1.0;
+                }
+            for (size_t i = 0; i < n; i++)
+                if ((size_t)P->cls[i] == c) {
+                    idx[ns] = P->rowmap != NULL ? P->rowmap[i] : i;
+                    sign[ns++] = -1.0;
+                }
+            build_rows(t, idx, gidx, ns, nodes, rows);
+        }
+        st = train_binary(t, idx, sign, ns, rows, P->out->w + m * dim, P->out->b + m, &P->nsv[m], &err);
+        if (st != KPCA_OK) {
+            pthread_mutex_lock(&P->lock);
+            goto failed;
+        }
+        /* report under the lock so the hook sees done counts in order */
+        pthread_mutex_lock(&P->lock);
+        size_t finished = ++P->finished;
+        kpca_progress(t->phase, finished, P->out->nmach);
+        pthread_mutex_unlock(&P->lock);
+    }
+    goto done;
+failed: /* with P->lock held */
+    if (P->st == KPCA_OK || m < P->fail_m) {
+        P->st = st;
+        P->fail_m = m;
+        P->err = err;
+    }
+    pthread_mutex_unlock(&P->lock);
+done:
+    kpca_free(idx);
+    kpca_free(gidx);
+    kpca_free(sign);
+    if (!ovr) {
+        kpca_free(nodes);
+        kpca_free(rows);
+    }
+    return NULL;
+}
+
+/* Worker threads for nmach machines: p->threads, or the online CPUs when 0. */
+static size_t thread_count(const kpca_svm_params *p, size_t nmach)
+{
+    long want = p->threads > 0 ? p->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (want < 1)
+        want = 1;
+    return (size_t)want < nmach ? (size_t)want : nmach;
+}
+
+kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
+                                       size_t ldg, const size_t *gpos, const size_t *rows, size_t n, double factor,
+                                       const kpca_svm_params *p, kpca_classifier *out, kpca_error *err)
+{
+#define ROW(i) (rows != NULL ? rows[i] : (i))
+    if (p->classifier == KPCA_CLF_LDA)
+        return kpca_lda_train(x, ld, dim, y, rows, n, out, err);
+    memset(out, 0, sizeof *out);
+    kpca_status st = kpca_svm_check(p, err);
+    if (st != KPCA_OK)
+        return st;
+    if (n < 2)
+        return kpca_fail(err, KPCA_EFORMAT, "need at least 2 training points, got %zu", n);
+    if (p->backend == KPCA_SVM_GRAM && g == NULL)
+        return kpca_fail(err, KPCA_EINTERNAL, "the gram backend needs a Gram matrix");
+
+    /* classes in order of first appearance (LIBSVM's order) */
+    int *labels = kpca_alloc_array(n, 1, sizeof(int));
+    int *cls = kpca_alloc_array(n, 1, sizeof(int));
+    size_t *nsv = NULL, *allidx = NULL, *allg = NULL;
+    struct svm_node *nodes = NULL;
+    struct svm_node **shared = NULL;
+    pthread_t *tid = NULL;
+    if (labels == NULL || cls == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t nclass = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = 0;
+        while (c < nclass && labels[c] != y[ROW(i)])
+            c++;
+        if (c == nclass)
+            labels[nclass++] = y[ROW(i)];
+        cls[i] = (int)c;
+    }
+    if (nclass < 2) {
+        st = kpca_fail(err, KPCA_EFORMAT, "the training labels hold a single class (%d): nothing to classify",
+                       labels[0]);
+        goto done;
+    }
+    size_t nmach = p->scheme == KPCA_MC_OVO ? nclass * (nclass - 1) / 2 : nclass;
+    out->labels = kpca_alloc_array(nclass, 1, sizeof(int));
+    out->pos = kpca_alloc_array(nmach, 1, sizeof(int));
+    out->neg = kpca_alloc_array(nmach, 1, sizeof(int));
+    out->w = kpca_alloc_array(nmach, dim, sizeof(double));
+    out->b = kpca_alloc_array(nmach, 1, sizeof(double));
+    nsv = kpca_alloc_array(nmach, 1, sizeof(size_t));
+    /* points of the largest binary problem */
+    size_t maxns = 0;
+    if (p->scheme == KPCA_MC_OVR) {
+        maxns = n;
+    } else {
+        size_t *count = kpca_calloc(nclass, sizeof(size_t));
+        if (count == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++)
+            count[cls[i]]++;
+        for (size_t a = 0; a < nclass; a++)
+            for (size_t c = a + 1; c < nclass; c++)
+                if (count[a] + count[c] > maxns)
+                    maxns = count[a] + count[c];
+        kpca_free(count);
+    }
+    if (out->labels == NULL || out->pos == NULL || out->neg == NULL || out->w == NULL || out->b == NULL ||
+        nsv == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu SVM machines", nmach);
+        goto done;
+    }
+    memcpy(out->labels, labels, nclass * sizeof(int));
+    out->nclass = nclass;
+    out->nmach = nmach;
+    out->dim = dim;
+    size_t m = 0;
+    for (size_t a = 0; a < nclass; a++) {
+        if (p->scheme == KPCA_MC_OVR) {
+            out->pos[m] = (int)a;
+            out->neg[m++] = -1;
+        } else {
+            for (size_t c = a + 1; c < nclass; c++) {
+                out->pos[m] = (int)a;
+                out->neg[m++] = (int)c;
+            }
+        }
+    }
+    train_ctx t = {x, ld, dim, g, ldg, gpos, factor, p, ""};
+    snprintf(t.phase, sizeof t.phase, "%s %zu", p->classifier == KPCA_CLF_LDA ? "lda" : "svm", dim);
+    if (p->scheme == KPCA_MC_OVR) { /* every machine sees all n points: build them once */
+        allidx = kpca_alloc_array(n, 1, sizeof(size_t));
+        allg = kpca_alloc_array(n, 1, sizeof(size_t));
+        nodes = kpca_alloc_array(n, node_stride(&t, n), sizeof(struct svm_node));
+        shared = kpca_alloc_array(n, 1, sizeof *shared);
+        if (allidx == NULL || allg == NULL || nodes == NULL || shared == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the SVM problems (%zu points)", n);
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++)
+            allidx[i] = ROW(i);
+        build_rows(&t, allidx, allg, n, nodes, shared);
+    }
+    svm_set_print_string_function(quiet_print); /* before any thread starts */
+    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, shared, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
+              {KPCA_OK, ""}};
+    size_t nth = thread_count(p, nmach);
+    tid = kpca_alloc_array(nth, 1, sizeof *tid);
+    if (tid == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto done;
+    }
+    kpca_progress(t.phase, 0, nmach);
+    size_t started = 0;
+    for (size_t i = 1; i < nth; i++) {
+        if (pthread_create(&tid[i - 1], NULL, train_worker, &P) != 0)
+            break; /* fewer helpers: the work still gets done */
+        started++;
+    }
+    train_worker(&P);
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&P.lock);
+    if (P.st != KPCA_OK) {
+        st = P.st;
+        if (err != NULL)
+            *err = P.err;
+        goto done;
+    }
+    for (m = 0; m < nmach; m++)
+        out->nsv += nsv[m];
+done:
+    kpca_free(labels);
+    kpca_free(cls);
+    kpca_free(nsv);
+    kpca_free(allidx);
+    kpca_free(allg);
+    kpca_free(nodes);
+    kpca_free(shared);
+    kpca_free(tid);
+    if (st != KPCA_OK)
+        kpca_classifier_free(out);
+    return st;
+#undef ROW
+}
+
+kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
+                                  const double *g, double factor, const kpca_svm_params *p,
+                                  kpca_classifier *out, kpca_error *err)
+{
+    return kpca_classifier_train_rows(x, ld, dim, y, g, n, NULL, NULL, n, factor, p, out, err);
+}
