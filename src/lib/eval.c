@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "dataset.h"
+#include "gram.h"
 #include "mem.h"
 #include "progress.h"
 #include "svmtrain.h"
@@ -75,18 +76,6 @@ done:
     kpca_free(xv);
     kpca_free(pred);
     return st;
-}
-
-/* Copies the upper triangle of the n x n row-major g onto the lower one, in
- * square tiles so that both the reads and the writes stay in cache. */
-static void mirror_upper(double *g, size_t n)
-{
-    enum { T = 64 };
-    for (size_t i0 = 0; i0 < n; i0 += T)
-        for (size_t j0 = 0; j0 <= i0; j0 += T) /* tile rows i0.., columns j0.. of the lower part */
-            for (size_t i = i0; i < i0 + T && i < n; i++)
-                for (size_t j = j0; j < j0 + T && j < i; j++)
-                    g[i * n + j] = g[j * n + i];
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -201,9 +190,8 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             continue; /* duplicate prefix: its rows were filled already */
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
             kpca_progress("gram", done_k, order[np - 1]); /* order ascends: the last is the widest */
-            cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)ntrain, (int)(k - done_k), 1.0, xg + done_k,
-                        (int)dim, 1.0, g, (int)ntrain);
-            mirror_upper(g, ntrain);
+            kpca_gram_upper(ntrain, k - done_k, xg + done_k, dim, 1.0, g, ntrain);
+            kpca_gram_mirror(g, ntrain, ntrain);
             kpca_progress("gram", k, order[np - 1]);
         }
         done_k = k > done_k ? k : done_k;

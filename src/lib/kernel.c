@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gram.h"
 #include "mem.h"
 #include "names.h"
 
@@ -200,7 +201,7 @@ void kpca_kernel_gram(const kpca_kernel *k, const double *x, size_t m, size_t di
 {
     if (m == 0)
         return;
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)m, (int)dim, 1.0, x, (int)dim, 0.0, K, (int)m);
+    kpca_gram_upper(m, dim, x, dim, 0.0, K, m);
     if (k->type == KPCA_KERNEL_RBF) {
         /* the squared norms are K's diagonal; park them in K's last row,
          * whose entries left of the diagonal belong to the lower triangle
@@ -224,9 +225,7 @@ void kpca_kernel_gram(const kpca_kernel *k, const double *x, size_t m, size_t di
         for (size_t i = 0; i < m; i++)
             kpca_kernel_apply(k, K + i * m + i, m - i);
     }
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < i; j++)
-            K[i * m + j] = K[j * m + i];
+    kpca_gram_mirror(K, m, m);
 }
 
 void kpca_kernel_cross(const kpca_kernel *k, const double *a, size_t na, const double *b, size_t nb,

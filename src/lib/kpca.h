@@ -10,6 +10,7 @@
 #include "eig.h"
 #include "error.h"
 #include "featfile.h"
+#include "gram.h"
 #include "kernel.h"
 #include "classifier.h"
 #include "eval.h"
