@@ -169,7 +169,6 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu training Gram matrix", ntrain, ntrain);
             goto done;
         }
-        memset(g, 0, ntrain * ntrain * sizeof(double));
         size_t placed = 0;
         for (size_t i = 0; i < ntrain; i++)
             gpos[i] = SIZE_MAX;
@@ -190,7 +189,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             continue; /* duplicate prefix: its rows were filled already */
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
             kpca_progress("gram", done_k, order[np - 1]); /* order ascends: the last is the widest */
-            kpca_gram_upper(ntrain, k - done_k, xg + done_k, dim, 1.0, g, ntrain);
+            kpca_gram_upper(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g, ntrain); /* G starts unset */
             kpca_gram_mirror(g, ntrain, ntrain);
             kpca_progress("gram", k, order[np - 1]);
         }

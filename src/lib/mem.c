@@ -1,3 +1,5 @@
+/* madvise and MADV_HUGEPAGE are Linux's, outside POSIX */
+#define _DEFAULT_SOURCE
 #include "mem.h"
 
 #include <errno.h>
@@ -5,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* The allocation-failure hook is shared by every thread (the SVM trainer
  * runs binary problems in parallel): one atomic count of allocations since
@@ -69,10 +72,28 @@ long kpca_mem_fail_after(long n)
     return c;
 }
 
+/* Large blocks (kernel matrices, Gram matrices, features) start on a 2 MiB
+ * boundary and ask for transparent huge pages: one page fault per 2 MiB
+ * instead of per 4 KiB, and fewer TLB misses in BLAS and LIBSVM.  Where the
+ * kernel does not do huge pages (or not on request), madvise fails and
+ * nothing else changes. */
+static void *alloc_large(size_t size)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, KPCA_HUGE_ALIGN, size) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, size, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 void *kpca_malloc(size_t size)
 {
     if (should_fail() || over_budget(size))
         return NULL;
+    if (size >= KPCA_HUGE_MIN)
+        return alloc_large(size);
     return malloc(size == 0 ? 1 : size);
 }
 
