@@ -76,6 +76,8 @@ typedef struct {
     double *b;    /* nmach */
     size_t nsv;   /* support vectors over all machines (SVM) */
     double ridge; /* eps added to the pooled covariance (LDA), else 0 */
+    double sec_solver; /* SVM: seconds spent inside LIBSVM's svm_train, summed
+                          over the machines (thread-seconds) */
 } kpca_classifier;
 
 void kpca_classifier_free(kpca_classifier *c);

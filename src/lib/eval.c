@@ -187,6 +187,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         size_t k = order[q];
         if (q > 0 && k == order[q - 1])
             continue; /* duplicate prefix: its rows were filled already */
+        double tg = kpca_now();
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
             kpca_progress("gram", done_k, order[np - 1]); /* order ascends: the last is the widest */
             kpca_gram_upper(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g, ntrain); /* G starts unset */
@@ -194,6 +195,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             kpca_progress("gram", k, order[np - 1]);
         }
         done_k = k > done_k ? k : done_k;
+        double sec_gram = kpca_now() - tg;
         double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, gpos, tr, dim, k, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
         kpca_svm_params pc = *p;
@@ -223,6 +225,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         st = kpca_classifier_predict(&cl, te, ntest, dim, pred, err);
         double t2 = kpca_now();
         size_t nsv = cl.nsv;
+        double sec_solver = cl.sec_solver;
         double ridge = cl.ridge;
         kpca_classifier_free(&cl);
         if (st != KPCA_OK)
@@ -243,6 +246,8 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             rows[i].ridge = ridge;
             rows[i].sec_train = t1 - t0;
             rows[i].sec_predict = t2 - t1;
+            rows[i].sec_gram = sec_gram;
+            rows[i].sec_solver = sec_solver;
         }
     }
 done:

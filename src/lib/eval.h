@@ -15,6 +15,8 @@ typedef struct {
     double ridge;             /* LDA's covariance regularisation eps (0: none) */
     size_t nsv;
     double sec_train, sec_predict;
+    double sec_gram;          /* growing the Gram matrix to this prefix (0 when an earlier row did) */
+    double sec_solver;        /* of sec_train, thread-seconds inside LIBSVM's svm_train */
 } kpca_eval_row;
 
 /* Trains and tests for each of the np prefixes (each 1..dim, any order);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "lda.h"
 #include "mem.h"
 #include "progress.h"
@@ -80,7 +81,8 @@ static void build_rows(const train_ctx *t, const size_t *idx, size_t *gidx, size
  * threads at once: LIBSVM keeps no state between calls but its print hook,
  * which the caller sets beforehand; no BLAS call here. */
 static kpca_status train_binary(const train_ctx *t, const size_t *idx, double *sign, size_t ns,
-                                struct svm_node **rows, double *w, double *b, size_t *nsv, kpca_error *err)
+                                struct svm_node **rows, double *w, double *b, size_t *nsv, double *sec,
+                                kpca_error *err)
 {
     const int gram = t->p->backend == KPCA_SVM_GRAM;
     struct svm_problem prob;
@@ -99,7 +101,9 @@ static kpca_status train_binary(const train_ctx *t, const size_t *idx, double *s
     const char *msg = svm_check_parameter(&prob, &par);
     if (msg != NULL)
         return kpca_fail(err, KPCA_EUSAGE, "libsvm: %s", msg);
+    double t0 = kpca_now();
     struct svm_model *model = svm_train(&prob, &par);
+    *sec = kpca_now() - t0;
     if (model == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "libsvm could not train a machine (out of memory?)");
     int nsv_m = svm_get_nr_sv(model);
@@ -140,6 +144,7 @@ typedef struct {
     size_t n, nclass, maxns;
     kpca_classifier *out;
     size_t *nsv;                  /* per machine */
+    double *sec;                  /* per machine: seconds in svm_train */
     struct svm_node **shared;     /* OVR: the rows every machine uses */
     pthread_mutex_t lock;
     size_t finished; /* machines trained, for kpca_progress */
@@ -202,7 +207,7 @@ static void *train_worker(void *arg)
                 }
             build_rows(t, idx, gidx, ns, nodes, rows);
         }
-        st = train_binary(t, idx, sign, ns, rows, P->out->w + m * dim, P->out->b + m, &P->nsv[m], &err);
+        st = train_binary(t, idx, sign, ns, rows, P->out->w + m * dim, P->out->b + m, &P->nsv[m], &P->sec[m], &err);
         if (st != KPCA_OK) {
             pthread_mutex_lock(&P->lock);
             goto failed;
@@ -261,6 +266,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
     int *labels = kpca_alloc_array(n, 1, sizeof(int));
     int *cls = kpca_alloc_array(n, 1, sizeof(int));
     size_t *nsv = NULL, *allidx = NULL, *allg = NULL;
+    double *sec = NULL;
     struct svm_node *nodes = NULL;
     struct svm_node **shared = NULL;
     pthread_t *tid = NULL;
@@ -289,6 +295,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
     out->w = kpca_alloc_array(nmach, dim, sizeof(double));
     out->b = kpca_alloc_array(nmach, 1, sizeof(double));
     nsv = kpca_alloc_array(nmach, 1, sizeof(size_t));
+    sec = kpca_alloc_array(nmach, 1, sizeof(double));
     /* points of the largest binary problem */
     size_t maxns = 0;
     if (p->scheme == KPCA_MC_OVR) {
@@ -308,7 +315,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
         kpca_free(count);
     }
     if (out->labels == NULL || out->pos == NULL || out->neg == NULL || out->w == NULL || out->b == NULL ||
-        nsv == NULL) {
+        nsv == NULL || sec == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu SVM machines", nmach);
         goto done;
     }
@@ -344,7 +351,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
         build_rows(&t, allidx, allg, n, nodes, shared);
     }
     svm_set_print_string_function(quiet_print); /* before any thread starts */
-    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, shared, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
+    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, sec, shared, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
               {KPCA_OK, ""}};
     size_t nth = thread_count(p, nmach);
     tid = kpca_alloc_array(nth, 1, sizeof *tid);
@@ -369,12 +376,15 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
             *err = P.err;
         goto done;
     }
-    for (m = 0; m < nmach; m++)
+    for (m = 0; m < nmach; m++) {
         out->nsv += nsv[m];
+        out->sec_solver += sec[m];
+    }
 done:
     kpca_free(labels);
     kpca_free(cls);
     kpca_free(nsv);
+    kpca_free(sec);
     kpca_free(allidx);
     kpca_free(allg);
     kpca_free(nodes);
