@@ -33,7 +33,8 @@ static double norm_factor(const double *g, size_t ldg, const size_t *gpos, const
 
 /* Cross-validation error (count) of C on the first k columns. */
 static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, const int *y, const double *g,
-                             const size_t *gpos, const int *fold, const kpca_svm_params *p, double C, size_t *errors, kpca_error *err)
+                             const size_t *gpos, const int *fold, const kpca_svm_params *p, double C,
+                             kpca_svm_scratch *ws, size_t *errors, kpca_error *err)
 {
     size_t *tr = kpca_alloc_array(n, 1, sizeof(size_t));
     size_t *va = kpca_alloc_array(n, 1, sizeof(size_t));
@@ -60,7 +61,7 @@ static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, co
             continue;
         double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, n, gpos, x, dim, k, tr, ntr) : 1.0;
         kpca_classifier cl;
-        st = kpca_classifier_train_rows(x, dim, k, y, g, n, gpos, tr, ntr, factor, &q, &cl, err);
+        st = kpca_classifier_train_rows(x, dim, k, y, g, n, gpos, tr, ntr, factor, &q, ws, &cl, err);
         if (st != KPCA_OK)
             break;
         for (size_t i = 0; i < nva; i++)
@@ -98,8 +99,9 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
     double *xtr = NULL, *xte = NULL, *g = NULL, *xg = NULL;
     size_t *gpos = NULL;
     int *fold = NULL;
+    kpca_svm_scratch *ws = kpca_svm_scratch_new(); /* the SVMs' buffers, kept across prefixes and folds */
     int *pred = kpca_alloc_array(ntest ? ntest : 1, 1, sizeof(int));
-    if (order == NULL || pred == NULL) {
+    if (order == NULL || pred == NULL || ws == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
     }
@@ -204,7 +206,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             size_t best = SIZE_MAX;
             for (size_t c = 0; c < p->ncost; c++) {
                 size_t e = 0;
-                st = cv_errors(tr, ntrain, dim, k, ytrain, g, gpos, fold, p, p->costs[c], &e, err);
+                st = cv_errors(tr, ntrain, dim, k, ytrain, g, gpos, fold, p, p->costs[c], ws, &e, err);
                 if (st != KPCA_OK)
                     goto done;
                 if (e < best || (e == best && p->costs[c] < pc.C)) {
@@ -218,7 +220,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         }
         pc.ncost = 0;
         kpca_classifier cl;
-        st = kpca_classifier_train_rows(tr, dim, k, ytrain, g, ntrain, gpos, NULL, ntrain, factor, &pc, &cl, err);
+        st = kpca_classifier_train_rows(tr, dim, k, ytrain, g, ntrain, gpos, NULL, ntrain, factor, &pc, ws, &cl, err);
         if (st != KPCA_OK)
             goto done;
         double t1 = kpca_now();
@@ -251,6 +253,7 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
         }
     }
 done:
+    kpca_svm_scratch_free(ws);
     kpca_free(fold);
     kpca_free(order);
     kpca_free(pred);

@@ -146,6 +146,8 @@ typedef struct {
     size_t *nsv;                  /* per machine */
     double *sec;                  /* per machine: seconds in svm_train */
     struct svm_node **shared;     /* OVR: the rows every machine uses */
+    kpca_svm_scratch *ws;         /* a slot per worker */
+    size_t slots_taken;
     pthread_mutex_t lock;
     size_t finished; /* machines trained, for kpca_progress */
     size_t next;
@@ -153,6 +155,82 @@ typedef struct {
     kpca_status st;
     kpca_error err;
 } pool;
+
+/* One worker's buffers for the binary problems: capacities in points and
+ * in nodes.  Kept in a kpca_svm_scratch from one training run to the next. */
+typedef struct {
+    size_t cap_ns, cap_nodes;
+    size_t *idx, *gidx;
+    double *sign;
+    struct svm_node *nodes;
+    struct svm_node **rows;
+} slot;
+
+struct kpca_svm_scratch {
+    size_t nslot;
+    slot *slot;
+};
+
+kpca_svm_scratch *kpca_svm_scratch_new(void)
+{
+    return kpca_calloc(1, sizeof(kpca_svm_scratch));
+}
+
+void kpca_svm_scratch_free(kpca_svm_scratch *ws)
+{
+    if (ws == NULL)
+        return;
+    for (size_t i = 0; i < ws->nslot; i++) {
+        slot *b = &ws->slot[i];
+        kpca_free(b->idx);
+        kpca_free(b->gidx);
+        kpca_free(b->sign);
+        kpca_free(b->nodes);
+        kpca_free(b->rows);
+    }
+    kpca_free(ws->slot);
+    kpca_free(ws);
+}
+
+/* At least n slots (new ones empty); 0, or -1 out of memory. */
+static int scratch_slots(kpca_svm_scratch *ws, size_t n)
+{
+    if (ws->nslot >= n)
+        return 0;
+    slot *s = kpca_realloc(ws->slot, n * sizeof *s);
+    if (s == NULL)
+        return -1;
+    memset(s + ws->nslot, 0, (n - ws->nslot) * sizeof *s);
+    ws->slot = s;
+    ws->nslot = n;
+    return 0;
+}
+
+/* Grows b to ns points and `nodes` nodes (0: no node rows); 0, or -1 out of
+ * memory (b then holds nothing). */
+static int slot_reserve(slot *b, size_t ns, size_t nodes)
+{
+    if (b->cap_ns >= ns && b->cap_nodes >= nodes)
+        return 0;
+    kpca_free(b->idx);
+    kpca_free(b->gidx);
+    kpca_free(b->sign);
+    kpca_free(b->nodes);
+    kpca_free(b->rows);
+    memset(b, 0, sizeof *b);
+    b->idx = kpca_alloc_array(ns, 1, sizeof(size_t));
+    b->gidx = kpca_alloc_array(ns, 1, sizeof(size_t));
+    b->sign = kpca_alloc_array(ns, 1, sizeof(double));
+    b->rows = kpca_alloc_array(ns, 1, sizeof(struct svm_node *));
+    b->nodes = nodes > 0 ? kpca_alloc_array(nodes, 1, sizeof(struct svm_node)) : NULL;
+    if (b->idx == NULL || b->gidx == NULL || b->sign == NULL || b->rows == NULL || (nodes > 0 && b->nodes == NULL)) {
+        slot_reserve(b, 0, 0); /* frees what was allocated */
+        return -1;
+    }
+    b->cap_ns = ns;
+    b->cap_nodes = nodes;
+    return 0;
+}
 
 static void *train_worker(void *arg)
 {
@@ -163,17 +241,16 @@ static void *train_worker(void *arg)
     kpca_error err;
     kpca_error_clear(&err);
     kpca_status st = KPCA_OK;
-    size_t *idx = kpca_alloc_array(P->maxns, 1, sizeof(size_t));
-    size_t *gidx = ovr ? NULL : kpca_alloc_array(P->maxns, 1, sizeof(size_t));
-    double *sign = kpca_alloc_array(P->maxns, 1, sizeof(double));
-    struct svm_node *nodes = NULL;
-    struct svm_node **rows = P->shared;
-    if (!ovr) {
-        nodes = kpca_alloc_array(P->maxns, node_stride(t, P->maxns), sizeof(struct svm_node));
-        rows = kpca_alloc_array(P->maxns, 1, sizeof *rows);
-    }
+    pthread_mutex_lock(&P->lock);
+    slot *b = &P->ws->slot[P->slots_taken++];
+    pthread_mutex_unlock(&P->lock);
+    int ok = slot_reserve(b, P->maxns, ovr ? 0 : P->maxns * node_stride(t, P->maxns)) == 0;
+    size_t *idx = b->idx, *gidx = b->gidx;
+    double *sign = b->sign;
+    struct svm_node *nodes = b->nodes;
+    struct svm_node **rows = ovr ? P->shared : b->rows;
     size_t m = 0;
-    if (idx == NULL || sign == NULL || rows == NULL || (!ovr && (nodes == NULL || gidx == NULL))) {
+    if (!ok) {
         st = kpca_fail(&err, KPCA_ENOMEM, "out of memory for an SVM problem of %zu points", P->maxns);
         pthread_mutex_lock(&P->lock);
         m = P->next; /* blame the first machine not yet started */
@@ -227,13 +304,6 @@ failed: /* with P->lock held */
     }
     pthread_mutex_unlock(&P->lock);
 done:
-    kpca_free(idx);
-    kpca_free(gidx);
-    kpca_free(sign);
-    if (!ovr) {
-        kpca_free(nodes);
-        kpca_free(rows);
-    }
     return NULL;
 }
 
@@ -248,7 +318,8 @@ static size_t thread_count(const kpca_svm_params *p, size_t nmach)
 
 kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
                                        size_t ldg, const size_t *gpos, const size_t *rows, size_t n, double factor,
-                                       const kpca_svm_params *p, kpca_classifier *out, kpca_error *err)
+                                       const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
+                                       kpca_error *err)
 {
 #define ROW(i) (rows != NULL ? rows[i] : (i))
     if (p->classifier == KPCA_CLF_LDA)
@@ -270,6 +341,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
     struct svm_node *nodes = NULL;
     struct svm_node **shared = NULL;
     pthread_t *tid = NULL;
+    kpca_svm_scratch *ws = scratch;
     if (labels == NULL || cls == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
@@ -351,11 +423,13 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
         build_rows(&t, allidx, allg, n, nodes, shared);
     }
     svm_set_print_string_function(quiet_print); /* before any thread starts */
-    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, sec, shared, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
+    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, sec, shared, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
               {KPCA_OK, ""}};
     size_t nth = thread_count(p, nmach);
     tid = kpca_alloc_array(nth, 1, sizeof *tid);
-    if (tid == NULL) {
+    ws = scratch != NULL ? scratch : kpca_svm_scratch_new();
+    P.ws = ws;
+    if (tid == NULL || ws == NULL || scratch_slots(ws, nth) != 0) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
     }
@@ -390,6 +464,8 @@ done:
     kpca_free(nodes);
     kpca_free(shared);
     kpca_free(tid);
+    if (ws != scratch)
+        kpca_svm_scratch_free(ws);
     if (st != KPCA_OK)
         kpca_classifier_free(out);
     return st;
@@ -400,5 +476,5 @@ kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t d
                                   const double *g, double factor, const kpca_svm_params *p,
                                   kpca_classifier *out, kpca_error *err)
 {
-    return kpca_classifier_train_rows(x, ld, dim, y, g, n, NULL, NULL, n, factor, p, out, err);
+    return kpca_classifier_train_rows(x, ld, dim, y, g, n, NULL, NULL, n, factor, p, NULL, out, err);
 }
