@@ -1,12 +1,12 @@
 #!/bin/sh
 # install-deps.sh - install the Debian packages kpca needs, if missing.
 # Idempotent: does nothing (and needs no root) when all are present.
-#   build:  gcc make pkg-config, OpenBLAS, LAPACKE, LIBSVM, HDF5, zlib
+#   build:  gcc make pkg-config, OpenBLAS, LAPACKE, LIBSVM, LIBLINEAR, HDF5, zlib
 #   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py
 #   plots:  gnuplot-nox
 #   measurements: time (/usr/bin/time: peak RSS in make bench and make approx)
 set -eu
-pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev libhdf5-dev zlib1g-dev
+pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
       ca-certificates curl time"
 missing=""

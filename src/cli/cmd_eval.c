@@ -26,7 +26,8 @@ static const cli_option options[] = {
     {"scale", 0, "HOW", CLI_STRING, &o.scale, 0, 0,
      "none, norm (one factor: mean squared training norm 1) or std (per component) (default: norm)"},
     {"backend", 0, "B", CLI_STRING, &o.backend, 0, 0,
-     "gram (precomputed kernel by BLAS) or sparse (LIBSVM's linear kernel) (default: gram)"},
+     "gram (LIBSVM on a precomputed kernel by BLAS), sparse (LIBSVM's linear kernel) or liblinear (LIBLINEAR's "
+     "dual coordinate descent: no kernel matrix, much faster, a regularised bias) (default: gram)"},
     {"eps", 0, "E", CLI_DOUBLE, &o.eps, 1e-12, 1, "LIBSVM stopping tolerance (default: 0.001)"},
     {"threads", 't', "N", CLI_INT, &o.threads, 0, 1024,
      "binary SVMs trained at once; 0: one per CPU (default: 0); the table does not depend on it"},
@@ -152,7 +153,7 @@ int cmd_eval(int argc, char **argv)
         return KPCA_EUSAGE;
     }
     if (o.backend && kpca_backend_parse(o.backend, &p.backend) != 0) {
-        cli_usage("option '--backend': expected gram or sparse, got '%s'", o.backend);
+        cli_usage("option '--backend': expected gram, sparse or liblinear, got '%s'", o.backend);
         free(costs);
         return KPCA_EUSAGE;
     }

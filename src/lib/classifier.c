@@ -43,7 +43,7 @@ kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err)
         return kpca_fail(err, KPCA_EUSAGE, "the thread count must be >= 0, got %d", p->threads);
     if ((unsigned)p->classifier > KPCA_CLF_LDA)
         return kpca_fail(err, KPCA_EUSAGE, "invalid classifier");
-    if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_SPARSE ||
+    if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_LIBLINEAR ||
         (unsigned)p->scale > KPCA_SCALE_STD)
         return kpca_fail(err, KPCA_EUSAGE, "invalid SVM parameters");
     return KPCA_OK;
@@ -51,7 +51,7 @@ kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err)
 
 static const char *const mc_names[] = {"ovo", "ovr"};
 static const char *const scale_names[] = {"none", "norm", "std"};
-static const char *const backend_names[] = {"gram", "sparse"};
+static const char *const backend_names[] = {"gram", "sparse", "liblinear"};
 static const char *const clf_names[] = {"svm", "lda"};
 #define NNAMES(t) (sizeof t / sizeof t[0])
 

@@ -10,7 +10,10 @@
  *   GRAM    LIBSVM with a precomputed linear kernel built by BLAS (DSYRK),
  *           grown from one prefix to the next;
  *   SPARSE  LIBSVM's own linear kernel on svm_node vectors (the reference;
- *           identical to Debian's svm-train -t 0 on the same features).
+ *           identical to Debian's svm-train -t 0 on the same features);
+ *   LIBLINEAR  LIBLINEAR's dual coordinate descent (liblin.h): the same
+ *           hinge-loss objective but with a regularised bias, so slightly
+ *           different machines; no kernel matrix, much faster.
  * Scaling (one rule for every prefix, computed on training features only):
  *   NONE  raw components;
  *   NORM  all components divided by one factor so that the training
@@ -26,7 +29,7 @@
 #include "error.h"
 
 typedef enum { KPCA_MC_OVO = 0, KPCA_MC_OVR } kpca_multiclass;
-typedef enum { KPCA_SVM_GRAM = 0, KPCA_SVM_SPARSE } kpca_svm_backend;
+typedef enum { KPCA_SVM_GRAM = 0, KPCA_SVM_SPARSE, KPCA_SVM_LIBLINEAR } kpca_svm_backend;
 typedef enum { KPCA_SCALE_NONE = 0, KPCA_SCALE_NORM, KPCA_SCALE_STD } kpca_scale;
 /* SVM: the soft-margin linear SVMs above.  LDA: a Gaussian class-conditional
  * classifier with one pooled covariance (MATLAB's `classify`, 'linear'):

@@ -5,12 +5,14 @@
 #include <libsvm/svm.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "lda.h"
+#include "liblin.h"
 #include "mem.h"
 #include "progress.h"
 
@@ -146,6 +148,7 @@ typedef struct {
     size_t *nsv;                  /* per machine */
     double *sec;                  /* per machine: seconds in svm_train */
     struct svm_node **shared;     /* OVR: the rows every machine uses */
+    const kpca_liblinear_rows *lrows; /* LIBLINEAR: the rows of every point */
     kpca_svm_scratch *ws;         /* a slot per worker */
     size_t slots_taken;
     pthread_mutex_t lock;
@@ -244,7 +247,8 @@ static void *train_worker(void *arg)
     pthread_mutex_lock(&P->lock);
     slot *b = &P->ws->slot[P->slots_taken++];
     pthread_mutex_unlock(&P->lock);
-    int ok = slot_reserve(b, P->maxns, ovr ? 0 : P->maxns * node_stride(t, P->maxns)) == 0;
+    const int lin = P->lrows != NULL;
+    int ok = slot_reserve(b, P->maxns, ovr || lin ? 0 : P->maxns * node_stride(t, P->maxns)) == 0;
     size_t *idx = b->idx, *gidx = b->gidx;
     double *sign = b->sign;
     struct svm_node *nodes = b->nodes;
@@ -264,7 +268,23 @@ static void *train_worker(void *arg)
         if (stop)
             break;
         size_t a = (size_t)P->out->pos[m], ns = 0;
-        if (ovr) {
+        if (lin) { /* positions in the run, not rows of x */
+            size_t c = ovr ? SIZE_MAX : (size_t)P->out->neg[m];
+            for (size_t i = 0; i < n; i++)
+                if (ovr || (size_t)P->cls[i] == a) {
+                    idx[ns] = i;
+                    sign[ns++] = (size_t)P->cls[i] == a ? 1.0 : -1.0;
+                }
+            for (size_t i = 0; !ovr && i < n; i++)
+                if ((size_t)P->cls[i] == c) {
+                    idx[ns] = i;
+                    sign[ns++] = -1.0;
+                }
+            double t0 = kpca_now();
+            st = kpca_liblinear_train_binary(P->lrows, idx, sign, ns, t->p->C, t->p->eps, P->out->w + m * dim,
+                                             P->out->b + m, &P->nsv[m], &err);
+            P->sec[m] = kpca_now() - t0;
+        } else if (ovr) {
             for (size_t i = 0; i < n; i++) {
                 idx[i] = P->rowmap != NULL ? P->rowmap[i] : i;
                 sign[i] = (size_t)P->cls[i] == a ? 1.0 : -1.0;
@@ -284,7 +304,9 @@ static void *train_worker(void *arg)
                 }
             build_rows(t, idx, gidx, ns, nodes, rows);
         }
-        st = train_binary(t, idx, sign, ns, rows, P->out->w + m * dim, P->out->b + m, &P->nsv[m], &P->sec[m], &err);
+        if (!lin)
+            st = train_binary(t, idx, sign, ns, rows, P->out->w + m * dim, P->out->b + m, &P->nsv[m], &P->sec[m],
+                              &err);
         if (st != KPCA_OK) {
             pthread_mutex_lock(&P->lock);
             goto failed;
@@ -342,6 +364,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
     struct svm_node **shared = NULL;
     pthread_t *tid = NULL;
     kpca_svm_scratch *ws = scratch;
+    kpca_liblinear_rows *lrows = NULL;
     if (labels == NULL || cls == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
@@ -409,7 +432,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
     }
     train_ctx t = {x, ld, dim, g, ldg, gpos, factor, p, ""};
     snprintf(t.phase, sizeof t.phase, "%s %zu", p->classifier == KPCA_CLF_LDA ? "lda" : "svm", dim);
-    if (p->scheme == KPCA_MC_OVR) { /* every machine sees all n points: build them once */
+    if (p->scheme == KPCA_MC_OVR && p->backend != KPCA_SVM_LIBLINEAR) { /* every machine sees all n points: build them once */
         allidx = kpca_alloc_array(n, 1, sizeof(size_t));
         allg = kpca_alloc_array(n, 1, sizeof(size_t));
         nodes = kpca_alloc_array(n, node_stride(&t, n), sizeof(struct svm_node));
@@ -422,8 +445,16 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
             allidx[i] = ROW(i);
         build_rows(&t, allidx, allg, n, nodes, shared);
     }
+    if (p->backend == KPCA_SVM_LIBLINEAR) { /* every machine reads the same rows: build them once */
+        lrows = kpca_liblinear_rows_new(x, ld, dim, rows, n, factor);
+        if (lrows == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the LIBLINEAR rows (%zu points)", n);
+            goto done;
+        }
+        kpca_liblinear_quiet();
+    }
     svm_set_print_string_function(quiet_print); /* before any thread starts */
-    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, sec, shared, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
+    pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, sec, shared, lrows, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
               {KPCA_OK, ""}};
     size_t nth = thread_count(p, nmach);
     tid = kpca_alloc_array(nth, 1, sizeof *tid);
@@ -466,6 +497,7 @@ done:
     kpca_free(tid);
     if (ws != scratch)
         kpca_svm_scratch_free(ws);
+    kpca_liblinear_rows_free(lrows);
     if (st != KPCA_OK)
         kpca_classifier_free(out);
     return st;
