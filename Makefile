@@ -19,7 +19,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: approx spectrum pictures denoise all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: scaling approx spectrum pictures denoise all check test unit cli-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -96,6 +96,10 @@ study: all
 # approximate solvers against the exact one (results/approx.md)
 approx: all $(BUILD)/bench/approx_compare
 	KPCA=$(BUILD)/kpca CMP=$(BUILD)/bench/approx_compare sh scripts/approx.sh --work $(BUILD)/approx
+
+# how kpca fit grows with M, for each solver (results/scaling.md .csv .png)
+scaling: all
+	KPCA=$(BUILD)/kpca sh scripts/scaling.sh --work $(BUILD)/scaling
 
 # the kernel PCA spectra of USPS and a scree plot (results/usps-spectrum.*)
 spectrum: all
@@ -194,7 +198,8 @@ help:
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
 	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
-	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
+	@echo "make bench      every phase against its floor, the grid and scikit-learn (results/bench.md)"
+	@echo "make scaling    kpca fit's time and memory against M, every solver (results/scaling.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
 	@echo "make valgrind   unit tests, fuzz corpus and small-data CLI tests under valgrind"
