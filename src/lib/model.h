@@ -109,7 +109,13 @@ kpca_fit_params kpca_fit_defaults(int degree);
 kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
                            kpca_fit_info *info, kpca_error *err);
 
-/* z (n x k, row-major) = the first k components of the n points x (n x dim). */
+/* z (n x k, row-major) = the first k components of the n points x (n x dim).
+ * With an exact model, a row equal bit for bit to a fit point x_j gets
+ * mu alpha_j (= sqrt(mu) u_j, what K~ alpha gives in exact arithmetic;
+ * the two agree to about 1e-12 relative) without its m kernel values and
+ * k m multiply-adds: projecting the training set that holds the fit points
+ * costs the other rows only.  Cost: O(n dim) to look the rows up, then
+ * 2 (n - matches) m (dim + k) flops. */
 kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
                                  double *z, kpca_error *err);
 

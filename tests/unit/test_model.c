@@ -378,6 +378,62 @@ static void test_fit_few_components_evr(void **state)
     check_model(3, KPCA_EIG_EVD, 30);
 }
 
+
+/* An exact model's fit points, mixed with other rows and repeated, project
+ * to mu alpha exactly (no kernel values computed for them), the other rows
+ * as when projected alone, and both agree with the plain-loop projection. */
+static void test_transform_fit_points(void **state)
+{
+    (void)state;
+    data();
+    kpca_fit_params p = kpca_fit_defaults(3);
+    p.components = 12;
+    kpca_model md;
+    kpca_error err;
+    assert_int_equal(kpca_model_fit(&g_fit, &p, &md, NULL, &err), KPCA_OK);
+    const size_t k = md.k, dim = 256, n = 1030; /* more than a block of other rows */
+    static const size_t fitrow[] = {5, 0, 299, 5, 17};
+    double *x = malloc(n * dim * sizeof *x), *z = malloc(n * k * sizeof *z);
+    double *zo = malloc(n * k * sizeof *zo), *zr = malloc(k * sizeof *zr);
+    assert_true(x && z && zo && zr);
+    size_t *src = malloc(n * sizeof *src); /* fit row j as j, new row i as MFIT + i */
+    assert_non_null(src);
+    size_t nnew = 0;
+    for (size_t r = 0; r < n; r++) {
+        int fitp = r % 211 == 3 && r / 211 < 5;
+        src[r] = fitp ? fitrow[r / 211] : MFIT + nnew++;
+        memcpy(x + r * dim, fitp ? g_fit.x + src[r] * dim : g_new.x + (src[r] - MFIT) * dim, dim * sizeof(double));
+    }
+    assert_int_equal(kpca_model_transform(&md, x, n, dim, k, z, &err), KPCA_OK);
+    assert_int_equal(kpca_model_transform(&md, g_new.x, nnew, dim, k, zo, &err), KPCA_OK);
+    reference r;
+    ref_build(&md.kernel, &g_fit, &r);
+    for (size_t row = 0; row < n; row++) {
+        if (src[row] < MFIT) {
+            size_t j = src[row];
+            for (size_t c = 0; c < k; c++)
+                assert_true(z[row * k + c] == md.eigval[c] * md.alpha[c * md.m + j]);
+            ref_project(&md.kernel, &r, &g_fit, md.alpha, k, g_fit.x + j * dim, 1, zr);
+            for (size_t c = 0; c < k; c++)
+                if (!(fabs(z[row * k + c] - zr[c]) <= 1e-9 * sqrt(md.eigval[0])))
+                    fail_msg("fit point %zu, component %zu: %.17g, plain loops %.17g", j, c, z[row * k + c], zr[c]);
+        } else {
+            size_t i = src[row] - MFIT;
+            for (size_t c = 0; c < k; c++)
+                if (!(fabs(z[row * k + c] - zo[i * k + c]) <= 1e-12 * sqrt(md.eigval[0])))
+                    fail_msg("row %zu (new point %zu), component %zu: %.17g alone %.17g", row, i, c, z[row * k + c],
+                             zo[i * k + c]);
+        }
+    }
+    ref_free(&r);
+    free(x);
+    free(z);
+    free(zo);
+    free(zr);
+    free(src);
+    kpca_model_free(&md);
+}
+
 /* ---- linear kernel = ordinary PCA -------------------------------------------- */
 
 static void test_linear_is_pca(void **state)
@@ -1033,6 +1089,7 @@ int main(void)
         cmocka_unit_test(test_fit_degree2),
         cmocka_unit_test(test_fit_degree3),
         cmocka_unit_test(test_fit_few_components_evr),
+        cmocka_unit_test(test_transform_fit_points),
         cmocka_unit_test(test_fit_other_kernels),
         cmocka_unit_test(test_approximate_solvers_exact_limits),
         cmocka_unit_test(test_approximate_solvers_accuracy),
