@@ -210,3 +210,33 @@ bench: deps
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS)
+
+# ---- the distributed build: build/kpca-mpi (MPI + ScaLAPACK, src/mpi/) -----
+# The same command line as kpca, with the exact fit and the projection spread
+# over MPI ranks (README "More than one machine").  `make mpi` installs
+# OpenMPI and ScaLAPACK (scripts/install-deps.sh) first; the plain kpca never
+# links them.
+MPI_PKGS  := ompi-c scalapack-openmpi
+MPI_SRC   := $(wildcard src/mpi/*.c)
+MPI_OBJ   := $(MPI_SRC:%.c=$(BUILD)/%.o)
+# pkg-config is asked in the recipes only, so that kpca builds without MPI
+MPI_CFLAGS = $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(MPI_PKGS)))
+MPI_LIBS   = $(shell pkg-config --libs $(MPI_PKGS))
+
+.PHONY: mpi mpi-if-available
+
+mpi: deps
+	$(MAKE) $(BUILD)/kpca-mpi
+
+$(BUILD)/src/mpi/%.o: src/mpi/%.c $(wildcard src/mpi/*.h src/lib/*.h src/cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/kpca-mpi: $(filter-out $(BUILD)/src/cli/kpca.o,$(CLI_OBJ)) $(MPI_OBJ) $(BUILD)/libkpca.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/src/cli/kpca.o,$(CLI_OBJ)) $(MPI_OBJ) \
+	    $(BUILD)/libkpca.a $(LDLIBS) $(MPI_LIBS)
+
+# kpca-mpi when OpenMPI and ScaLAPACK are installed (the tests skip it otherwise)
+mpi-if-available:
+	@if pkg-config --exists $(MPI_PKGS); then $(MAKE) --no-print-directory $(BUILD)/kpca-mpi; \
+	else echo "mpi-if-available: no OpenMPI/ScaLAPACK (make mpi installs them): tests/cli/mpi.bats will skip"; fi
