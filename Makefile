@@ -71,9 +71,9 @@ BLAS_CORE = $$($(BUILD)/kpca --version | awk 'NR == 2 { print $$2 }')
 unit: $(UNIT_BIN) $(BUILD)/kpca
 	@set -e; core=$(BLAS_CORE); for t in $(UNIT_BIN); do echo "== $$t (OpenBLAS $$core)"; OPENBLAS_CORETYPE=$$core $$t; done
 
-cli-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data
+cli-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data mpi-if-available
 	OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_COMPARE=$(abspath $(BUILD)/bench/approx_compare) \
-	    bats tests/cli
+	    KPCA_MPI=$(abspath $(BUILD)/kpca-mpi) bats tests/cli
 
 # The README's two commands.  Both install missing Debian packages first and
 # then re-enter make, so that pkg-config sees the freshly installed libraries.
@@ -201,6 +201,7 @@ help:
 	@echo "make deps       install missing Debian packages"
 	@echo "make man        build/kpca.1, the man page (from the option tables)"
 	@echo "make install    kpca and kpca.1 under PREFIX (/usr/local), DESTDIR honoured; make uninstall"
+	@echo "make mpi        build/kpca-mpi: fit and transform over MPI ranks with ScaLAPACK (installs OpenMPI)"
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps

@@ -79,7 +79,9 @@ void cli_hint(const cli_command *cmd)
 int cli_fail(const kpca_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
-    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0) {
+    /* the budget hint is about this process's budget: not for an error that
+     * another MPI rank reported (kpca-mpi, "rank R of P: ...") */
+    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && strncmp(err->msg, "rank ", 5) != 0) {
         char have[32];
         fprintf(stderr, "hint: the memory budget is %s: --memory-limit (default: the memory available now; 0: none)\n",
                 kpca_mem_human((double)kpca_mem_budget(), have, sizeof have));

@@ -383,6 +383,12 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         return kpca_fail(err, KPCA_EUSAGE, "a variance fraction needs every eigenvalue: the exact solver only");
     if (p->solver == KPCA_SOLVER_RANDOMIZED && !p->components)
         return kpca_fail(err, KPCA_EUSAGE, "the randomized solver needs a number of components");
+    if (exact_solver != NULL && (by_variance || p->solver != KPCA_SOLVER_EXACT))
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "the distributed build runs the exact solver with a number of components only (not %s): "
+                         "run kpca on one machine for it",
+                         by_variance ? "a variance fraction" : p->solver == KPCA_SOLVER_NYSTROM ? "--solver nystrom"
+                                                                                               : "--solver randomized");
     if (p->solver == KPCA_SOLVER_NYSTROM)
         return fit_nystrom(fit, p, model, info, err);
     if (p->solver != KPCA_SOLVER_EXACT && p->solver != KPCA_SOLVER_RANDOMIZED)
@@ -405,13 +411,6 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     size_t sketch = 0;
     char solver_note[KPCA_SOLVER_MAX] = "";
     if (exact_solver != NULL) {
-        if (by_variance || p->solver != KPCA_SOLVER_EXACT) {
-            st = kpca_fail(err, KPCA_EUSAGE,
-                           "the distributed build runs the exact solver with a number of components only (%s); "
-                           "run kpca on one machine for it",
-                           by_variance ? "a variance fraction needs every eigenvalue" : "--solver exact");
-            goto fail;
-        }
         st = fit_hooked(fit, p, want, &inf, model, &u, &mu, &raw_trace, &trace, solver_note, err);
     } else {
         st = fit_local(fit, p, by_variance, &want, &sketch, &inf, model, &u, &mu, &raw_trace, &trace, err);

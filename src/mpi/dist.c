@@ -185,7 +185,7 @@ static kpca_status eig_run(grid *g, double *a, double *zmat, int want, int evd, 
                        "use more ranks", g->n, g->n, np);
     if (st == KPCA_OK) {
         char what[96];
-        snprintf(what, sizeof what, "the eigensolver's workspace on rank %d", me);
+        snprintf(what, sizeof what, "the eigensolver's workspace (per rank)");
         st = kpca_mem_check(8.0 * lw + 4.0 * (double)iwq, what, err);
     }
     double *work = NULL;
@@ -196,8 +196,7 @@ static kpca_status eig_run(grid *g, double *a, double *zmat, int want, int evd, 
         work = kpca_alloc_array((size_t)lwork, 1, sizeof(double));
         iwork = kpca_alloc_array((size_t)liwork, 1, sizeof(int));
         if (work == NULL || iwork == NULL)
-            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the eigensolver's workspace (%d doubles) on rank %d",
-                           lwork, me);
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the eigensolver's workspace (%d doubles)", lwork);
     }
     if ((st = agree(st, err)) == KPCA_OK) {
         if (evd) {
@@ -241,8 +240,7 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
      * local rows and columns of the data, the gathered vectors */
     const double loc = (double)g.mloc * (double)g.nloc;
     char what[128];
-    snprintf(what, sizeof what, "kernel PCA on %zu points over %d ranks (%d x %d grid), rank %d,", m, np, g.nprow,
-             g.npcol, me);
+    snprintf(what, sizeof what, "kernel PCA on %zu points over %d ranks (%d x %d grid)", m, np, g.nprow, g.npcol);
     st = kpca_mem_check(8.0 * (2.0 * loc + (double)(g.mloc + g.nloc) * (double)dim + 2.0 * (double)m +
                                (double)m * (double)want),
                         what, err);
