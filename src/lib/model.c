@@ -409,7 +409,7 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     double *u = NULL, *mu = NULL;
     double raw_trace = 0.0, trace = 0.0;
     size_t sketch = 0;
-    char solver_note[KPCA_SOLVER_MAX] = "";
+    char solver_note[KPCA_EXACT_NOTE_MAX] = "";
     if (exact_solver != NULL) {
         st = fit_hooked(fit, p, want, &inf, model, &u, &mu, &raw_trace, &trace, solver_note, err);
     } else {

@@ -114,6 +114,8 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
  * `want` largest eigenpairs of the centred kernel matrix.  kpca_model_fit
  * keeps everything else (tolerance, alpha = u / sqrt(mu), the model fields),
  * so a model fitted through the hook has the very same form. */
+#define KPCA_EXACT_NOTE_MAX 32
+
 typedef struct {
     /* in */
     kpca_kernel kernel;
@@ -127,7 +129,7 @@ typedef struct {
     double trace;        /* trace of the centred K */
     double raw_trace;    /* sum of |K_ii| of the uncentred K */
     double sec_kernel, sec_center, sec_eig;
-    char note[32];       /* appended to the model's solver text, e.g. "scalapack 2x2" */
+    char note[KPCA_EXACT_NOTE_MAX]; /* appended to the model's solver text, e.g. "scalapack 2x2" */
 } kpca_exact_job;
 
 typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job *job, kpca_error *err);

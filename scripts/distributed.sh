@@ -1,0 +1,150 @@
+#!/bin/sh
+# distributed.sh - kpca-mpi fit on P = 1, 2, 4 ranks of this machine: time and
+# peak RSS per rank, on USPS and on USPS with one-pixel shifted copies
+# (scripts/shifted-usps.sh).  Writes distributed.csv and distributed.md (with
+# provenance and the cost model's measured constants) into the output
+# directory.
+#
+# Each run: mpirun --oversubscribe -n P kpca-mpi fit -v -d 3 -k K DATA, every
+# rank under /usr/bin/time (its peak RSS), OPENBLAS_NUM_THREADS=1 per rank.
+# Every P > 1 model is checked against the P = 1 model of the same data
+# (largest relative eigenvalue difference).
+#
+# usage: scripts/distributed.sh [--out DIR] [--work DIR] [--sizes "M..."]
+#                               [--ranks "P..."] [-k K] [--budget SECONDS]
+#   --sizes "M..."   data set sizes: 7291 (USPS), 14582 (x2), 29164 (x4), or
+#                    fewer than 7291 (the first M digits) (default: "7291 14582")
+#   --ranks "P..."   default "1 2 4"
+#   -k K             components (default 256)
+#   --budget S       skip the runs that would start after S seconds (default 1500)
+set -eu
+cd "$(dirname "$0")/.."
+KPCA=${KPCA:-build/kpca}
+KPCA_MPI=${KPCA_MPI:-build/kpca-mpi}
+out=results
+work=build/distributed
+sizes="7291 14582"
+ranks="1 2 4"
+k=256
+budget=1500
+cmdline="scripts/distributed.sh${*:+ $*}"
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --out) out=$2; shift ;;
+    --work) work=$2; shift ;;
+    --sizes) sizes=$2; shift ;;
+    --ranks) ranks=$2; shift ;;
+    -k) k=$2; shift ;;
+    --budget) budget=$2; shift ;;
+    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "distributed.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+for t in "$KPCA" "$KPCA_MPI"; do
+    [ -x "$t" ] || { echo "distributed.sh: $t not built: run make distributed" >&2; exit 2; }
+done
+command -v mpirun >/dev/null || { echo "distributed.sh: no mpirun: run make mpi" >&2; exit 2; }
+[ -f data/zip.train.gz ] || { echo "distributed.sh: USPS missing: run make data" >&2; exit 2; }
+mkdir -p "$work" "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+say() { printf 'distributed.sh: %s\n' "$*" >&2; }
+start=$(date +%s)
+
+data_for() {
+    case "$1" in
+    7291) echo data/zip.train.gz ;;
+    14582) [ -s "$work/usps-x2.txt" ] || sh scripts/shifted-usps.sh --copies 2 --out "$work/usps-x2.txt"
+           echo "$work/usps-x2.txt" ;;
+    29164) [ -s "$work/usps-x4.txt" ] || sh scripts/shifted-usps.sh --copies 4 --out "$work/usps-x4.txt"
+           echo "$work/usps-x4.txt" ;;
+    *) [ "$1" -lt 7291 ] 2>/dev/null || { echo "distributed.sh: no data set of $1 points (7291, 14582, 29164 or fewer than 7291)" >&2; exit 2; }
+       echo data/zip.train.gz ;; # the first M digits (fit -m M)
+    esac
+}
+
+csv="$work/distributed.csv"
+echo "fit_points,ranks,grid,wall_seconds,kernel_seconds,centring_seconds,eigensolve_seconds,rss_max_mib,rss_min_mib,eig_max_relerr_vs_p1,status" >"$csv"
+skipped=""
+for m in $sizes; do
+    data=$(data_for "$m")
+    for p in $ranks; do
+        now=$(date +%s)
+        if [ $((now - start)) -gt "$budget" ]; then
+            say "skip M=$m P=$p: the time budget of $budget s is spent"
+            skipped="$skipped M=$m/P=$p"
+            echo "$m,$p,,,,,,,,,skipped (time budget)" >>"$csv"
+            continue
+        fi
+        run="$work/fit-$m-$p"
+        rm -f "$run".rank* "$run.h5"
+        say "M=$m P=$p: fit -d 3 -k $k"
+        t0=$(date +%s.%N)
+        # every rank under /usr/bin/time, its report named by its rank
+        # shellcheck disable=SC2016
+        if mpirun --oversubscribe -n "$p" sh -c 'exec /usr/bin/time -f "%M %e" -o "$0.rank$OMPI_COMM_WORLD_RANK" "$@"' \
+            "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" "$data" -o "$run.h5" 2>"$run.log"; then
+            st=ok
+        else
+            st="failed (see $run.log)"
+        fi
+        t1=$(date +%s.%N)
+        wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
+        phase() { awk -v ph="$1" '$3 == "timing" && $6 == ph { printf "%.1f", $4 }' "$run.log"; }
+        grid=$(sed -n 's/.*scalapack \([0-9]*x[0-9]*\).*/\1/p' "$run.log" | head -1)
+        rss=$(cat "$run".rank* 2>/dev/null | awk '{ v = $1 / 1024; if (NR == 1 || v > mx) mx = v; if (NR == 1 || v < mn) mn = v }
+            END { printf "%.0f,%.0f", mx, mn }')
+        err=
+        if [ "$st" = ok ] && [ "$p" != 1 ] && [ -s "$work/fit-$m-1.h5" ]; then
+            err=$("$KPCA" info -e "$work/fit-$m-1.h5" | awk '$1 == "eigenvalue" { print $3 }' >"$run.ev1"
+                  "$KPCA" info -e "$run.h5" | awk '$1 == "eigenvalue" { print $3 }' | paste "$run.ev1" - |
+                  awk '{ d = ($1 - $2) / $1; if (d < 0) d = -d; if (d > mx) mx = d } END { printf "%.1e", mx }')
+        fi
+        echo "$m,$p,$grid,$wall,$(phase kernel),$(phase centring),$(phase eigensolve),$rss,$err,$st" >>"$csv"
+        say "M=$m P=$p: $wall s, rss max,min $rss MiB ($st)"
+    done
+done
+
+# ---- the report --------------------------------------------------------------
+commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+blas=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
+ver=$("$KPCA" --version | head -1)
+mpiver=$(mpirun --version 2>/dev/null | head -1)
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+md="$out/distributed.md"
+tmp="$md.tmp.$$"
+{
+    echo "# Exact kernel PCA over MPI ranks (kpca-mpi, ScaLAPACK)"
+    echo
+    echo "Made by \`$cmdline\` (make distributed) with $ver, commit $commit, $(date -u +%Y-%m-%dT%H:%M:%SZ);"
+    echo "$(nproc) cores ($cpu), OpenBLAS $blas kernels, one OpenBLAS thread per rank, $mpiver,"
+    echo "ScaLAPACK 2.2.1 (Debian libscalapack-openmpi), block size 64.  Kernel (x.y)^3, k = $k components."
+    echo "The machine was shared with other jobs (load average $load at the end): the times are"
+    echo "upper bounds, and P = 4 runs four ranks on two cores (--oversubscribe), so it shows memory per"
+    echo "rank, not speed."
+    echo
+    echo "| M | P | grid | wall s | kernel s | centring s | eigensolver s | peak RSS per rank, MiB (max / min) | 16 M^2 / P, MiB | eigenvalues vs P = 1 |"
+    echo "|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|"
+    awk -F, 'NR > 1 { if ($11 != "ok") { printf "| %s | %s | | | | | | %s | | |\n", $1, $2, $11; next }
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %.0f | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9,
+            16 * $1 * $1 / $2 / 1048576, ($10 == "" ? "-" : $10) }' "$csv"
+    echo
+    echo "16 M^2 / P bytes is K and the eigenvector matrix Z, each M^2/P doubles per rank; the rest of a"
+    echo "rank's memory is the input (every rank reads all of it), the gathered k vectors (8 M k bytes) and"
+    echo "ScaLAPACK's workspace."
+    if [ -n "$skipped" ]; then
+        echo
+        echo "Not measured (time budget of $budget s spent):$skipped."
+    fi
+    echo
+    echo "## Measured constants"
+    echo
+    awk -F, 'NR > 1 && $11 == "ok" && $2 == 1 {
+        m = $1; printf "- M = %d, one rank: kernel %.2f ns per entry of K (%.1f s), eigensolver %.3g s / M^3 = %.3g ns per M^3 (%.1f s)\n",
+            m, 1e9 * $5 / (m * m), $5, $7 / (m * m * m), 1e9 * $7 / (m * m * m), $7 }' "$csv"
+    awk -F, 'NR > 1 && $11 == "ok" { m = $1; printf "- M = %d, P = %d: largest peak RSS of a rank / (16 M^2 / P) = %.2f\n", m, $2, $8 * 1048576 / (16 * m * m / $2) }' "$csv"
+} >"$tmp"
+mv "$tmp" "$md"
+cp "$csv" "$out/distributed.csv"
+say "wrote $md and $out/distributed.csv"
