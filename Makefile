@@ -202,6 +202,7 @@ help:
 	@echo "make man        build/kpca.1, the man page (from the option tables)"
 	@echo "make install    kpca and kpca.1 under PREFIX (/usr/local), DESTDIR honoured; make uninstall"
 	@echo "make mpi        build/kpca-mpi: fit and transform over MPI ranks with ScaLAPACK (installs OpenMPI)"
+	@echo "make distributed kpca-mpi on 1, 2, 4 ranks: time and memory per rank (results/distributed.md)"
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps
@@ -224,7 +225,7 @@ MPI_OBJ   := $(MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_CFLAGS = $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(MPI_PKGS)))
 MPI_LIBS   = $(shell pkg-config --libs $(MPI_PKGS))
 
-.PHONY: mpi mpi-if-available
+.PHONY: mpi mpi-if-available distributed
 
 mpi: deps
 	$(MAKE) $(BUILD)/kpca-mpi
@@ -241,3 +242,10 @@ $(BUILD)/kpca-mpi: $(filter-out $(BUILD)/src/cli/kpca.o,$(CLI_OBJ)) $(MPI_OBJ) $
 mpi-if-available:
 	@if pkg-config --exists $(MPI_PKGS); then $(MAKE) --no-print-directory $(BUILD)/kpca-mpi; \
 	else echo "mpi-if-available: no OpenMPI/ScaLAPACK (make mpi installs them): tests/cli/mpi.bats will skip"; fi
+
+# kpca-mpi on P = 1, 2, 4 ranks of this machine, USPS and USPS with shifted
+# copies (M = 7291, 14582): time and peak RSS per rank, results/distributed.md.
+# DIST_FLAGS passes options to scripts/distributed.sh (e.g. --sizes "14582 29164").
+distributed: mpi
+	$(MAKE) all
+	KPCA=$(BUILD)/kpca KPCA_MPI=$(BUILD)/kpca-mpi sh scripts/distributed.sh --work $(BUILD)/distributed $(DIST_FLAGS)

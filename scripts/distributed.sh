@@ -15,8 +15,12 @@
 #   --sizes "M..."   data set sizes: 7291 (USPS), 14582 (x2), 29164 (x4), or
 #                    fewer than 7291 (the first M digits) (default: "7291 14582")
 #   --ranks "P..."   default "1 2 4"
+#   --runs "M:P..."  instead of every size on every rank count, these pairs
 #   -k K             components (default 256)
 #   --budget S       skip the runs that would start after S seconds (default 1500)
+#   --note TEXT      a paragraph for the report (e.g. what was not measured and why)
+#   --force          rerun every fit (default: reuse a run whose model, log
+#                    and RSS reports are in --work from an earlier call)
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
@@ -27,6 +31,9 @@ sizes="7291 14582"
 ranks="1 2 4"
 k=256
 budget=1500
+runs=
+note=
+force=0
 cmdline="scripts/distributed.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -36,6 +43,9 @@ while [ $# -gt 0 ]; do
     --ranks) ranks=$2; shift ;;
     -k) k=$2; shift ;;
     --budget) budget=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --force) force=1 ;;
+    --note) note=$2; shift ;;
     -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "distributed.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -64,20 +74,29 @@ data_for() {
 }
 
 csv="$work/distributed.csv"
-echo "fit_points,ranks,grid,wall_seconds,kernel_seconds,centring_seconds,eigensolve_seconds,rss_max_mib,rss_min_mib,eig_max_relerr_vs_p1,status" >"$csv"
+echo "fit_points,ranks,grid,wall_seconds,kernel_seconds,centring_seconds,eigensolve_seconds,rss_max_mib,rss_min_mib,eig_max_relerr_vs_p1,status,rss_per_rank_mib" >"$csv"
 skipped=""
-for m in $sizes; do
+if [ -z "$runs" ]; then
+    for m in $sizes; do
+        for p in $ranks; do runs="$runs $m:$p"; done
+    done
+fi
+for mp in $runs; do
+    m=${mp%:*} p=${mp#*:}
     data=$(data_for "$m")
-    for p in $ranks; do
-        now=$(date +%s)
-        if [ $((now - start)) -gt "$budget" ]; then
-            say "skip M=$m P=$p: the time budget of $budget s is spent"
-            skipped="$skipped M=$m/P=$p"
-            echo "$m,$p,,,,,,,,,skipped (time budget)" >>"$csv"
-            continue
-        fi
-        run="$work/fit-$m-$p"
-        rm -f "$run".rank* "$run.h5"
+    now=$(date +%s)
+    if [ $((now - start)) -gt "$budget" ]; then
+        say "skip M=$m P=$p: the time budget of $budget s is spent"
+        skipped="$skipped M=$m/P=$p"
+        echo "$m,$p,,,,,,,,,skipped (time budget)" >>"$csv"
+        continue
+    fi
+    run="$work/fit-$m-$p-k$k"
+    if [ "$force" = 0 ] && [ -s "$run.h5" ] && [ -s "$run.wall" ] && [ -s "$run.rank0" ]; then
+        say "M=$m P=$p: reuse the run in $work"
+        st=ok
+    else
+        rm -f "$run".rank* "$run.h5" "$run.wall"
         say "M=$m P=$p: fit -d 3 -k $k"
         t0=$(date +%s.%N)
         # every rank under /usr/bin/time, its report named by its rank
@@ -85,24 +104,27 @@ for m in $sizes; do
         if mpirun --oversubscribe -n "$p" sh -c 'exec /usr/bin/time -f "%M %e" -o "$0.rank$OMPI_COMM_WORLD_RANK" "$@"' \
             "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" "$data" -o "$run.h5" 2>"$run.log"; then
             st=ok
+            t1=$(date +%s.%N)
+            echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' >"$run.wall"
         else
             st="failed (see $run.log)"
+            echo "" >"$run.wall"
         fi
-        t1=$(date +%s.%N)
-        wall=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
-        phase() { awk -v ph="$1" '$3 == "timing" && $6 == ph { printf "%.1f", $4 }' "$run.log"; }
-        grid=$(sed -n 's/.*scalapack \([0-9]*x[0-9]*\).*/\1/p' "$run.log" | head -1)
-        rss=$(cat "$run".rank* 2>/dev/null | awk '{ v = $1 / 1024; if (NR == 1 || v > mx) mx = v; if (NR == 1 || v < mn) mn = v }
-            END { printf "%.0f,%.0f", mx, mn }')
-        err=
-        if [ "$st" = ok ] && [ "$p" != 1 ] && [ -s "$work/fit-$m-1.h5" ]; then
-            err=$("$KPCA" info -e "$work/fit-$m-1.h5" | awk '$1 == "eigenvalue" { print $3 }' >"$run.ev1"
-                  "$KPCA" info -e "$run.h5" | awk '$1 == "eigenvalue" { print $3 }' | paste "$run.ev1" - |
-                  awk '{ d = ($1 - $2) / $1; if (d < 0) d = -d; if (d > mx) mx = d } END { printf "%.1e", mx }')
-        fi
-        echo "$m,$p,$grid,$wall,$(phase kernel),$(phase centring),$(phase eigensolve),$rss,$err,$st" >>"$csv"
-        say "M=$m P=$p: $wall s, rss max,min $rss MiB ($st)"
-    done
+    fi
+    wall=$(cat "$run.wall")
+    phase() { awk -v ph="$1" '$3 == "timing" && $6 == ph { printf "%.1f", $4 }' "$run.log"; }
+    grid=$(sed -n 's/.*scalapack \([0-9]*x[0-9]*\).*/\1/p' "$run.log" | head -1)
+    rss=$(cat "$run".rank* 2>/dev/null | awk '{ v = $1 / 1024; if (NR == 1 || v > mx) mx = v; if (NR == 1 || v < mn) mn = v }
+        END { printf "%.0f,%.0f", mx, mn }')
+    err=
+    if [ "$st" = ok ] && [ "$p" != 1 ] && [ -s "$work/fit-$m-1-k$k.h5" ]; then
+        err=$("$KPCA" info -e "$work/fit-$m-1-k$k.h5" | awk '$1 == "eigenvalue" { print $3 }' >"$run.ev1"
+              "$KPCA" info -e "$run.h5" | awk '$1 == "eigenvalue" { print $3 }' | paste "$run.ev1" - |
+              awk '{ d = ($1 - $2) / $1; if (d < 0) d = -d; if (d > mx) mx = d } END { printf "%.1e", mx }')
+    fi
+    each=$(r=0; while [ -s "$run.rank$r" ]; do awk '{ printf "%.0f ", $1 / 1024 }' "$run.rank$r"; r=$((r + 1)); done)
+    echo "$m,$p,$grid,$wall,$(phase kernel),$(phase centring),$(phase eigensolve),$rss,$err,$st,${each% }" >>"$csv"
+    say "M=$m P=$p: $wall s, rss max,min $rss MiB ($st)"
 done
 
 # ---- the report --------------------------------------------------------------
@@ -124,15 +146,19 @@ tmp="$md.tmp.$$"
     echo "upper bounds, and P = 4 runs four ranks on two cores (--oversubscribe), so it shows memory per"
     echo "rank, not speed."
     echo
-    echo "| M | P | grid | wall s | kernel s | centring s | eigensolver s | peak RSS per rank, MiB (max / min) | 16 M^2 / P, MiB | eigenvalues vs P = 1 |"
+    echo "| M | P | grid | wall s | kernel s | centring s | eigensolver s | peak RSS of ranks 0, 1, ..., MiB | 16 M^2 / P, MiB | eigenvalues vs P = 1 |"
     echo "|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|"
     awk -F, 'NR > 1 { if ($11 != "ok") { printf "| %s | %s | | | | | | %s | | |\n", $1, $2, $11; next }
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %.0f | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9,
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s |\n", $1, $2, $3, $4, $5, $6, $7, $12,
             16 * $1 * $1 / $2 / 1048576, ($10 == "" ? "-" : $10) }' "$csv"
     echo
     echo "16 M^2 / P bytes is K and the eigenvector matrix Z, each M^2/P doubles per rank; the rest of a"
     echo "rank's memory is the input (every rank reads all of it), the gathered k vectors (8 M k bytes) and"
     echo "ScaLAPACK's workspace."
+    if [ -n "$note" ]; then
+        echo
+        echo "$note"
+    fi
     if [ -n "$skipped" ]; then
         echo
         echo "Not measured (time budget of $budget s spent):$skipped."
