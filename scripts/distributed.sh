@@ -18,6 +18,8 @@
 #   --runs "M:P..."  instead of every size on every rank count, these pairs
 #   -k K             components (default 256)
 #   --budget S       skip the runs that would start after S seconds (default 1500)
+#   --stop-after S   stop a fit that runs longer than S seconds and report the
+#                    peak RSS its ranks reached so far (default: none)
 #   --note TEXT      a paragraph for the report (e.g. what was not measured and why)
 #   --force          rerun every fit (default: reuse a run whose model, log
 #                    and RSS reports are in --work from an earlier call)
@@ -32,6 +34,7 @@ ranks="1 2 4"
 k=256
 budget=1500
 runs=
+stop_after=0
 note=
 force=0
 cmdline="scripts/distributed.sh${*:+ $*}"
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift ;;
     --force) force=1 ;;
     --note) note=$2; shift ;;
+    --stop-after) stop_after=$2; shift ;;
     -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "distributed.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -103,11 +107,36 @@ for mp in $runs; do
         t0=$(date +%s.%N)
         # every rank under /usr/bin/time, its report named by its rank
         # shellcheck disable=SC2016
-        if mpirun --oversubscribe -n "$p" sh -c 'exec /usr/bin/time -f "%M %e" -o "$0.rank$OMPI_COMM_WORLD_RANK" "$@"' \
-            "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" "$data" -o "$run.h5" 2>"$run.log"; then
+        mpirun --oversubscribe -n "$p" sh -c 'exec /usr/bin/time -f "%M %e" -o "$0.rank$OMPI_COMM_WORLD_RANK" "$@"' \
+            "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" "$data" -o "$run.h5" 2>"$run.log" &
+        mpid=$!
+        stopped=0
+        if [ "$stop_after" -gt 0 ]; then
+            # sample the ranks' peak RSS (VmHWM) until the fit ends or is stopped
+            while kill -0 "$mpid" 2>/dev/null; do
+                for pid in $(pgrep -f -- "fit -v -d 3 -k $k -m $m .* -o $run.h5" 2>/dev/null); do
+                    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = kpca-mpi ] || continue
+                    awk '/^VmHWM/ { print $2 }' "/proc/$pid/status" 2>/dev/null >"$run.hwm.$pid" || true
+                done
+                if [ "$(echo "$t0 $(date +%s.%N)" | awk '{ print int($2 - $1) }')" -ge "$stop_after" ]; then
+                    kill "$mpid" 2>/dev/null || true
+                    stopped=1
+                    break
+                fi
+                sleep 5
+            done
+        fi
+        if wait "$mpid" && [ "$stopped" = 0 ]; then
             st=ok
             t1=$(date +%s.%N)
             echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' >"$run.wall"
+        elif [ "$stopped" = 1 ]; then
+            st="stopped after $stop_after s (--stop-after): peak RSS so far"
+            i=0
+            for f in "$run".hwm.*; do
+                [ -s "$f" ] && awk '{ print $1, 0 }' "$f" >"$run.rank$i" && i=$((i + 1))
+            done
+            echo "" >"$run.wall"
         else
             st="failed (see $run.log)"
             echo "" >"$run.wall"
@@ -115,7 +144,8 @@ for mp in $runs; do
     fi
     wall=$(cat "$run.wall")
     phase() { awk -v ph="$1" '$3 == "timing" && $6 == ph { printf "%.1f", $4 }' "$run.log"; }
-    grid=$(sed -n 's/.*scalapack \([0-9]*x[0-9]*\).*/\1/p' "$run.log" | head -1)
+    # the grid kpca-mpi forms (dist.h: kpca_dist_grid_shape)
+    grid=$(awk -v p="$p" 'BEGIN { r = int(sqrt(p)); while (r > 1 && p % r) r--; printf "%dx%d", r, p / r }')
     rss=$(cat "$run".rank* 2>/dev/null | awk '{ v = $1 / 1024; if (NR == 1 || v > mx) mx = v; if (NR == 1 || v < mn) mn = v }
         END { printf "%.0f,%.0f", mx, mn }')
     err=
@@ -150,7 +180,8 @@ tmp="$md.tmp.$$"
     echo
     echo "| M | P | grid | wall s | kernel s | centring s | eigensolver s | peak RSS of ranks 0, 1, ..., MiB | 16 M^2 / P, MiB | eigenvalues vs P = 1 |"
     echo "|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|"
-    awk -F, 'NR > 1 { if ($11 != "ok") { printf "| %s | %s | | | | | | %s | | |\n", $1, $2, $11; next }
+    awk -F, 'NR > 1 { if ($11 ~ /^stopped/) { printf "| %s | %s | %s | (%s) | | | | %s | %.0f | |\n", $1, $2, $3, $11, $12, 16 * $1 * $1 / $2 / 1048576; next }
+        if ($11 != "ok") { printf "| %s | %s | | | | | | %s | | |\n", $1, $2, $11; next }
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s |\n", $1, $2, $3, $4, $5, $6, $7, $12,
             16 * $1 * $1 / $2 / 1048576, ($10 == "" ? "-" : $10) }' "$csv"
     echo

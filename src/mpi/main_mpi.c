@@ -8,6 +8,7 @@
  * alone prints and writes.  The exit status of every rank is the command's
  * (mpirun reports the first non-zero one). */
 #include <mpi.h>
+#include <stdio.h>
 
 #include "cli/cli.h"
 #include "dist.h"
@@ -18,6 +19,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     kpca_dist_init();
     cli_rank = kpca_dist_rank();
+    /* usage, help and version texts once, from rank 0 (the other ranks
+     * never write data to standard output: only rank 0 writes outputs) */
+    if (cli_rank != 0) {
+        FILE *devnull = freopen("/dev/null", "w", stdout);
+        (void)devnull; /* if that fails, a second copy of a help text is harmless */
+    }
     kpca_model_set_exact_solver(kpca_dist_fit);
     cli_project = kpca_dist_transform;
     int rc = cli_main(argc, argv);

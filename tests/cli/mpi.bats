@@ -152,6 +152,15 @@ same_projections() {
     assert_no_output "$OUT/z.csv"
 }
 
+@test "kpca-mpi --version and help print once, from rank 0" {
+    run --separate-stderr mpi 3 --version
+    assert_status 0
+    [ "$(grep -c '^kpca ' <<<"$output")" -eq 1 ] || { show_run; fail "expected one version line"; }
+    run --separate-stderr mpi 2 help fit
+    assert_status 0
+    [ "$(grep -c '^usage: kpca fit' <<<"$output")" -eq 1 ] || { show_run; fail "expected one usage line"; }
+}
+
 @test "kpca-mpi: an unwritable output, a bad option and a non-distributed solver fail on every rank with one message" {
     run --separate-stderr mpi 2 fit -k 5 "$TMP/fit.txt" -o "$OUT/no/such/dir/m.h5"
     assert_failure
