@@ -101,8 +101,11 @@ for mp in $runs; do
     if [ "$force" = 0 ] && [ -s "$run.h5" ] && [ -s "$run.wall" ] && [ -s "$run.rank0" ]; then
         say "M=$m P=$p: reuse the run in $work"
         st=ok
+    elif [ "$force" = 0 ] && [ -s "$run.stopped" ] && [ -s "$run.rank0" ]; then
+        say "M=$m P=$p: reuse the stopped run in $work"
+        st=$(cat "$run.stopped")
     else
-        rm -f "$run".rank* "$run.h5" "$run.wall"
+        rm -f "$run".rank* "$run".hwm.* "$run.h5" "$run.wall" "$run.stopped"
         say "M=$m P=$p: fit -d 3 -k $k"
         t0=$(date +%s.%N)
         # every rank under /usr/bin/time, its report named by its rank
@@ -137,6 +140,7 @@ for mp in $runs; do
                 [ -s "$f" ] && awk '{ print $1, 0 }' "$f" >"$run.rank$i" && i=$((i + 1))
             done
             echo "" >"$run.wall"
+            echo "$st" >"$run.stopped"
         else
             st="failed (see $run.log)"
             echo "" >"$run.wall"
@@ -185,9 +189,12 @@ tmp="$md.tmp.$$"
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s |\n", $1, $2, $3, $4, $5, $6, $7, $12,
             16 * $1 * $1 / $2 / 1048576, ($10 == "" ? "-" : $10) }' "$csv"
     echo
-    echo "16 M^2 / P bytes is K and the eigenvector matrix Z, each M^2/P doubles per rank; the rest of a"
-    echo "rank's memory is the input (every rank reads all of it), the gathered k vectors (8 M k bytes) and"
-    echo "ScaLAPACK's workspace."
+    echo "16 M^2 / P bytes is K and the eigenvector matrix Z, each M^2/P doubles per rank, as allocated (and"
+    echo "checked against the budget); pdsyevr writes only the wanted columns of Z, so few of its pages become"
+    echo "resident.  The rest of a rank's memory is the input (every rank reads all of it), the gathered k vectors"
+    echo "(8 M k bytes) and ScaLAPACK's workspace: for pdsyevr mostly PDSYNTRD's, (M/floor(sqrt P))^2 doubles,"
+    echo "as large as M^2 for P = 1 and 2 (so 2 ranks save less than half) and M^2/P for square P; it is used"
+    echo "unevenly, hence rank 0's larger peak at P = 2."
     if [ -n "$note" ]; then
         echo
         echo "$note"
@@ -212,14 +219,17 @@ tmp="$md.tmp.$$"
         END {
             if (m1 == 0) { print "(no P = 1 run: no constants)"; exit }
             gib = 1073741824; m = TM; p = TN; cores = TN * TC
-            memr = (16 * m * m / p + 8 * m * d + 24 * m * k) / gib + over / 1024
+            q = int(sqrt(p)); w = m / q
+            memr = (16 * m * m / p + 8 * w * w + 8 * m * d + 24 * m * k) / gib + over / 1024
             memd = (32 * m * m / p + 8 * m * d + 24 * m * k) / gib + over / 1024
             printf "Measured on one rank (M = %d, this loaded machine): kernel %.3g s per entry of K, eigensolver\n", m1, ck
             printf "%.3g s per M^3 (pdsyevr, k = %d: the Householder tridiagonalisation dominates).  Fixed memory per\n", ce, k
             printf "rank beyond the formula below: %.0f MiB (MPI, OpenBLAS, the program; the smallest rank of the largest run).\n\n", over
-            printf "- **Memory per machine** (one rank per machine, P = %d, grid %s): K and Z take 8 (2 M^2/P) bytes, the data\n", p, (p == 16 ? "4 x 4" : "near square")
-            printf "  8 M d, the gathered vectors and the model about 24 M k: %.1f GiB with pdsyevr (k <= M/4), %.1f GiB with\n", memr, memd
-            printf "  pdsyevd (its workspace adds 2 M^2/P doubles), against %d GiB per machine; K and Z on one machine would take %.0f GiB.\n", TMEM, 16 * m * m / gib
+            printf "- **Memory per machine** (one rank per machine, P = %d, grid %s): K and Z take 8 (2 M^2/P) bytes, the\n", p, (p == 16 ? "4 x 4" : "near square")
+            printf "  pdsyevr workspace (for PDSYNTRD) 8 (M/floor(sqrt P))^2, the data 8 M d, the gathered vectors and the model\n"
+            printf "  about 24 M k: %.1f GiB with pdsyevr (k <= M/4), %.1f GiB with pdsyevd (K, Z and a workspace of 2 M^2/P),\n", memr, memd
+            printf "  against %d GiB per machine; K and Z on one machine would take %.0f GiB.  Resident memory is lower: pdsyevr\n", TMEM, 16 * m * m / gib
+            printf "  writes only the wanted columns of Z.\n"
             printf "- **Time**: kernel %.0f s (M^2/P entries per rank), eigensolver %.0f s = %.1f h, if the %d cores (%d per\n", ck * m * m / cores, ce * m * m * m / cores, ce * m * m * m / cores / 3600, cores, TC
             printf "  machine, like this one) ran at the measured one-core rate with perfect strong scaling: a lower bound for\n"
             printf "  this CPU under this load (half of PDSYTRD is matrix-vector work, bound by memory and network, so it scales less).\n"
