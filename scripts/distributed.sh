@@ -37,8 +37,14 @@ runs=
 stop_after=0
 note=
 force=0
-cmdline="scripts/distributed.sh${*:+ $*}"
+cmdline="scripts/distributed.sh"
 while [ $# -gt 0 ]; do
+    # the command line for the report; the note is printed below it
+    case "$1" in
+    --note) cmdline="$cmdline --note TEXT" ;;
+    --force|-h|--help) cmdline="$cmdline $1" ;;
+    *) cmdline="$cmdline $1 '${2-}'" ;;
+    esac
     case "$1" in
     --out) out=$2; shift ;;
     --work) work=$2; shift ;;
@@ -215,16 +221,14 @@ tmp="$md.tmp.$$"
     echo
     awk -F, -v TM="$TM" -v TN="$TN" -v TMEM="$TMEM" -v TC="$TCORES" -v k="$k" -v d=256 '
         NR > 1 && $11 == "ok" && $2 == 1 && $1 >= m1 { m1 = $1; ck = $5 / ($1 * $1); ce = $7 / ($1 * $1 * $1) }
-        NR > 1 && $11 == "ok" && $1 >= mo { mo = $1; over = $9 - (16 * $1 * $1 / $2 + 8 * $1 * d + 24 * $1 * k) / 1048576 }
         END {
             if (m1 == 0) { print "(no P = 1 run: no constants)"; exit }
             gib = 1073741824; m = TM; p = TN; cores = TN * TC
             q = int(sqrt(p)); w = m / q
-            memr = (16 * m * m / p + 8 * w * w + 8 * m * d + 24 * m * k) / gib + over / 1024
-            memd = (32 * m * m / p + 8 * m * d + 24 * m * k) / gib + over / 1024
+            memr = (16 * m * m / p + 8 * w * w + 8 * m * d + 24 * m * k) / gib
+            memd = (32 * m * m / p + 8 * m * d + 24 * m * k) / gib
             printf "Measured on one rank (M = %d, this loaded machine): kernel %.3g s per entry of K, eigensolver\n", m1, ck
-            printf "%.3g s per M^3 (pdsyevr, k = %d: the Householder tridiagonalisation dominates).  Fixed memory per\n", ce, k
-            printf "rank beyond the formula below: %.0f MiB (MPI, OpenBLAS, the program; the smallest rank of the largest run).\n\n", over
+            printf "%.3g s per M^3 (pdsyevr, k = %d: the Householder tridiagonalisation dominates).\n\n", ce, k
             printf "- **Memory per machine** (one rank per machine, P = %d, grid %s): K and Z take 8 (2 M^2/P) bytes, the\n", p, (p == 16 ? "4 x 4" : "near square")
             printf "  pdsyevr workspace (for PDSYNTRD) 8 (M/floor(sqrt P))^2, the data 8 M d, the gathered vectors and the model\n"
             printf "  about 24 M k: %.1f GiB with pdsyevr (k <= M/4), %.1f GiB with pdsyevd (K, Z and a workspace of 2 M^2/P),\n", memr, memd
