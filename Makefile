@@ -71,9 +71,9 @@ BLAS_CORE = $$($(BUILD)/kpca --version | awk 'NR == 2 { print $$2 }')
 unit: $(UNIT_BIN) $(BUILD)/kpca
 	@set -e; core=$(BLAS_CORE); for t in $(UNIT_BIN); do echo "== $$t (OpenBLAS $$core)"; OPENBLAS_CORETYPE=$$core $$t; done
 
-cli-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data
+cli-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data mpi-if-available
 	OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_COMPARE=$(abspath $(BUILD)/bench/approx_compare) \
-	    bats tests/cli
+	    KPCA_MPI=$(abspath $(BUILD)/kpca-mpi) bats tests/cli
 
 # The README's two commands.  Both install missing Debian packages first and
 # then re-enter make, so that pkg-config sees the freshly installed libraries.
@@ -206,6 +206,8 @@ help:
 	@echo "make deps       install missing Debian packages"
 	@echo "make man        build/kpca.1, the man page (from the option tables)"
 	@echo "make install    kpca and kpca.1 under PREFIX (/usr/local), DESTDIR honoured; make uninstall"
+	@echo "make mpi        build/kpca-mpi: fit and transform over MPI ranks with ScaLAPACK (installs OpenMPI)"
+	@echo "make distributed kpca-mpi on 1, 2, 4 ranks: time and memory per rank (results/distributed.md)"
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps
@@ -215,3 +217,40 @@ bench: deps
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS)
+
+# ---- the distributed build: build/kpca-mpi (MPI + ScaLAPACK, src/mpi/) -----
+# The same command line as kpca, with the exact fit and the projection spread
+# over MPI ranks (README "More than one machine").  `make mpi` installs
+# OpenMPI and ScaLAPACK (scripts/install-deps.sh) first; the plain kpca never
+# links them.
+MPI_PKGS  := ompi-c scalapack-openmpi
+MPI_SRC   := $(wildcard src/mpi/*.c)
+MPI_OBJ   := $(MPI_SRC:%.c=$(BUILD)/%.o)
+# pkg-config is asked in the recipes only, so that kpca builds without MPI
+MPI_CFLAGS = $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(MPI_PKGS)))
+MPI_LIBS   = $(shell pkg-config --libs $(MPI_PKGS))
+
+.PHONY: mpi mpi-if-available distributed
+
+mpi: deps
+	$(MAKE) $(BUILD)/kpca-mpi
+
+$(BUILD)/src/mpi/%.o: src/mpi/%.c $(wildcard src/mpi/*.h src/lib/*.h src/cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(MPI_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/kpca-mpi: $(filter-out $(BUILD)/src/cli/kpca.o,$(CLI_OBJ)) $(MPI_OBJ) $(BUILD)/libkpca.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/src/cli/kpca.o,$(CLI_OBJ)) $(MPI_OBJ) \
+	    $(BUILD)/libkpca.a $(LDLIBS) $(MPI_LIBS)
+
+# kpca-mpi when OpenMPI and ScaLAPACK are installed (the tests skip it otherwise)
+mpi-if-available:
+	@if pkg-config --exists $(MPI_PKGS); then $(MAKE) --no-print-directory $(BUILD)/kpca-mpi; \
+	else echo "mpi-if-available: no OpenMPI/ScaLAPACK (make mpi installs them): tests/cli/mpi.bats will skip"; fi
+
+# kpca-mpi on P = 1, 2, 4 ranks of this machine, USPS and USPS with shifted
+# copies (M = 7291, 14582): time and peak RSS per rank, results/distributed.md.
+# DIST_FLAGS passes options to scripts/distributed.sh (e.g. --sizes "14582 29164").
+distributed: mpi
+	$(MAKE) all
+	KPCA=$(BUILD)/kpca KPCA_MPI=$(BUILD)/kpca-mpi sh scripts/distributed.sh --work $(BUILD)/distributed $(DIST_FLAGS)

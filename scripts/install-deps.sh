@@ -5,10 +5,12 @@
 #   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py
 #   plots:  gnuplot-nox
 #   measurements: time (/usr/bin/time: peak RSS in make bench and make approx)
+#   distributed build (make mpi, build/kpca-mpi): OpenMPI, ScaLAPACK
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
-      ca-certificates curl time"
+      ca-certificates curl time
+      openmpi-bin libopenmpi-dev libscalapack-openmpi-dev"
 missing=""
 for p in $pkgs; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

@@ -11,9 +11,21 @@
 
 int cli_quiet = 0;
 const cli_command *cli_current = NULL;
+int cli_rank = 0;
+char cli_last_error[KPCA_ERRMSG_MAX];
+kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
+                           kpca_error *err) = kpca_model_transform;
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
+    if (prefix[0] == 'e') { /* "error: " */
+        va_list copy;
+        va_copy(copy, ap);
+        vsnprintf(cli_last_error, sizeof cli_last_error, fmt, copy);
+        va_end(copy);
+    }
+    if (cli_rank != 0) /* rank 0 speaks for the distributed job */
+        return;
     fflush(stdout);
     cli_progress_clear();
     fputs(prefix, stderr);
@@ -60,13 +72,16 @@ int cli_usage(const char *fmt, ...)
 
 void cli_hint(const cli_command *cmd)
 {
-    fprintf(stderr, "see 'kpca %s --help'\n", cmd->name);
+    if (cli_rank == 0)
+        fprintf(stderr, "see 'kpca %s --help'\n", cmd->name);
 }
 
 int cli_fail(const kpca_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
-    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0) {
+    /* the budget hint is about this process's budget: not for an error that
+     * another MPI rank reported (kpca-mpi, "rank R of P: ...") */
+    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && strncmp(err->msg, "rank ", 5) != 0) {
         char have[32];
         fprintf(stderr, "hint: the memory budget is %s: --memory-limit (default: the memory available now; 0: none)\n",
                 kpca_mem_human((double)kpca_mem_budget(), have, sizeof have));

@@ -10,6 +10,18 @@
 
 extern int cli_quiet; /* -q: no informational messages */
 
+/* The distributed build (kpca-mpi, src/mpi/) runs the commands on every MPI
+ * rank.  cli_rank is this process's rank (0 in the plain kpca): only rank 0
+ * prints and writes outputs; the others keep their last error message in
+ * cli_last_error, which rank 0 reports for them.  cli_project is the
+ * projection transform runs (kpca_model_transform, or the distributed one). */
+extern int cli_rank;
+extern char cli_last_error[KPCA_ERRMSG_MAX];
+extern kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
+                                  kpca_error *err);
+/* The command line's entry point (main.c): the program's main() calls it. */
+int cli_main(int argc, char **argv);
+
 /* "error: ..." on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "warning: ..." on stderr. */

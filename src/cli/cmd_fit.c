@@ -193,7 +193,7 @@ int cmd_fit(int argc, char **argv)
                   o.components);
         return KPCA_EUSAGE;
     }
-    if ((r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
+    if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
 
     kpca_dataset all, fit;
@@ -276,7 +276,7 @@ int cmd_fit(int argc, char **argv)
              model.eigval[0], model.eigval[model.k - 1], 100.0 * kept_sum / model.trace, info.sec_kernel, info.sec_center,
              model.solver, info.sec_eig);
     kpca_progress("write", 0, 1);
-    st = kpca_model_save(&model, o.output, &err);
+    st = cli_rank == 0 ? kpca_model_save(&model, o.output, &err) : KPCA_OK;
     kpca_progress("write", 1, 1);
     kpca_model_free(&model);
     if (st != KPCA_OK)

@@ -54,7 +54,7 @@ int cmd_transform(int argc, char **argv)
     kpca_format ofmt;
     if (cli_output_format(o.output, o.oformat, &ofmt) != 0)
         return KPCA_EUSAGE;
-    if ((r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
+    if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
     kpca_model model;
     kpca_dataset ds;
@@ -70,8 +70,8 @@ int cmd_transform(int argc, char **argv)
     }
     double *z = kpca_alloc_array(ds.n, k, sizeof(double));
     kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
-                               : kpca_model_transform(&model, ds.x, ds.n, ds.dim, k, z, &err);
-    if (st == KPCA_OK) {
+                               : cli_project(&model, ds.x, ds.n, ds.dim, k, z, &err);
+    if (st == KPCA_OK && cli_rank == 0) {
         kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0, kpca_model_fingerprint(&model)};
         kpca_progress("write", 0, 1);
         st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.y, &meta, &err);

@@ -80,7 +80,7 @@ static int finish(int rc)
     return rc;
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv)
 {
     kpca_blas_reexec(argv); /* returns unless it re-executes the program */
     install_signal_handlers();

@@ -76,8 +76,8 @@ void cli_progress_begin(const char *cmd, int quiet, int verbose)
 {
     memset(&pr, 0, sizeof pr);
     pr.cmd = cmd;
-    pr.draw = !quiet && isatty(STDERR_FILENO);
-    pr.verbose = verbose;
+    pr.draw = !quiet && cli_rank == 0 && isatty(STDERR_FILENO);
+    pr.verbose = cli_rank == 0 ? verbose : 0;
     pr.t0 = kpca_now();
     if (pr.draw || pr.verbose)
         kpca_progress_set(on_progress, NULL);

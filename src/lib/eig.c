@@ -36,7 +36,7 @@ kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k)
     return (double)k <= KPCA_EIG_EVR_MAX_FRACTION * (double)n ? KPCA_EIG_EVR : KPCA_EIG_EVD;
 }
 
-static void fix_sign(double *v, size_t n)
+void kpca_eig_fix_sign(double *v, size_t n)
 {
     size_t arg = 0;
     double best = -1.0;
@@ -119,7 +119,7 @@ static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choos
         size_t src = n - 1 - j;
         evals[j] = d[src];
         memcpy(evecs + j * n, z + src * n, n * sizeof(double));
-        fix_sign(evecs + j * n, n);
+        kpca_eig_fix_sign(evecs + j * n, n);
     }
     if (kout != NULL)
         *kout = k;
@@ -173,7 +173,7 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
             size_t src = k - 1 - j;
             evals[j] = w[src];
             memcpy(evecs + j * n, z + src * n, n * sizeof(double));
-            fix_sign(evecs + j * n, n);
+            kpca_eig_fix_sign(evecs + j * n, n);
         }
     }
     kpca_free(w);

@@ -37,6 +37,10 @@ int kpca_eig_evd_fits(size_t n);
 kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
                          double *evecs, kpca_error *err);
 
+/* The sign rule of every eigenvector kpca returns: flips v (n) so that its
+ * entry of largest magnitude (the first such) is positive. */
+void kpca_eig_fix_sign(double *v, size_t n);
+
 /* Chooses how many eigenpairs to keep from all n eigenvalues (descending);
  * returns a count in 1..n. */
 typedef size_t (*kpca_eig_chooser)(const double *evals_desc, size_t n, void *ctx);

@@ -205,47 +205,72 @@ done:
     return st;
 }
 
-kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
-                           kpca_fit_info *info, kpca_error *err)
+static kpca_exact_solver exact_solver = NULL;
+
+void kpca_model_set_exact_solver(kpca_exact_solver fn)
 {
-    memset(model, 0, sizeof *model);
-    kpca_status st = kpca_kernel_check(&p->kernel, err);
+    exact_solver = fn;
+}
+
+/* The fit points, the kernel matrix's column means and the k x m vectors of
+ * the exact solver: what every driver of the fit allocates. */
+static kpca_status fit_alloc(const kpca_dataset *fit, size_t want, kpca_model *model, double **u, double **mu,
+                             kpca_error *err)
+{
+    const size_t m = fit->n, dim = fit->dim;
+    *u = kpca_alloc_array(want, m, sizeof(double));
+    *mu = kpca_alloc_array(want, 1, sizeof(double));
+    model->fitx = kpca_alloc_array(m, dim, sizeof(double));
+    model->fity = kpca_alloc_array(m, 1, sizeof(int));
+    model->colmean = kpca_alloc_array(m, 1, sizeof(double));
+    if (*u == NULL || *mu == NULL || model->fitx == NULL || model->fity == NULL || model->colmean == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu eigenvectors of %zu points", want, m);
+    memcpy(model->fitx, fit->x, m * dim * sizeof(double));
+    memcpy(model->fity, fit->y, m * sizeof(int));
+    return KPCA_OK;
+}
+
+/* The exact solver of kpca_model_set_exact_solver (e.g. the distributed one). */
+static kpca_status fit_hooked(const kpca_dataset *fit, const kpca_fit_params *p, size_t want, kpca_fit_info *inf,
+                              kpca_model *model, double **u, double **mu, double *raw_trace, double *trace,
+                              char *note, kpca_error *err)
+{
+    kpca_status st = fit_alloc(fit, want, model, u, mu, err);
     if (st != KPCA_OK)
         return st;
+    kpca_exact_job job;
+    memset(&job, 0, sizeof job);
+    job.kernel = p->kernel;
+    job.want = want;
+    job.eig = inf->eig_used;
+    job.mu = *mu;
+    job.u = *u;
+    job.colmean = model->colmean;
+    st = exact_solver(fit, &job, err);
+    if (st != KPCA_OK)
+        return st;
+    model->grandmean = job.grandmean;
+    *raw_trace = job.raw_trace;
+    *trace = job.trace;
+    inf->sec_kernel = job.sec_kernel;
+    inf->sec_center = job.sec_center;
+    inf->sec_eig = job.sec_eig;
+    memcpy(note, job.note, sizeof job.note);
+    note[sizeof job.note - 1] = '\0';
+    return KPCA_OK;
+}
+
+/* The single-process solvers on the m x m kernel matrix: exact (a count or a
+ * variance fraction) and randomized.  *want may change (variance). */
+static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, int by_variance, size_t *want_io,
+                             size_t *sketch_out, kpca_fit_info *inf_io, kpca_model *model, double **u_out,
+                             double **mu_out, double *raw_trace_out, double *trace_out, kpca_error *err)
+{
     const size_t m = fit->n, dim = fit->dim;
-    if (m < 2)
-        return kpca_fail(err, KPCA_EFORMAT, "kernel PCA needs at least 2 fit points, got %zu", m);
-    const int by_variance = p->variance != 0.0;
-    if (by_variance && !(p->variance > 0.0 && p->variance < 1.0))
-        return kpca_fail(err, KPCA_EUSAGE, "variance fraction %g out of range (expected 0 < f < 1)", p->variance);
-    size_t want = p->components && !by_variance ? p->components : m;
-    if (want > m)
-        return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu fit points", want, m);
-    if (by_variance && p->kernel.type == KPCA_KERNEL_SIGMOID)
-        return kpca_fail(err, KPCA_EUSAGE,
-                         "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
-                         "mixes positive and negative eigenvalues; give a number of components");
-    if (p->solver != KPCA_SOLVER_EXACT && by_variance)
-        return kpca_fail(err, KPCA_EUSAGE, "a variance fraction needs every eigenvalue: the exact solver only");
-    if (p->solver == KPCA_SOLVER_RANDOMIZED && !p->components)
-        return kpca_fail(err, KPCA_EUSAGE, "the randomized solver needs a number of components");
-    if (p->solver == KPCA_SOLVER_NYSTROM)
-        return fit_nystrom(fit, p, model, info, err);
-    if (p->solver != KPCA_SOLVER_EXACT && p->solver != KPCA_SOLVER_RANDOMIZED)
-        return kpca_fail(err, KPCA_EUSAGE, "unknown solver %d", (int)p->solver);
-    double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
-
-    kpca_fit_info inf;
-    memset(&inf, 0, sizeof inf);
-    inf.requested = want;
-    inf.tol = tol;
-    inf.eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, m, want);
-
-    if (by_variance && !kpca_eig_evd_fits(m))
-        return kpca_fail(err, KPCA_EUSAGE,
-                         "a variance fraction needs every eigenvalue of the %zu x %zu kernel matrix, more than LAPACK's "
-                         "32-bit workspace sizes allow (at most 46338 points); give a number of components",
-                         m, m);
+    size_t want = *want_io;
+    kpca_fit_info inf = *inf_io;
+    kpca_status st;
+    double *K = NULL, *u = NULL, *mu = NULL;
     /* K, the eigensolver's workspace and vectors (EVD: z and dstedc's work,
      * m x m each; EVR and randomized: less than one m x m and the k wanted
      * vectors), the kept vectors, the fit points */
@@ -257,18 +282,14 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
                         err);
     if (st != KPCA_OK)
         return st;
-    double *K = kpca_alloc_array(m, m, sizeof(double));
-    double *u = kpca_alloc_array(want, m, sizeof(double));
-    double *mu = kpca_alloc_array(want, 1, sizeof(double));
-    model->fitx = kpca_alloc_array(m, dim, sizeof(double));
-    model->fity = kpca_alloc_array(m, 1, sizeof(int));
-    model->colmean = kpca_alloc_array(m, 1, sizeof(double));
-    if (K == NULL || u == NULL || mu == NULL || model->fitx == NULL || model->fity == NULL || model->colmean == NULL) {
+    st = fit_alloc(fit, want, model, &u, &mu, err);
+    if (st != KPCA_OK)
+        goto fail;
+    K = kpca_alloc_array(m, m, sizeof(double));
+    if (K == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel matrix", m, m);
         goto fail;
     }
-    memcpy(model->fitx, fit->x, m * dim * sizeof(double));
-    memcpy(model->fity, fit->y, m * sizeof(int));
 
     double t0 = kpca_now();
     kpca_progress("kernel", 0, 1);
@@ -324,6 +345,79 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     inf.sec_kernel = t1 - t0;
     inf.sec_center = t2 - t1;
     inf.sec_eig = t3 - t2;
+    *want_io = want;
+    *sketch_out = sketch;
+    *inf_io = inf;
+    *u_out = u;
+    *mu_out = mu;
+    *raw_trace_out = raw_trace;
+    *trace_out = trace;
+    return KPCA_OK;
+fail:
+    kpca_free(K);
+    *u_out = u;
+    *mu_out = mu;
+    return st;
+}
+
+kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
+                           kpca_fit_info *info, kpca_error *err)
+{
+    memset(model, 0, sizeof *model);
+    kpca_status st = kpca_kernel_check(&p->kernel, err);
+    if (st != KPCA_OK)
+        return st;
+    const size_t m = fit->n, dim = fit->dim;
+    if (m < 2)
+        return kpca_fail(err, KPCA_EFORMAT, "kernel PCA needs at least 2 fit points, got %zu", m);
+    const int by_variance = p->variance != 0.0;
+    if (by_variance && !(p->variance > 0.0 && p->variance < 1.0))
+        return kpca_fail(err, KPCA_EUSAGE, "variance fraction %g out of range (expected 0 < f < 1)", p->variance);
+    size_t want = p->components && !by_variance ? p->components : m;
+    if (want > m)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu fit points", want, m);
+    if (by_variance && p->kernel.type == KPCA_KERNEL_SIGMOID)
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
+                         "mixes positive and negative eigenvalues; give a number of components");
+    if (p->solver != KPCA_SOLVER_EXACT && by_variance)
+        return kpca_fail(err, KPCA_EUSAGE, "a variance fraction needs every eigenvalue: the exact solver only");
+    if (p->solver == KPCA_SOLVER_RANDOMIZED && !p->components)
+        return kpca_fail(err, KPCA_EUSAGE, "the randomized solver needs a number of components");
+    if (exact_solver != NULL && (by_variance || p->solver != KPCA_SOLVER_EXACT))
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "the distributed build runs the exact solver with a number of components only (not %s): "
+                         "run kpca on one machine for it",
+                         by_variance ? "a variance fraction" : p->solver == KPCA_SOLVER_NYSTROM ? "--solver nystrom"
+                                                                                               : "--solver randomized");
+    if (p->solver == KPCA_SOLVER_NYSTROM)
+        return fit_nystrom(fit, p, model, info, err);
+    if (p->solver != KPCA_SOLVER_EXACT && p->solver != KPCA_SOLVER_RANDOMIZED)
+        return kpca_fail(err, KPCA_EUSAGE, "unknown solver %d", (int)p->solver);
+    double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
+
+    kpca_fit_info inf;
+    memset(&inf, 0, sizeof inf);
+    inf.requested = want;
+    inf.tol = tol;
+    inf.eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, m, want);
+
+    if (by_variance && !kpca_eig_evd_fits(m))
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "a variance fraction needs every eigenvalue of the %zu x %zu kernel matrix, more than LAPACK's "
+                         "32-bit workspace sizes allow (at most 46338 points); give a number of components",
+                         m, m);
+    double *u = NULL, *mu = NULL;
+    double raw_trace = 0.0, trace = 0.0;
+    size_t sketch = 0;
+    char solver_note[KPCA_EXACT_NOTE_MAX] = "";
+    if (exact_solver != NULL) {
+        st = fit_hooked(fit, p, want, &inf, model, &u, &mu, &raw_trace, &trace, solver_note, err);
+    } else {
+        st = fit_local(fit, p, by_variance, &want, &sketch, &inf, model, &u, &mu, &raw_trace, &trace, err);
+    }
+    if (st != KPCA_OK)
+        goto fail;
 
     /* drop eigenvalues below tol * mu_1, and below tol * trace(uncentred K):
      * the rounding noise of the centring, which can exceed tol * mu_1 when
@@ -361,6 +455,8 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     if (p->solver == KPCA_SOLVER_RANDOMIZED)
         snprintf(model->solver, sizeof model->solver, "randomized s=%zu q=%zu seed=%llu", sketch, p->power_iters,
                  (unsigned long long)p->seed);
+    else if (solver_note[0] != '\0')
+        snprintf(model->solver, sizeof model->solver, "exact %s %s", kpca_eig_method_name(inf.eig_used), solver_note);
     else
         snprintf(model->solver, sizeof model->solver, "exact %s", kpca_eig_method_name(inf.eig_used));
     model->m = m;
@@ -372,7 +468,6 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         *info = inf;
     return KPCA_OK;
 fail:
-    kpca_free(K);
     kpca_free(u);
     kpca_free(mu);
     kpca_model_free(model);

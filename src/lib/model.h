@@ -109,6 +109,37 @@ kpca_fit_params kpca_fit_defaults(int degree);
 kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
                            kpca_fit_info *info, kpca_error *err);
 
+/* The exact solver's core as a replaceable step (the distributed build,
+ * src/mpi/, plugs in ScaLAPACK): from the fit points and the kernel, the
+ * `want` largest eigenpairs of the centred kernel matrix.  kpca_model_fit
+ * keeps everything else (tolerance, alpha = u / sqrt(mu), the model fields),
+ * so a model fitted through the hook has the very same form. */
+#define KPCA_EXACT_NOTE_MAX 32
+
+typedef struct {
+    /* in */
+    kpca_kernel kernel;
+    size_t want;         /* 1..m pairs */
+    kpca_eig_method eig; /* resolved driver: EVD or EVR (kpca_eig_resolve) */
+    /* out, allocated by the caller */
+    double *mu;          /* want eigenvalues, descending */
+    double *u;           /* want x m unit eigenvectors (rows), signed by kpca_eig_fix_sign */
+    double *colmean;     /* m column means of the uncentred K */
+    double grandmean;    /* mean of colmean */
+    double trace;        /* trace of the centred K */
+    double raw_trace;    /* sum of |K_ii| of the uncentred K */
+    double sec_kernel, sec_center, sec_eig;
+    char note[KPCA_EXACT_NOTE_MAX]; /* appended to the model's solver text, e.g. "scalapack 2x2" */
+} kpca_exact_job;
+
+typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job *job, kpca_error *err);
+
+/* Replaces the exact solver for --solver exact with a number of components
+ * (NULL: the single-process one, the default).  Process-wide; with a hook
+ * set, kpca_model_fit refuses the randomized and Nystrom solvers and a
+ * variance fraction (KPCA_EUSAGE) rather than run them outside it. */
+void kpca_model_set_exact_solver(kpca_exact_solver fn);
+
 /* z (n x k, row-major) = the first k components of the n points x (n x dim).
  * With an exact model, a row equal bit for bit to a fit point x_j gets
  * mu alpha_j (= sqrt(mu) u_j, what K~ alpha gives in exact arithmetic;

@@ -1,0 +1,67 @@
+/* dist.h - exact kernel PCA over MPI ranks with ScaLAPACK (kpca-mpi only).
+ *
+ * Compiled into build/kpca-mpi alone (make mpi); the plain kpca never links
+ * MPI.  Every rank runs the same command line and reads the same input; the
+ * two steps that are worth distributing are plugged into the library and
+ * the CLI as replacements of their single-process versions:
+ *
+ *   kpca_dist_fit        (kpca_model_set_exact_solver) the kernel matrix is
+ *                        built in place in ScaLAPACK's 2-D block-cyclic
+ *                        layout on a BLACS grid close to square, each rank
+ *                        computing its own blocks; centred with row sums
+ *                        reduced over the ranks; pdsyevr (RANGE = I) or
+ *                        pdsyevd, chosen by k/M as on one machine
+ *                        (kpca_eig_resolve); the k wanted eigenvectors are
+ *                        gathered with pdgemr2d onto rank 0 and broadcast.
+ *                        Memory per rank: 8 (2 M^2/P + workspace) bytes,
+ *                        checked against the budget (mem.h) before the
+ *                        allocations.
+ *   kpca_dist_transform  (cli_project) each rank projects a contiguous run
+ *                        of whole KPCA_TRANSFORM_BLOCK blocks of rows, the
+ *                        same blocks kpca_model_transform forms on one
+ *                        process, and rank 0 gathers the rows in order.
+ *
+ * Failure: every step that can fail on one rank ends in kpca_dist_agree, a
+ * collective in which the lowest failing rank's status and message reach
+ * every rank, so that all ranks return the same error (rank 0 prints it,
+ * naming the rank) and none waits for ever in a collective.  A rank that
+ * fails before it reaches a distributed step (e.g. it cannot read the input)
+ * calls kpca_dist_agree from main (main_mpi.c), matching the first agreement
+ * of the ranks already inside.  Errors: as model.h / kpca_model_transform,
+ * KPCA_ENOMEM per rank, KPCA_ENUMERIC when ScaLAPACK reports info != 0.
+ */
+#ifndef KPCA_DIST_H
+#define KPCA_DIST_H
+
+#include "lib/kpca.h"
+
+/* ScaLAPACK block size (rows and columns of a block). */
+#define KPCA_DIST_NB 64
+
+/* Call after MPI_Init: rank and size of MPI_COMM_WORLD. */
+void kpca_dist_init(void);
+int kpca_dist_rank(void);
+int kpca_dist_size(void);
+
+/* 1 once a rank has entered a distributed step (its agreements are made
+ * there); main calls kpca_dist_agree itself only when it has not. */
+int kpca_dist_entered(void);
+
+/* Collective: KPCA_OK when st is KPCA_OK on every rank; else the status of
+ * the lowest failing rank, with its message (msg on that rank) in err on
+ * every rank, prefixed "rank R: " on the others. */
+kpca_status kpca_dist_agree(kpca_status st, const char *msg, kpca_error *err);
+
+/* The grid kpca_dist_fit uses for P ranks: nprow x npcol = P, nprow <= npcol,
+ * nprow the largest divisor of P not above sqrt(P). */
+void kpca_dist_grid_shape(int p, int *nprow, int *npcol);
+
+/* kpca_exact_solver (model.h), collective. */
+kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_error *err);
+
+/* kpca_model_transform's contract, collective; the whole z is set on rank 0
+ * only (the other ranks hold their own rows). */
+kpca_status kpca_dist_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
+                                kpca_error *err);
+
+#endif

@@ -1,0 +1,42 @@
+/* main_mpi.c - the program kpca-mpi: kpca's command line on every MPI rank,
+ * with the exact fit and the projection distributed (dist.h).
+ *
+ *   mpirun -n P kpca-mpi fit [options] DATA -o MODEL
+ *   mpirun -n P kpca-mpi transform [options] MODEL DATA -o FEATURES
+ *
+ * Every rank parses the same options and reads the same inputs; rank 0
+ * alone prints and writes.  The exit status of every rank is the command's
+ * (mpirun reports the first non-zero one). */
+#include <mpi.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "dist.h"
+
+int main(int argc, char **argv)
+{
+    kpca_blas_reexec(argv); /* before MPI_Init: it may re-execute the program */
+    MPI_Init(&argc, &argv);
+    kpca_dist_init();
+    cli_rank = kpca_dist_rank();
+    /* usage, help and version texts once, from rank 0 (the other ranks
+     * never write data to standard output: only rank 0 writes outputs) */
+    if (cli_rank != 0) {
+        FILE *devnull = freopen("/dev/null", "w", stdout);
+        (void)devnull; /* if that fails, a second copy of a help text is harmless */
+    }
+    kpca_model_set_exact_solver(kpca_dist_fit);
+    cli_project = kpca_dist_transform;
+    int rc = cli_main(argc, argv);
+    if (!kpca_dist_entered()) {
+        /* this rank failed (or finished) before any distributed step: meet
+         * the first agreement of the ranks inside one, so none waits */
+        kpca_error err;
+        kpca_error_clear(&err);
+        kpca_status st = kpca_dist_agree(rc == 0 ? KPCA_OK : (kpca_status)rc, cli_last_error, &err);
+        if (rc == 0 && st != KPCA_OK)
+            rc = (int)st;
+    }
+    MPI_Finalize();
+    return rc;
+}

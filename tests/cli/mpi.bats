@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# mpi.bats - kpca-mpi (make mpi) on 1, 2 and 4 MPI ranks of this machine:
+# the distributed fit gives the single-process model, the distributed
+# transform the very same bytes, and a failure on one rank stops every rank
+# with a message and no output.  Skipped when mpirun or build/kpca-mpi is
+# missing (`make mpi` installs OpenMPI + ScaLAPACK and builds it; `make check`
+# does both).  Every mpirun is bounded by `timeout`, so a hang fails a test.
+
+load helper
+
+KPCA_MPI="${KPCA_MPI:-$BATS_TEST_DIRNAME/../../build/kpca-mpi}"
+
+setup() {
+    common_setup
+    command -v mpirun >/dev/null || skip "no mpirun: 'make mpi' installs OpenMPI and ScaLAPACK"
+    [ -x "$KPCA_MPI" ] || skip "no $KPCA_MPI: run 'make mpi' first"
+    # CI runs as root; one OpenBLAS thread per rank on a small machine
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+    # M = 300: not a multiple of the block size (64)
+    head_rows "$DATA/zip.train.gz" 300 "$TMP/fit.txt"
+    head_rows "$DATA/zip.test.gz" 100 "$TMP/test.txt"
+}
+
+# mpirun_t ARGS...: mpirun ARGS, killed after two minutes.  Under ASan
+# (make asan) without leak detection: OpenMPI does not free what it
+# allocates in MPI_Init; kpca's own allocations are checked by the other
+# tests of the same library code.
+mpirun_t() {
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 120 mpirun --oversubscribe "$@"
+}
+
+# mpi P ARGS...: kpca-mpi ARGS on P ranks
+mpi() {
+    local p="$1"
+    shift
+    mpirun_t -n "$p" "$KPCA_MPI" "$@"
+}
+
+# same_eigenvalues A.h5 B.h5: the same count, each to 1e-10 relative
+same_eigenvalues() {
+    "$KPCA" info -e "$1" | awk '$1 == "eigenvalue" { print $3 }' >"$TMP/ev.a"
+    "$KPCA" info -e "$2" | awk '$1 == "eigenvalue" { print $3 }' >"$TMP/ev.b"
+    [ -s "$TMP/ev.a" ] || fail "no eigenvalues in $1"
+    [ "$(wc -l <"$TMP/ev.a")" -eq "$(wc -l <"$TMP/ev.b")" ] || fail "$1 and $2 keep different counts"
+    paste "$TMP/ev.a" "$TMP/ev.b" | awk '{ d = $1 - $2; if (d < 0) d = -d;
+        if (d > 1e-10 * $1) { printf "eigenvalue %d: %s vs %s\n", NR, $1, $2; bad = 1 } } END { exit bad }' >&2 ||
+        fail "eigenvalues of $1 and $2 differ by more than 1e-10 relative"
+}
+
+# same_projections A.h5 B.h5: the test digits' features of both models agree
+# to 1e-8 relative to each component's largest |z|, with the same signs
+same_projections() {
+    "$KPCA" transform -q -f csv "$1" "$TMP/test.txt" -o "$TMP/za.csv"
+    "$KPCA" transform -q -f csv "$2" "$TMP/test.txt" -o "$TMP/zb.csv"
+    paste -d, "$TMP/za.csv" "$TMP/zb.csv" | awk -F, '
+        NR == 1 { next }
+        { n = NF / 2; rows++
+          for (c = 2; c <= n; c++) {
+              a = $c; b = $(c + n); d = a - b; if (d < 0) d = -d; if (d > dev[c]) dev[c] = d
+              if (a < 0) a = -a; if (a > big[c]) big[c] = a
+              dot[c] += $c * $(c + n) } }
+        END { if (rows < 100) { print "only " rows " rows"; exit 1 }
+              for (c = 2; c <= n; c++) {
+                  if (dev[c] > 1e-8 * big[c]) { printf "component %d: max deviation %g of %g\n", c - 1, dev[c], big[c]; bad = 1 }
+                  if (dot[c] <= 0) { printf "component %d: opposite sign\n", c - 1; bad = 1 } }
+              exit bad }' >&2 || fail "projections of $1 and $2 differ"
+}
+
+@test "kpca-mpi fit on 1, 2 and 4 ranks gives the single-process model: poly, rbf, linear kernels" {
+    local kernel p
+    for kernel in "-d 3" "--kernel rbf" "--kernel linear"; do
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $kernel -k 9 "$TMP/fit.txt" -o "$TMP/one.h5"
+        for p in 1 2 4; do
+            # shellcheck disable=SC2086
+            run --separate-stderr mpi "$p" fit -q $kernel -k 9 "$TMP/fit.txt" -o "$OUT/dist-$p.h5"
+            assert_status 0
+            same_eigenvalues "$TMP/one.h5" "$OUT/dist-$p.h5"
+            same_projections "$TMP/one.h5" "$OUT/dist-$p.h5"
+        done
+    done
+}
+
+@test "kpca-mpi fit with pdsyevd (--eig evd) and with many components on a 1 x 3 grid gives the single-process model" {
+    local args p
+    for args in "--eig evd -k 6" "-k 120"; do
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $args "$TMP/fit.txt" -o "$TMP/one.h5"
+        for p in 3; do
+            # shellcheck disable=SC2086
+            run --separate-stderr mpi "$p" fit -q $args "$TMP/fit.txt" -o "$OUT/dist.h5"
+            assert_status 0
+            same_eigenvalues "$TMP/one.h5" "$OUT/dist.h5"
+            same_projections "$TMP/one.h5" "$OUT/dist.h5"
+        done
+    done
+}
+
+@test "a distributed model is an ordinary model file: kpca reads it and it says how it was made" {
+    run --separate-stderr mpi 4 fit -k 5 "$TMP/fit.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "exact evr scalapack 2x2"
+    # rank 0 alone prints: one summary line, not four
+    [ "$(grep -c '^fit: 300 of 300 points' <<<"$stderr")" -eq 1 ] || { show_run; fail "more than one rank printed"; }
+    run --separate-stderr "$KPCA" info "$OUT/m.h5"
+    assert_status 0
+    assert_stdout_contains "format kpca-model" "solver exact evr scalapack 2x2" "fit_points 300" "components 5"
+    assert_no_tmp "$OUT"
+}
+
+@test "kpca-mpi transform on 1, 2 and 4 ranks writes the very bytes of kpca transform (csv, libsvm, hdf5)" {
+    "$KPCA" fit -q -k 7 "$TMP/fit.txt" -o "$TMP/m.h5"
+    local f p
+    # 2007 test digits: two blocks of rows, so that 2 and 4 ranks share them
+    for f in csv libsvm h5; do
+        "$KPCA" transform -q "$TMP/m.h5" "$DATA/zip.test.gz" -o "$TMP/one.$f"
+        for p in 1 2 4; do
+            run --separate-stderr mpi "$p" transform -q "$TMP/m.h5" "$DATA/zip.test.gz" -o "$OUT/dist-$p.$f"
+            assert_status 0
+            cmp "$TMP/one.$f" "$OUT/dist-$p.$f" || fail "$f on $p ranks differs from kpca transform"
+        done
+    done
+}
+
+@test "one rank that cannot read DATA stops every rank: a message naming the rank, exit 4, no model" {
+    run --separate-stderr mpirun_t -n 2 "$KPCA_MPI" fit -k 5 "$TMP/fit.txt" -o "$OUT/m.h5" \
+        : -n 1 "$KPCA_MPI" fit -k 5 "$TMP/missing.txt" -o "$OUT/m.h5"
+    assert_status 4
+    assert_stderr_contains "error: rank 2 of 3: cannot open '$TMP/missing.txt'"
+    assert_no_output "$OUT/m.h5"
+}
+
+@test "one rank over its memory budget stops every rank before the kernel matrix: exit 6, no model" {
+    # 1000 points: the last rank can read them within 3 MiB, not hold its
+    # 500 x 500 blocks of K and of the eigenvectors (4 MiB)
+    head_rows "$DATA/zip.train.gz" 1000 "$TMP/fit1000.txt"
+    run --separate-stderr mpirun_t -n 3 "$KPCA_MPI" fit -k 5 "$TMP/fit1000.txt" -o "$OUT/m.h5" \
+        : -n 1 "$KPCA_MPI" fit -k 5 --memory-limit 3M "$TMP/fit1000.txt" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "error: rank 3 of 4: kernel PCA on 1000 points over 4 ranks (2 x 2 grid) needs about" \
+        "more than the memory budget of 3.0 MiB"
+    [[ "$stderr" != *"hint: the memory budget"* ]] || { show_run; fail "rank 0 hints at its own budget"; }
+    assert_no_output "$OUT/m.h5"
+}
+
+@test "kpca-mpi transform: one rank that cannot read DATA stops every rank, no features" {
+    "$KPCA" fit -q -k 5 "$TMP/fit.txt" -o "$TMP/m.h5"
+    run --separate-stderr mpirun_t -n 1 "$KPCA_MPI" transform "$TMP/m.h5" "$TMP/test.txt" \
+        -o "$OUT/z.csv" : -n 1 "$KPCA_MPI" transform "$TMP/m.h5" "$TMP/nothere.txt" -o "$OUT/z.csv"
+    assert_status 4
+    assert_stderr_contains "error: rank 1 of 2: cannot open '$TMP/nothere.txt'"
+    assert_no_output "$OUT/z.csv"
+}
+
+@test "kpca-mpi --version and help print once, from rank 0" {
+    run --separate-stderr mpi 3 --version
+    assert_status 0
+    [ "$(grep -c '^kpca ' <<<"$output")" -eq 1 ] || { show_run; fail "expected one version line"; }
+    run --separate-stderr mpi 2 help fit
+    assert_status 0
+    [ "$(grep -c '^usage: kpca fit' <<<"$output")" -eq 1 ] || { show_run; fail "expected one usage line"; }
+}
+
+@test "kpca-mpi: an unwritable output, a bad option and a non-distributed solver fail on every rank with one message" {
+    run --separate-stderr mpi 2 fit -k 5 "$TMP/fit.txt" -o "$OUT/no/such/dir/m.h5"
+    assert_failure
+    assert_error_message
+    [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
+    run --separate-stderr mpi 2 fit -k 5 --kernel nope "$TMP/fit.txt" -o "$OUT/m.h5"
+    assert_status 2
+    [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
+    run --separate-stderr mpi 2 fit -k 5 --solver nystrom --landmarks 50 "$TMP/fit.txt" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "the distributed build runs the exact solver"
+    assert_no_output "$OUT/m.h5"
+}
