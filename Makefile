@@ -210,3 +210,13 @@ bench: deps
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS)
+
+# ---- the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs) -----
+# tools/toydata.c draws the seeded toy data and the plotting grids.
+$(BUILD)/tools/toydata: tools/toydata.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lm
+
+.PHONY: figures
+figures: $(BUILD)/kpca $(BUILD)/tools/toydata
+	KPCA=$(BUILD)/kpca TOYDATA=$(BUILD)/tools/toydata sh scripts/figures.sh --work $(BUILD)/figures
