@@ -220,3 +220,6 @@ $(BUILD)/tools/toydata: tools/toydata.c
 .PHONY: figures
 figures: $(BUILD)/kpca $(BUILD)/tools/toydata
 	KPCA=$(BUILD)/kpca TOYDATA=$(BUILD)/tools/toydata sh scripts/figures.sh --work $(BUILD)/figures
+# tests/cli/figures.bats runs scripts/figures.sh --fast with this toydata
+cli-test: $(BUILD)/tools/toydata
+cli-test: export TOYDATA = $(abspath $(BUILD)/tools/toydata)
