@@ -384,6 +384,7 @@ regions4=$(awk -F'[ ,]' '
             list = list sep sprintf("%.0f", d); sep = "," }
         printf "%d %d 1 %s\n", nr, mn, list
     }' "$work/fig4.components" "$work/fig4.data.csv")
+# shellcheck disable=SC2086 # four words, split on purpose
 set -- $regions4
 nregions=$1; minregion=$2; pairing=$3; orth=$4
 
