@@ -200,6 +200,7 @@ help:
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
 	@echo "make bench      every phase against its floor, the grid and scikit-learn (results/bench.md)"
 	@echo "make scaling    kpca fit's time and memory against M, every solver (results/scaling.md)"
+	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
 	@echo "make valgrind   unit tests, fuzz corpus and small-data CLI tests under valgrind"
@@ -254,3 +255,16 @@ mpi-if-available:
 distributed: mpi
 	$(MAKE) all
 	KPCA=$(BUILD)/kpca KPCA_MPI=$(BUILD)/kpca-mpi sh scripts/distributed.sh --work $(BUILD)/distributed $(DIST_FLAGS)
+
+# ---- the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs) -----
+# tools/toydata.c draws the seeded toy data and the plotting grids.
+$(BUILD)/tools/toydata: tools/toydata.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lm
+
+.PHONY: figures
+figures: $(BUILD)/kpca $(BUILD)/tools/toydata
+	KPCA=$(BUILD)/kpca TOYDATA=$(BUILD)/tools/toydata sh scripts/figures.sh --work $(BUILD)/figures
+# tests/cli/figures.bats runs scripts/figures.sh --fast with this toydata
+cli-test: $(BUILD)/tools/toydata
+cli-test: export TOYDATA = $(abspath $(BUILD)/tools/toydata)
