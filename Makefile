@@ -8,7 +8,7 @@ OPT      ?= -O2 -g
 PKG_CFLAGS := $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(PKGS)))
 CPPFLAGS += -D_XOPEN_SOURCE=700 -Isrc $(PKG_CFLAGS)
 CFLAGS   += $(WARN) $(OPT)
-LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lsvm -lm -lpthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lsvm -llbfgs -lm -lpthread
 BUILD    ?= build
 PREFIX   ?= /usr/local
 

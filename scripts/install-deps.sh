@@ -8,7 +8,7 @@
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
-      ca-certificates curl time"
+      ca-certificates curl time liblbfgs-dev"
 missing=""
 for p in $pkgs; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
