@@ -210,3 +210,9 @@ bench: deps
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS)
+
+# reduced-set feature extraction (kpca reduce) against the full model and
+# Nystrom (results/reduced-set.md .csv .png; about 20 minutes)
+.PHONY: reduce
+reduce: all
+	KPCA=$(BUILD)/kpca sh scripts/reduce.sh --work $(BUILD)/reduce
