@@ -22,7 +22,7 @@ static const cli_option options[] = {
     {"components", 'k', "K", CLI_SIZE, &o.components, 1, 1e9, "reduce the first K components (default: all)"},
     {"method", 0, "NAME", CLI_STRING, &o.method, 0, 0,
      "eig (eigenvectors of each component's quadratic form, kernel (gamma x.y)^2 only; exact with enough "
-     "vectors), lbfgs (any kernel) or auto: eig when it is exact within M_RED, else lbfgs (default: auto)"},
+     "vectors), lbfgs (poly, rbf, linear; not sigmoid) or auto: eig when it is exact within M_RED, else lbfgs (default: auto)"},
     {"init", 0, "HOW", CLI_STRING, &o.init, 0, 0,
      "lbfgs: start at a random subset of the fit points (subset) or at their k-means centres (kmeans) "
      "(default: subset)"},

@@ -466,6 +466,9 @@ kpca_status kpca_reduce(const kpca_model *full, const kpca_reduce_params *p, kpc
     if (full->centring == KPCA_CENTRE_REDUCED)
         return kpca_fail(err, KPCA_EUSAGE, "the model is already reduced (%s); reduce its full model instead",
                          full->reduction);
+    if (full->kernel.type == KPCA_KERNEL_SIGMOID)
+        return kpca_fail(err, KPCA_EUSAGE, "the sigmoid kernel is not positive semi-definite: |V - V~|^2 can be "
+                         "negative and has no minimum, so a reduced set is not defined");
     const size_t M = full->m, dim = full->dim;
     if (p->vectors == 0 || p->vectors > M)
         return kpca_fail(err, KPCA_EUSAGE, "cannot reduce to %zu vectors: give 1 to %zu (the model's fit points)",

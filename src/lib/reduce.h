@@ -29,7 +29,8 @@
  *          all kept vectors.  Unless that is exact, L-BFGS then starts
  *          from these vectors as below, and its result is kept only if its
  *          total residual is smaller.
- *   LBFGS  any kernel: z starts at m fit points (a seeded uniform subset) or
+ *   LBFGS  poly, rbf, linear (any positive semi-definite kernel; the
+ *          sigmoid one is refused): z starts at m fit points (a seeded uniform subset) or
  *          at k-means centres of the fit points; for given z the best beta
  *          solves K_zz beta_c = K_zx a_c (Cholesky, with a ridge of 1e-12
  *          trace(K_zz)/m, raised only if K_zz is numerically singular); the
@@ -97,7 +98,8 @@ kpca_reduce_params kpca_reduce_defaults(void);
  * flops and memory 8 (3 m M + 3 m^2 + 3 k m + 8 m dim) bytes (checked
  * against the memory budget); EIG, O(k (M dim^2 + dim^3)) flops plus one
  * least-squares solve.
- * Errors: KPCA_EUSAGE for a Nystrom or already reduced model, vectors 0 or
+ * Errors: KPCA_EUSAGE for a Nystrom or already reduced model, the sigmoid
+ * kernel (not positive semi-definite: rho can be negative, unbounded below), vectors 0 or
  * above the fit points, components above the model's, EIG for another
  * kernel than (gamma x.y)^2; KPCA_ENOMEM; KPCA_ENUMERIC when a kernel value
  * overflows or K_zz cannot be factored. */
