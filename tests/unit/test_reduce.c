@@ -421,6 +421,44 @@ static void test_bad_arguments(void **state)
     kpca_dataset_free(&ds);
 }
 
+/* SQLite-style: the (n+1)th library allocation and all later ones fail;
+ * kpca_reduce must return KPCA_ENOMEM with *out empty, for every n, until it
+ * succeeds without reaching the countdown (leaks show under ASan) */
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    tu_random_dataset(&ds, 20, 3, 2, 81);
+    kpca_model fulls[2];
+    fit_model(&ds, kpca_kernel_poly(2), 3, &fulls[0]); /* eig, exact */
+    fit_model(&ds, kpca_kernel_rbf(1.0), 3, &fulls[1]);
+    for (int t = 0; t < 2; t++) {
+        kpca_reduce_params p = kpca_reduce_defaults();
+        p.vectors = t == 0 ? 12 : 5;
+        p.max_iter = 2;
+        for (long n = 0;; n++) {
+            kpca_model out;
+            kpca_error err;
+            kpca_mem_fail_after(n);
+            kpca_status st = kpca_reduce(&fulls[t], &p, &out, NULL, &err);
+            long count = kpca_mem_fail_after(-1);
+            if (st == KPCA_OK) {
+                if (count > n)
+                    fail_msg("succeeded although allocation %ld of %ld failed", n + 1, count);
+                kpca_model_free(&out);
+                break;
+            }
+            if (st != KPCA_ENOMEM)
+                fail_msg("failing after %ld allocations: %s, expected out of memory", n, err.msg);
+            assert_null(out.fitx);
+            assert_null(out.alpha);
+            assert_null(out.rho);
+        }
+        kpca_model_free(&fulls[t]);
+    }
+    kpca_dataset_free(&ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_file_round_trip),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
