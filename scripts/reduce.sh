@@ -20,6 +20,7 @@
 #   --work DIR    models and features (default: build/reduce)
 #   --sizes LIST  reduced-set sizes (default: 64,200,600,1500)
 #   --quick       d = 3 only, M = 500, k = 16 and 64, sizes 16,64 (for trying it)
+#   --replot      only redraw reduced-set.png from reduced-set.csv in --out
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
@@ -30,6 +31,7 @@ degrees="2 3 4"
 ks="256 2048"
 subset=3000
 quick=0
+replot=0
 cmdline="scripts/reduce.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -37,17 +39,48 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     --quick) quick=1 ;;
+    --replot) replot=1 ;;
     -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "reduce.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
+# the plot: test error against kernel evaluations per point, a line per
+# (d, K) over the reduced sets, the full models as filled points at M
+draw() {
+    command -v gnuplot >/dev/null 2>&1 || return 0
+    csv="$out/reduced-set.csv"
+    png="$out/reduced-set.png"
+    plot=""
+    for d in $degrees; do for k in $ks; do
+        plot="$plot '$csv' using ((\$1 == $d && \$2 == $k && (strcol(3) eq \"reduced\")) ? \$4 : 1/0):11 with linespoints lw 2 title 'd = $d, K = $k (reduced)',"
+    done; done
+    plot="$plot '$csv' using ((strcol(3) eq \"full\") ? \$4 : 1/0):11 with points pt 7 ps 1.5 lc rgb 'black' title 'full models (d = 2, 3, 4; K = 256, 2048)',"
+    plot="$plot '$csv' using ((strcol(3) eq \"nystrom\") ? \$4 : 1/0):11 with points pt 6 ps 2 lc rgb 'black' title 'Nystrom, d = 3, L = vectors'"
+    gnuplot <<EOF
+set terminal pngcairo size 900,600
+set output '$png.tmp'
+set datafile separator ','
+set logscale x
+set xlabel 'kernel evaluations per point (reduced-set vectors, landmarks, or the $subset fit points)'
+set ylabel 'USPS test error (%)'
+set title 'Reduced-set kernel PCA features (kpca reduce)'
+set key top right
+set grid
+plot $plot
+EOF
+    mv "$png.tmp" "$png"
+}
+
 [ $quick = 1 ] && { degrees=3; ks="16 64"; subset=500; sizes=16,64; }
+if [ $replot = 1 ]; then draw; echo "reduce.sh: redrew $out/reduced-set.png" >&2; exit 0; fi
 [ -x "$KPCA" ] || { echo "reduce.sh: $KPCA not built: run make" >&2; exit 2; }
 mkdir -p "$out" "$work"
 maxk=$(echo $ks | tr ' ' '\n' | sort -n | tail -n 1)
 EVAL="--multiclass ovo --scale norm -c 10"
 start=$(date +%s)
+# the code measured: the commit at the start ("-dirty": code, not results/, differs from it)
+commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
 rows="$work/rows.csv"
 : >"$rows"
 say() { echo "reduce.sh: $*" >&2; }
@@ -125,7 +158,6 @@ csv="$out/reduced-set.csv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 blas=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 md="$out/reduced-set.md"
@@ -152,25 +184,5 @@ END {
     }
 }' "$csv" >"$md.tmp" && mv "$md.tmp" "$md"
 
-if command -v gnuplot >/dev/null 2>&1; then
-    png="$out/reduced-set.png"
-    plot=""
-    for d in $degrees; do for k in $ks; do
-        plot="$plot '$csv' using ((\$1 == $d && \$2 == $k && (strcol(3) ne \"nystrom\")) ? \$4 : 1/0):11 with linespoints lw 2 title 'd = $d, K = $k',"
-    done; done
-    plot="$plot '$csv' using ((strcol(3) eq \"nystrom\") ? \$4 : 1/0):11 with points pt 6 ps 2 lc rgb 'black' title 'Nystrom, d = 3'"
-    gnuplot <<EOF
-set terminal pngcairo size 900,600
-set output '$png.tmp'
-set datafile separator ','
-set logscale x
-set xlabel 'kernel evaluations per point (reduced-set vectors; the full model: $subset)'
-set ylabel 'USPS test error (%)'
-set title 'Reduced-set kernel PCA features (kpca reduce)'
-set key top right
-set grid
-plot $plot
-EOF
-    mv "$png.tmp" "$png"
-fi
-say "wrote $csv, $md${png:+, $png}"
+draw
+say "wrote $csv, $md and the plot"
