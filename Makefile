@@ -194,6 +194,7 @@ help:
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
 	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
+	@echo "make reduce     reduced-set models (kpca reduce) against the full ones and Nystrom (results/reduced-set.md)"
 	@echo "make bench      time every phase, the grid and scikit-learn (results/bench.md)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
