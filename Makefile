@@ -8,7 +8,7 @@ OPT      ?= -O2 -g
 PKG_CFLAGS := $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(PKGS)))
 CPPFLAGS += -D_XOPEN_SOURCE=700 -Isrc $(PKG_CFLAGS)
 CFLAGS   += $(WARN) $(OPT)
-LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lsvm -llinear -lm -lpthread
+LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lsvm -llinear -llbfgs -lm -lpthread
 BUILD    ?= build
 PREFIX   ?= /usr/local
 
@@ -198,6 +198,7 @@ help:
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
 	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
+	@echo "make reduce     reduced-set models (kpca reduce) against the full ones and Nystrom (results/reduced-set.md)"
 	@echo "make bench      every phase against its floor, the grid and scikit-learn (results/bench.md)"
 	@echo "make scaling    kpca fit's time and memory against M, every solver (results/scaling.md)"
 	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"

@@ -9,7 +9,7 @@
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
-      ca-certificates curl time
+      ca-certificates curl time liblbfgs-dev
       openmpi-bin libopenmpi-dev libscalapack-openmpi-dev"
 missing=""
 for p in $pkgs; do

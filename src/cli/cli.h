@@ -126,6 +126,7 @@ int cmd_eval(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_spectrum(int argc, char **argv);
 int cmd_denoise(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);
 
 extern const cli_command cli_fit_command;
 extern const cli_command cli_transform_command;
@@ -133,5 +134,6 @@ extern const cli_command cli_eval_command;
 extern const cli_command cli_info_command;
 extern const cli_command cli_spectrum_command;
 extern const cli_command cli_denoise_command;
+extern const cli_command cli_reduce_command;
 
 #endif

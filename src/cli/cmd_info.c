@@ -20,7 +20,10 @@ const cli_command cli_info_command = {
     "points fitted on; unknown in old Nystrom models), model_points (the fit\n"
     "points, or the landmarks), dim, components, trace, explained (sum of the\n"
     "kept eigenvalues / trace), input_lo, input_hi, source; with -e, then\n"
-    "'eigenvalue N MU' lines.",
+    "'eigenvalue N MU' lines.  A reduced model (kpca reduce) has centring\n"
+    "reduced, model_points = its reduced-set vectors, and adds reduction (how it\n"
+    "was made), residual_mean and residual_max (of rho_c = |V_c - V~_c|^2, where\n"
+    "|V_c| = 1), and with -e 'residual N RHO' lines.",
     options, sizeof options / sizeof options[0], cmd_info, 1, 1,
 };
 
@@ -49,7 +52,15 @@ int cmd_info(int argc, char **argv)
     if (md.kernel.type == KPCA_KERNEL_RBF)
         printf("sigma %.17g\n", md.kernel.sigma);
     printf("solver %s\ncentring %s\n", md.solver[0] ? md.solver : "exact",
-           md.centring == KPCA_CENTRE_NYSTROM ? "nystrom" : "kernel");
+           md.centring == KPCA_CENTRE_NYSTROM ? "nystrom" : md.centring == KPCA_CENTRE_REDUCED ? "reduced" : "kernel");
+    if (md.centring == KPCA_CENTRE_REDUCED) {
+        double sum = 0.0, mx = 0.0;
+        for (size_t c = 0; c < md.k; c++) {
+            sum += md.rho[c];
+            mx = md.rho[c] > mx ? md.rho[c] : mx;
+        }
+        printf("reduction %s\nresidual_mean %.6g\nresidual_max %.6g\n", md.reduction, sum / (double)md.k, mx);
+    }
     if (md.fit_n)
         printf("fit_points %zu\n", md.fit_n);
     else
@@ -60,6 +71,9 @@ int cmd_info(int argc, char **argv)
     if (o.eigenvalues)
         for (size_t c = 0; c < md.k; c++)
             printf("eigenvalue %zu %.17g\n", c + 1, md.eigval[c]);
+    if (o.eigenvalues && md.centring == KPCA_CENTRE_REDUCED)
+        for (size_t c = 0; c < md.k; c++)
+            printf("residual %zu %.17g\n", c + 1, md.rho[c]);
     kpca_model_free(&md);
     return 0;
 }

@@ -72,6 +72,14 @@ int cmd_spectrum(int argc, char **argv)
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
         return cli_fail(&err);
+    if (md.centring == KPCA_CENTRE_REDUCED) {
+        kpca_fail(&err, KPCA_EUSAGE,
+                  "'%s' is a reduced model (kpca reduce): its components are approximations; "
+                  "take the spectrum of the full model it was reduced from",
+                  pos[0]);
+        kpca_model_free(&md);
+        return cli_fail(&err);
+    }
     if (md.fit_n < 2) {
         kpca_fail(&err, KPCA_EFORMAT,
                   "'%s': the model does not record how many points it was fitted on "

@@ -14,6 +14,7 @@ static const cli_command *const commands[] = {
     &cli_info_command,
     &cli_spectrum_command,
     &cli_denoise_command,
+    &cli_reduce_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -19,6 +19,7 @@
 #include "mem.h"
 #include "model.h"
 #include "preimage.h"
+#include "reduce.h"
 #include "progress.h"
 #include "version.h"
 

@@ -73,6 +73,7 @@ void kpca_model_free(kpca_model *model)
     kpca_free(model->alpha);
     kpca_free(model->eigval);
     kpca_free(model->colmean);
+    kpca_free(model->rho);
     memset(model, 0, sizeof *model);
 }
 
@@ -583,7 +584,7 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
             }
         }
         kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
-        if (model->centring == KPCA_CENTRE_NYSTROM) {
+        if (model->centring != KPCA_CENTRE_KERNEL) { /* NYSTROM, REDUCED */
             for (size_t r = 0; r < no; r++)
                 cblas_daxpy((int)m, -1.0, model->colmean, 1, kt + r * m, 1);
         } else {
@@ -615,7 +616,8 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
     kpca_error kerr;
     if (kpca_kernel_check(&md->kernel, &kerr) != KPCA_OK)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': invalid kernel: %s", path, kerr.msg);
-    if (md->m < 2 || md->dim < 1 || md->k < 1 || md->k > md->m)
+    const int reduced = md->centring == KPCA_CENTRE_REDUCED;
+    if (md->m < (reduced ? 1u : 2u) || md->dim < 1 || md->k < 1 || (!reduced && md->k > md->m))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': inconsistent sizes (m=%zu, dim=%zu, k=%zu)", path, md->m,
                          md->dim, md->k);
     for (size_t i = 0; i < md->m * md->dim; i++)
@@ -639,8 +641,18 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
             return kpca_fail(err, KPCA_EFORMAT, "'%s': the solver description holds a control character", path);
     if (md->centring == KPCA_CENTRE_KERNEL ? md->fit_n != md->m : (md->fit_n != 0 && md->fit_n < md->m))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': %zu fit points do not fit %zu model points", path, md->fit_n, md->m);
-    if (md->centring == KPCA_CENTRE_NYSTROM && md->grandmean != 0.0)
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': a Nystrom model has grand mean %g, expected 0", path, md->grandmean);
+    if (md->centring != KPCA_CENTRE_KERNEL && md->grandmean != 0.0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a %s model has grand mean %g, expected 0", path,
+                         reduced ? "reduced" : "Nystrom", md->grandmean);
+    if (reduced && md->rho == NULL)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a reduced model without its residuals", path);
+    for (size_t c = 0; reduced && c < md->k; c++)
+        if (!isfinite(md->rho[c]) || md->rho[c] < 0.0)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': residual %zu (%g) is not a finite non-negative number", path,
+                             c + 1, md->rho[c]);
+    for (const char *c = md->reduction; *c; c++)
+        if (iscntrl((unsigned char)*c))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': the reduction description holds a control character", path);
     if (!isfinite(md->grandmean) || !isfinite(md->trace) || !isfinite(md->input_lo) || !isfinite(md->input_hi))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': a scalar statistic is not finite", path);
     return KPCA_OK;

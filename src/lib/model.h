@@ -30,7 +30,11 @@
  * NYSTROM: the m model points are landmarks and z = alpha (k_L(x) - colmean):
  *         the centring of the Nystrom features (approx.h) is folded into
  *         alpha and colmean; grandmean is 0. */
-typedef enum { KPCA_CENTRE_KERNEL = 0, KPCA_CENTRE_NYSTROM } kpca_centring;
+/* REDUCED: a reduced-set model (reduce.h): the m model points are the
+ *         vectors z_j, alpha holds the coefficients beta, and
+ *         z = alpha (k_Z(x) - colmean) with colmean_j = the mean of k(z_j, x_i)
+ *         over the original fit points; grandmean is 0; k may exceed m. */
+typedef enum { KPCA_CENTRE_KERNEL = 0, KPCA_CENTRE_NYSTROM, KPCA_CENTRE_REDUCED } kpca_centring;
 
 #define KPCA_SOLVER_MAX 64
 
@@ -54,6 +58,9 @@ typedef struct {
     double trace;     /* trace of the centred K: sum of all its eigenvalues */
     double input_lo, input_hi; /* range of the fit data's values */
     char source[KPCA_SOURCE_MAX]; /* free-text provenance (file, subset) */
+    /* REDUCED only (NULL / empty otherwise): */
+    double *rho;      /* k residuals ||V_c - V~_c||^2 of the expansions (owned) */
+    char reduction[KPCA_SOURCE_MAX]; /* how the reduced set was made */
 } kpca_model;
 
 /* How the components are found (see README "Approximate solvers").

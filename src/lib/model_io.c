@@ -4,11 +4,13 @@
  * block in front of the HDF5 data and are checked before libhdf5 reads it.
  * Root attributes: format ("kpca-model"), version (2: sealed), kpca_version,
  * kernel ("poly", "rbf", "sigmoid", "linear"), degree, gamma, coef0, sigma
- * (rbf only), centring ("nystrom" only; optional), solver (optional), m,
+ * (rbf only), centring ("nystrom" or "reduced" only; optional), solver
+ * (optional), reduction (reduced only: how the reduced set was made), m,
  * fit_points (optional: m unless nystrom), dim, k, grandmean, trace,
  * input_lo, input_hi, source, checksum (CRC-32 of the arrays and numbers).
  * Datasets: fit_x (m x dim), fit_y (m), alpha (k x m), eigenvalues (k),
- * colmean (m).  Loading checks the version, every shape, the checksum and
+ * colmean (m); reduced models add rho (k: the residual of every
+ * component's expansion) and may have k > m.  Loading checks the version, every shape, the checksum and
  * kpca_model_validate, so a truncated or altered file is refused.
  */
 #include <string.h>
@@ -56,6 +58,10 @@ static unsigned long model_checksum(const kpca_model *md)
     crc = crc_bytes(crc, md->alpha, md->k * md->m * sizeof(double));
     crc = crc_bytes(crc, md->eigval, md->k * sizeof(double));
     crc = crc_bytes(crc, md->colmean, md->m * sizeof(double));
+    if (md->centring == KPCA_CENTRE_REDUCED) {
+        crc = crc_bytes(crc, md->rho, md->k * sizeof(double));
+        crc = crc_bytes(crc, md->reduction, strlen(md->reduction));
+    }
     return crc;
 }
 
@@ -84,8 +90,11 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "coef0", md->kernel.coef0, err);
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
         st = kpca_h5_attr_write_double(f, path, "sigma", md->kernel.sigma, err);
-    if (st == KPCA_OK && md->centring == KPCA_CENTRE_NYSTROM)
-        st = kpca_h5_attr_write_string(f, path, "centring", "nystrom", err);
+    if (st == KPCA_OK && md->centring != KPCA_CENTRE_KERNEL)
+        st = kpca_h5_attr_write_string(f, path, "centring",
+                                       md->centring == KPCA_CENTRE_NYSTROM ? "nystrom" : "reduced", err);
+    if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
+        st = kpca_h5_attr_write_string(f, path, "reduction", md->reduction, err);
     if (st == KPCA_OK && md->solver[0] != '\0')
         st = kpca_h5_attr_write_string(f, path, "solver", md->solver, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "m", (long)md->m, err);
@@ -104,6 +113,8 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "eigenvalues", d_k, md->eigval, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "colmean", d_m, md->colmean, err);
+    if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
+        st = kpca_h5_write_doubles(f, path, "rho", d_k, md->rho, err);
     return kpca_h5_image_save(f, st, path, err);
 }
 
@@ -165,19 +176,24 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
         st = kpca_h5_attr_read_string(f, path, "centring", cname, sizeof cname, err);
         if (st == KPCA_OK && strcmp(cname, "nystrom") == 0)
             md->centring = KPCA_CENTRE_NYSTROM;
+        else if (st == KPCA_OK && strcmp(cname, "reduced") == 0)
+            md->centring = KPCA_CENTRE_REDUCED;
         else if (st == KPCA_OK && strcmp(cname, "kernel") != 0)
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown centring '%s' (expected kernel or nystrom)", path,
-                           cname);
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown centring '%s' (expected kernel, nystrom or reduced)",
+                           path, cname);
     }
+    if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
+        st = kpca_h5_attr_read_text(f, path, "reduction", md->reduction, sizeof md->reduction, err);
     if (st == KPCA_OK && H5Aexists(f, "solver") > 0)
         st = kpca_h5_attr_read_string(f, path, "solver", md->solver, sizeof md->solver, err);
-    if (st == KPCA_OK) st = read_size(f, path, "m", 2, 100000000L, &md->m, err);
+    const int reduced = md->centring == KPCA_CENTRE_REDUCED;
+    if (st == KPCA_OK) st = read_size(f, path, "m", reduced ? 1 : 2, 100000000L, &md->m, err);
     if (st == KPCA_OK) /* optional: absent before it; m for kernel-centred models */
         md->fit_n = md->centring == KPCA_CENTRE_KERNEL ? md->m : 0;
     if (st == KPCA_OK && H5Aexists(f, "fit_points") > 0)
         st = read_size(f, path, "fit_points", 2, 100000000L, &md->fit_n, err);
     if (st == KPCA_OK) st = read_size(f, path, "dim", 1, 100000000L, &md->dim, err);
-    if (st == KPCA_OK) st = read_size(f, path, "k", 1, (long)md->m, &md->k, err);
+    if (st == KPCA_OK) st = read_size(f, path, "k", 1, reduced ? 100000000L : (long)md->m, &md->k, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "grandmean", &md->grandmean, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "trace", &md->trace, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_lo", &md->input_lo, err);
@@ -195,6 +211,8 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = expect_dims(path, "eigenvalues", dims, md->k, 1, err);
     if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "colmean", 1, dims, &md->colmean, err);
     if (st == KPCA_OK) st = expect_dims(path, "colmean", dims, md->m, 1, err);
+    if (st == KPCA_OK && reduced) st = kpca_h5_read_doubles(f, path, "rho", 1, dims, &md->rho, err);
+    if (st == KPCA_OK && reduced) st = expect_dims(path, "rho", dims, md->k, 1, err);
     H5Fclose(f);
     if (st == KPCA_OK && (unsigned long)checksum != model_checksum(md))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);

@@ -145,6 +145,9 @@ static kpca_status check_args(const kpca_model *md, size_t dim, size_t k, kpca_e
 {
     /* the expansion on the model's points assumes the paper's centring: a
      * Nystrom model's points are landmarks, its mean is over other points */
+    if (md->centring == KPCA_CENTRE_REDUCED)
+        return kpca_fail(err, KPCA_EUSAGE, "pre-images need the full model: a reduced model (kpca reduce) keeps no "
+                         "expansion on the fit points");
     if (md->centring != KPCA_CENTRE_KERNEL)
         return kpca_fail(err, KPCA_EUSAGE, "pre-images need a model of the exact or randomized solver (this one is "
                          "%s)", md->solver);

@@ -24,7 +24,7 @@ load helper
     "$KPCA" help --man >"$TMP/kpca.1"
     grep -q '^\.TH KPCA 1 ' "$TMP/kpca.1" || fail "no .TH line"
     local cmd opt n=0
-    for cmd in fit transform eval info denoise; do
+    for cmd in fit transform eval info denoise reduce; do
         grep -q "^\.SS \"kpca $cmd " "$TMP/kpca.1" || fail "no section for $cmd"
         for opt in $("$KPCA" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+'); do
             local esc
