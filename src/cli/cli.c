@@ -74,10 +74,19 @@ int cli_fail(const kpca_error *err)
     return err->code == KPCA_OK ? 1 : (int)err->code;
 }
 
+const char *const *cli_inputs = NULL;
+size_t cli_ninputs = 0;
+
 int cli_check_outputs(const char *a, const char *b, const char *c, const char *d)
 {
     const char *paths[4] = {a, b, c, d};
     kpca_error err;
+    for (size_t i = 0; i < cli_ninputs; i++)
+        if (kpca_input_check(cli_inputs[i], &err) != KPCA_OK)
+            return cli_fail(&err);
+    for (int i = 0; i < 4; i++)
+        if (paths[i] != NULL && kpca_output_check(paths[i], cli_inputs, cli_ninputs, &err) != KPCA_OK)
+            return cli_fail(&err);
     for (int i = 0; i < 4; i++)
         if (paths[i] != NULL && kpca_atomic_check(paths[i], &err) != KPCA_OK)
             return cli_fail(&err);

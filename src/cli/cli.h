@@ -24,9 +24,16 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_hint(const cli_command *cmd);
 /* Reports a library error and returns its status as the exit code. */
 int cli_fail(const kpca_error *err);
-/* Checks that each output path that is not NULL can be written
- * (kpca_atomic_check), before the work: 0, or the exit code once the error
- * is printed, so that a long fit does not end in "cannot create". */
+/* The command's positional arguments, recorded by cli_parse: every
+ * command's positional arguments are the files it reads (DATA, MODEL,
+ * TRAIN, TEST). */
+extern const char *const *cli_inputs;
+extern size_t cli_ninputs;
+/* Before the work, for each output path that is not NULL: refuses one that
+ * is the same file as an input (kpca_output_check, through links too), after
+ * refusing an input that is a directory (kpca_input_check); then checks that
+ * it can be written (kpca_atomic_check), so that a long fit does not end in
+ * "cannot create".  0, or the exit code once the error is printed. */
 int cli_check_outputs(const char *a, const char *b, const char *c, const char *d);
 
 /* Input options shared by fit and transform. */

@@ -68,6 +68,8 @@ int cmd_spectrum(int argc, char **argv)
     if (r != 0)
         return r == 1 ? 0 : r;
     cli_quiet = o.quiet;
+    if ((r = cli_check_outputs(o.csv, o.markdown, o.json, NULL)) != 0)
+        return r;
     kpca_model md;
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)

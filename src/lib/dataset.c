@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "clobber.h"
 #include "mem.h"
 
 static const char *const format_names[] = {"auto", "esl", "libsvm", "hdf5", "csv"};
@@ -124,6 +125,10 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
     kpca_status st = kpca_split_spec(spec, &file, &group, err);
     if (st != KPCA_OK)
         return st;
+    if ((st = kpca_input_check(file, err)) != KPCA_OK) {
+        kpca_free(file);
+        return st;
+    }
     if (opts->group != NULL)
         group = opts->group;
 

@@ -5,6 +5,7 @@
 #include "approx.h"
 #include "atomic.h"
 #include "blas.h"
+#include "clobber.h"
 #include "clock.h"
 #include "dataset.h"
 #include "eig.h"
