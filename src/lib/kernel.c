@@ -146,6 +146,26 @@ double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, 
     }
 }
 
+double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df)
+{
+    switch (k->type) {
+    case KPCA_KERNEL_POLY: {
+        double v = k->gamma * s + k->coef0;
+        double p = k->degree > 1 ? pow(v, k->degree - 1) : 1.0;
+        *df = k->degree * k->gamma * p;
+        return p * v;
+    }
+    case KPCA_KERNEL_SIGMOID: {
+        double t = tanh(k->gamma * s + k->coef0);
+        *df = k->gamma * (1.0 - t * t);
+        return t;
+    }
+    default: /* linear (rbf is not a function of x.y alone) */
+        *df = 1.0;
+        return s;
+    }
+}
+
 /* rbf from dot products: g[i][j] = x_i.y_j becomes
  * exp(-(na[i] + nb[j] - 2 g) / (2 sigma^2)), the squared distance clamped at
  * 0 against rounding. */

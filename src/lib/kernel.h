@@ -62,6 +62,10 @@ kpca_status kpca_kernel_check(const kpca_kernel *k, kpca_error *err);
 
 /* k(a, b) by definition (reference). */
 double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, size_t dim);
+/* A dot-product kernel (poly, sigmoid, linear) as a function f of s = x.y:
+ * returns f(s) and writes f'(s) into *df (the pre-image iteration's
+ * gradient, preimage.c).  Not for rbf, a function of |x - y|. */
+double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df);
 
 /* Replaces each dot product g[i] (i < n) by the kernel value.  Only for the
  * dot-product kernels (poly, sigmoid, linear): rbf also needs the norms. */
