@@ -59,6 +59,9 @@ double kpca_kernel_default_sigma(const double *x, size_t m, size_t dim);
 
 /* Checks the parameters; returns KPCA_EUSAGE with a message if invalid. */
 kpca_status kpca_kernel_check(const kpca_kernel *k, kpca_error *err);
+/* The same, naming the parameter at fault in *param ("degree", "gamma",
+ * "coef0", "sigma"; NULL when all are valid). */
+kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kpca_error *err);
 
 /* k(a, b) by definition (reference). */
 double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, size_t dim);

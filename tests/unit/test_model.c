@@ -1027,9 +1027,69 @@ static void test_approximate_solvers_accuracy(void **state)
     assert_null(a.alpha);
 }
 
+/* kpca_fit_check: each rule fires alone, names its parameter, and the
+ * rules that need the data wait for m. */
+static void test_fit_check(void **state)
+{
+    (void)state;
+    kpca_error err;
+    const char *param = "unset";
+    kpca_fit_params p = kpca_fit_defaults(3);
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    assert_null(param);
+    p.components = 500; /* more than 100 points: only known with m */
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    assert_int_equal(kpca_fit_check(&p, 100, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "components");
+    assert_non_null(strstr(err.msg, "100 fit points"));
+    p = kpca_fit_defaults(3);
+    p.kernel.coef0 = -1.0;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "coef0");
+    p = kpca_fit_defaults(3);
+    p.variance = 0.9;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    p.eig = KPCA_EIG_EVR;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "variance");
+    assert_non_null(strstr(err.msg, "evr"));
+    p.eig = KPCA_EIG_AUTO;
+    p.solver = KPCA_SOLVER_RANDOMIZED;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_non_null(strstr(err.msg, "exact solver"));
+    p.variance = 0.0;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "components");
+    assert_non_null(strstr(err.msg, "needs the number of components"));
+    p = kpca_fit_defaults(3);
+    p.variance = 0.9;
+    assert_int_equal(kpca_fit_check(&p, 46339, &param, &err), KPCA_EUSAGE);
+    assert_non_null(strstr(err.msg, "46338"));
+    p = kpca_fit_defaults(3);
+    p.solver = KPCA_SOLVER_NYSTROM;
+    p.landmarks = 50;
+    assert_int_equal(kpca_fit_check(&p, 40, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "landmarks");
+    p.landmarks = 30;
+    p.components = 31;
+    assert_int_equal(kpca_fit_check(&p, 40, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "components");
+    assert_non_null(strstr(err.msg, "30 landmarks"));
+    p.components = 30;
+    assert_int_equal(kpca_fit_check(&p, 40, &param, &err), KPCA_OK);
+    assert_null(param);
+    /* an rbf kernel's sigma is a data-dependent default: checked with m only */
+    p = kpca_fit_defaults(1);
+    p.kernel = kpca_kernel_rbf(0.0);
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    assert_int_equal(kpca_fit_check(&p, 10, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "sigma");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fit_check),
         cmocka_unit_test(test_fit_degree2),
         cmocka_unit_test(test_fit_degree3),
         cmocka_unit_test(test_fit_few_components_evr),
