@@ -3,15 +3,21 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
+kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_list ap)
 {
     if (err != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
         err->code = code;
     }
+    return code;
+}
+
+kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kpca_vfail(err, code, fmt, ap);
+    va_end(ap);
     return code;
 }
 

@@ -9,6 +9,7 @@
 #ifndef KPCA_ERROR_H
 #define KPCA_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef enum {
@@ -32,6 +33,13 @@ typedef struct {
 kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* kpca_fail with a va_list, for functions that forward their arguments. */
+kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 0)))
 #endif
     ;
 

@@ -210,13 +210,10 @@ static kpca_status param_fail(const char **param, const char *name, kpca_error *
 {
     if (param != NULL)
         *param = name;
-    if (err != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-        err->code = KPCA_EUSAGE;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    kpca_vfail(err, KPCA_EUSAGE, fmt, ap);
+    va_end(ap);
     return KPCA_EUSAGE;
 }
 
