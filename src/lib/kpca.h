@@ -11,6 +11,7 @@
 #include "eig.h"
 #include "error.h"
 #include "featfile.h"
+#include "featpair.h"
 #include "kernel.h"
 #include "classifier.h"
 #include "eval.h"
