@@ -82,14 +82,6 @@ int cli_set_memory_limit(const char *s);
 /* Parses "123", "1.5G", "512M", "64K", "2T" (powers of 1024) into bytes. */
 int cli_parse_bytes(const char *s, size_t *out);
 
-/* The documented exit codes, for the usage text and the man page. */
-typedef struct {
-    int code;
-    const char *meaning;
-} cli_exit_code;
-extern const cli_exit_code cli_exit_codes[];
-extern const size_t cli_nexit_codes;
-
 /* The kpca(1) man page (roff) from the command tables. */
 void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n);
 

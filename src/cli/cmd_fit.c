@@ -45,9 +45,10 @@ static const cli_option options[] = {
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
      "randomized: extra sketch vectors (default: as many as --components)"},
     {"power-iters", 0, "Q", CLI_INT, &o.power_iters, 0, 100,
-     "randomized: products with the kernel matrix beyond the first (default: 4)"},
+     "randomized: products with the kernel matrix beyond the first (default: " CLI_STR(KPCA_RSVD_POWER_ITERS) ")"},
     {"landmarks", 0, "L", CLI_SIZE, &o.landmarks, 2, 1e9,
-     "nystrom: the number of landmarks, independent of --components (default: 1000, at most M)"},
+     "nystrom: the number of landmarks, independent of --components (default: " CLI_STR(KPCA_DEFAULT_LANDMARKS)
+     ", at most M)"},
     {"landmark-method", 0, "HOW", CLI_STRING, &o.landmark_method, 0, 0,
      "nystrom: uniform (random fit points) or kmeans (k-means centres of the fit points) (default: uniform)"},
     {"solver-seed", 0, "S", CLI_INT, &o.solver_seed, 1, 9007199254740992.0,

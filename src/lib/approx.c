@@ -38,6 +38,12 @@ static void gaussian_fill(double *z, size_t len, uint64_t *state)
  * layout LAPACK works in without a transposed copy, and the column-major
  * n x k result is the row-major k x n evecs.  a is symmetric, so its
  * row-major storage is also its column-major storage. */
+size_t kpca_rsvd_sketch(size_t n, size_t k, size_t oversample)
+{
+    size_t p = oversample ? oversample : k;
+    return k + (p < n - k ? p : n - k);
+}
+
 kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t oversample, size_t power_iters,
                                 uint64_t seed, double *evals, double *evecs, kpca_error *err)
 {
@@ -45,7 +51,7 @@ kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t over
         return kpca_fail(err, KPCA_EUSAGE, "cannot take %zu eigenpairs of a %zu x %zu matrix", k, n, n);
     if (n > (size_t)INT_MAX)
         return kpca_fail(err, KPCA_EUSAGE, "a %zu x %zu matrix is beyond BLAS's int indices", n, n);
-    const size_t s = k + (oversample < n - k ? oversample : n - k);
+    const size_t s = kpca_rsvd_sketch(n, k, oversample);
     const int ni = (int)n, si = (int)s;
     double *q = kpca_alloc_array(n, s, sizeof(double));
     double *y = kpca_alloc_array(n, s, sizeof(double));

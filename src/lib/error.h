@@ -43,8 +43,15 @@ kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_li
 #endif
     ;
 
+/* The largest status: the exit codes are KPCA_OK .. KPCA_STATUS_LAST. */
+#define KPCA_STATUS_LAST KPCA_ENOMEM
+
 /* Short name of a status ("format error", ...). Never NULL. */
 const char *kpca_status_name(kpca_status code);
+/* What a status means as kpca's exit code, one line: the one text that the
+ * usage message, the man page and (scripts/sync-readme.sh) the README's
+ * "Exit codes" table print.  Never NULL. */
+const char *kpca_status_meaning(kpca_status code);
 
 /* Clears err to KPCA_OK with an empty message. */
 void kpca_error_clear(kpca_error *err);

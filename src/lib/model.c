@@ -51,8 +51,8 @@ kpca_fit_params kpca_fit_defaults(int degree)
     kpca_fit_params p;
     p.kernel = kpca_kernel_poly(degree);
     p.solver = KPCA_SOLVER_EXACT;
-    p.oversample = 0;
-    p.power_iters = KPCA_DEFAULT_POWER_ITERS;
+    p.oversample = KPCA_RSVD_OVERSAMPLE;
+    p.power_iters = KPCA_RSVD_POWER_ITERS;
     p.landmarks = KPCA_DEFAULT_LANDMARKS;
     p.landmark_method = KPCA_LANDMARKS_UNIFORM;
     p.kmeans_iter = KPCA_DEFAULT_KMEANS_ITER;
@@ -356,9 +356,8 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         st = kpca_eig_top_chosen(K, m, choose_by_variance, &goal, &want, mu, u, err);
         inf.requested = want;
     } else if (p->solver == KPCA_SOLVER_RANDOMIZED) {
-        size_t over = p->oversample ? p->oversample : want;
-        sketch = want + over < m ? want + over : m;
-        st = kpca_eig_randomized(K, m, want, over, p->power_iters, p->seed, mu, u, err);
+        sketch = kpca_rsvd_sketch(m, want, p->oversample);
+        st = kpca_eig_randomized(K, m, want, p->oversample, p->power_iters, p->seed, mu, u, err);
     } else {
         st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
     }

@@ -72,7 +72,8 @@ int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out);
 typedef struct {
     kpca_kernel kernel;
     kpca_solver solver;
-    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components */
+    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components
+                            * (kpca_rsvd_sketch) */
     size_t power_iters;    /* RANDOMIZED: products with K~ beyond the first */
     size_t landmarks;      /* NYSTROM: landmark count l (<= fit points) */
     kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
@@ -96,8 +97,8 @@ typedef struct {
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
 } kpca_fit_info;
 
-/* Defaults of the approximate solvers */
-#define KPCA_DEFAULT_POWER_ITERS 4
+/* Defaults of the approximate solvers (the randomized solver's: approx.h,
+ * KPCA_RSVD_OVERSAMPLE and KPCA_RSVD_POWER_ITERS) */
 #define KPCA_DEFAULT_LANDMARKS 1000
 #define KPCA_DEFAULT_KMEANS_ITER 20
 

@@ -11,8 +11,8 @@
 kpca_preimage_params kpca_preimage_defaults(void)
 {
     kpca_preimage_params p;
-    p.max_iter = 100;
-    p.tol = 1e-6;
+    p.max_iter = KPCA_PREIMAGE_MAX_ITER;
+    p.tol = KPCA_PREIMAGE_TOL;
     p.start = NULL;
     p.plain = 0;
     return p;
