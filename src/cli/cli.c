@@ -232,6 +232,20 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     return r;
 }
 
+int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common)
+{
+    int r = cli_parse(cmd, argc, argv, pos, npos);
+    if (r != 0)
+        return r == 1 ? -1 : r;
+    if (common.memory_limit != NULL && cli_set_memory_limit(*common.memory_limit) != 0)
+        return KPCA_EUSAGE;
+    const int quiet = common.quiet != NULL && *common.quiet;
+    if (common.verbose != NULL)
+        cli_progress_begin(cmd->name, quiet, *common.verbose);
+    cli_quiet = quiet;
+    return 0;
+}
+
 int cli_parse_bytes(const char *s, size_t *out)
 {
     char *end;

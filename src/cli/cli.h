@@ -76,6 +76,21 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n);
     {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
      "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}
 
+/* The options most commands share, as the command's own option table
+ * stores them: NULL for one the command does not have. */
+typedef struct {
+    const int *quiet;                /* -q */
+    const int *verbose;              /* -v: also starts the progress meter */
+    const char *const *memory_limit; /* --memory-limit */
+} cli_common;
+
+/* The prologue of every command: parses argv with cmd's table (cli_parse,
+ * positional arguments into pos, their count into *npos), then applies the
+ * shared options that common points to: the memory budget, -q (cli_quiet)
+ * and the progress meter.  0 to go on; -1 when --help was printed (exit 0);
+ * else the exit code, the error already reported. */
+int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common);
+
 /* Sets the memory budget from a --memory-limit value (NULL: MemAvailable in
  * /proc/meminfo, or none where it cannot be read).  0 or KPCA_EUSAGE. */
 int cli_set_memory_limit(const char *s);

@@ -92,13 +92,10 @@ int cmd_eval(int argc, char **argv)
     kpca_svm_params p = kpca_svm_defaults();
     char *pos[2]; /* o.eps, o.folds: 0 = not given (their ranges exclude 0) */
     int npos;
-    int r = cli_parse(&cli_eval_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_eval_command, argc, argv, pos, &npos,
+                      (cli_common){&o.quiet, &o.verbose, &o.memory_limit});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    if (cli_set_memory_limit(o.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    cli_progress_begin("eval", o.quiet, o.verbose);
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if (o.eps != 0.0)
         p.eps = o.eps;
     if (o.folds != 0)

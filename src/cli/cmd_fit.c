@@ -105,13 +105,10 @@ int cmd_fit(int argc, char **argv)
     o.in.round = -1;
     char *pos[1];
     int npos;
-    int r = cli_parse(&cli_fit_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_fit_command, argc, argv, pos, &npos,
+                      (cli_common){&o.quiet, &o.verbose, &o.memory_limit});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    if (cli_set_memory_limit(o.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    cli_progress_begin("fit", o.quiet, o.verbose);
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if (o.output == NULL) {
         cli_error("no output file: give one with -o MODEL");
         cli_hint(&cli_fit_command);
@@ -266,8 +263,8 @@ int cmd_fit(int argc, char **argv)
         cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
                  p.variance > 0.0 ? " (the fewest that reach --components)" : "");
     cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
-             model.eigval[0], model.eigval[model.k - 1], 100.0 * kpca_model_explained(&model, 0, model.k), info.sec_kernel, info.sec_center,
-             model.solver, info.sec_eig);
+             model.eigval[0], model.eigval[model.k - 1], 100.0 * kpca_model_explained(&model, 0, model.k),
+             info.sec_kernel, info.sec_center, model.solver, info.sec_eig);
     kpca_progress("write", 0, 1);
     st = kpca_model_save(&model, o.output, &err);
     kpca_progress("write", 1, 1);

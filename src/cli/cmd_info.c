@@ -29,9 +29,9 @@ int cmd_info(int argc, char **argv)
     memset(&o, 0, sizeof o);
     char *pos[1];
     int npos;
-    int r = cli_parse(&cli_info_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_info_command, argc, argv, pos, &npos, (cli_common){NULL, NULL, NULL});
     if (r != 0)
-        return r == 1 ? 0 : r;
+        return r < 0 ? 0 : r;
     kpca_model md;
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)

@@ -61,10 +61,9 @@ int cmd_spectrum(int argc, char **argv)
     memset(&o, 0, sizeof o);
     char *pos[1];
     int npos;
-    int r = cli_parse(&cli_spectrum_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_spectrum_command, argc, argv, pos, &npos, (cli_common){&o.quiet, NULL, NULL});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if ((r = cli_check_outputs(o.csv, o.markdown, o.json, NULL)) != 0)
         return r;
     kpca_model md;
