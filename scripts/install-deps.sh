@@ -5,10 +5,11 @@
 #   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py
 #   plots:  gnuplot-nox
 #   measurements: time (/usr/bin/time: peak RSS in make bench and make approx)
+#   scripts: jq (run-grid.sh's JSON, scripts/lib.sh)
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
-      ca-certificates curl time"
+      ca-certificates curl time jq"
 missing=""
 for p in $pkgs; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
