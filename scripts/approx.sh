@@ -20,6 +20,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
+. scripts/lib.sh
 CMP=${CMP:-build/bench/approx_compare}
 out=results
 work=build/approx
@@ -42,14 +43,10 @@ for t in "$KPCA" "$CMP"; do
 done
 [ -f data/zip.train.gz ] || { echo "approx.sh: USPS missing: run make data" >&2; exit 2; }
 mkdir -p "$work" "$out"
-tmpfiles=""
-trap 'rm -f $tmpfiles' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-say() { printf 'approx.sh: %s\n' "$*" >&2; }
+lib_traps
 
-# the grid's headline protocol (scripts/run-grid.sh)
-EVAL="--multiclass ovo --scale norm -c 10"
+# the grid's headline protocol
+EVAL=$HEADLINE_EVAL
 if [ "$quick" = 1 ]; then
     M=600 ks="16 64" kmax=64 L1=200 L2=400
 else
@@ -144,10 +141,9 @@ end=$(date +%s)
 cp "$csv" "$out/approx.csv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-machine="$(uname -sm), $(nproc) cores, $cpu"
+machine=$(machine_stamp)
 md="$out/approx.md"
 tmp="$out/.approx.md.tmp.$$"
 tmpfiles="$tmpfiles $tmp"

@@ -24,6 +24,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
+. scripts/lib.sh
 
 subset=3000
 npts=300
@@ -52,17 +53,7 @@ for f in data/zip.train.gz data/zip.test.gz; do
     [ -f "$f" ] || { echo "denoise.sh: $f missing: run make data" >&2; exit 2; }
 done
 mkdir -p "$work" "$out"
-tmpfiles=""
-cleanup() { [ -z "$tmpfiles" ] || rm -f $tmpfiles; }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-say() { printf '%s\n' "$*" >&2; }
-# model_key MODEL KEY: the value of KEY in `kpca info MODEL`; fails when
-# kpca does (a plain `$(kpca info | awk)` would hide that from set -e)
-model_key() {
-    _info=$("$KPCA" info "$1") && printf '%s\n' "$_info" | awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }'
-}
+lib_traps
 start=$(date +%s)
 
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
@@ -129,10 +120,9 @@ bpoly=$(best kpca-poly2)
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 blas=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-machine="$(uname -sm), $(nproc) cores, $cpu"
+machine=$(machine_stamp)
 sigma=$(model_key "$work/kpca-rbf.model" sigma)
 
 # ---- Markdown -------------------------------------------------------------------

@@ -24,19 +24,15 @@
 #   --subset M    training digits that fit the USPS models (default: 3000)
 #   --points N    points per circle (default: 200)
 #   --sigma S     RBF width for the circles (default: 0.4)
-#   --seed S      seed of the circles' noise (awk srand; default: 1)
+#   --seed S      seed of the circles' noise (Park-Miller; default: 1)
 #   --out DIR     where the pictures and pictures.md go (default: results)
 #   --work DIR    models and intermediate files (default: build/pictures)
 set -eu
 cd "$(dirname "$0")/.."
 # put: echo without the backslash escapes of dash's echo
 put() { printf '%s\n' "$*"; }
-# model_key MODEL KEY: the value of KEY in `kpca info MODEL`; fails when
-# kpca does (a plain `$(kpca info | awk)` would hide that from set -e)
-model_key() {
-    _info=$("$KPCA" info "$1") && printf '%s\n' "$_info" | awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }'
-}
 KPCA=${KPCA:-build/kpca}
+. scripts/lib.sh
 
 subset=3000
 npts=200
@@ -69,14 +65,10 @@ done
 command -v gnuplot >/dev/null 2>&1 || { put "pictures.sh: gnuplot missing: run make deps" >&2; exit 2; }
 mkdir -p "$work" "$out"
 export LC_ALL=C
-tmpfiles=""
 # plot() runs in a pipeline's subshell, so its temporary PNGs (named with
 # this shell's $$, which subshells share) are removed by pattern
-trap 'rm -f $tmpfiles "$out"/*.tmp.$$.png' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-say() { printf '%s\n' "$*" >&2; }
-die() { printf 'pictures.sh: %s\n' "$*" >&2; exit 1; }
+cleanup_hook() { rm -f "$out"/*.tmp.$$.png; }
+lib_traps
 start=$(date +%s)
 
 # plot OUTPUT.png: gnuplot reads its script from stdin and draws into a
@@ -225,9 +217,12 @@ sigma_usps=$(printf '%.2f' "$sigma_usps")
 say "== circles: $npts points per circle, seed $seed; RBF kernel PCA with sigma $sigma"
 circ="$work/circles.txt"
 # radii 0.3 and 1, evenly spaced angles, Gaussian noise of standard deviation
-# 0.05 on each coordinate (Box-Muller on awk's seeded rand)
-awk -v n="$npts" -v seed="$seed" 'function gauss() { return sqrt(-2 * log(1 - rand())) * cos(2 * pi * rand()) }
-    BEGIN { srand(seed); pi = atan2(0, -1)
+# 0.05 on each coordinate: Box-Muller on the Park-Miller generator
+# (x <- 16807 x mod 2^31 - 1, exact in any awk's doubles), not awk's rand,
+# whose numbers for one srand seed differ between mawk and gawk
+awk -v n="$npts" -v seed="$seed" 'function uniform() { x = (16807 * x) % 2147483647; return x / 2147483647 }
+    function gauss() { return sqrt(-2 * log(uniform())) * cos(2 * pi * uniform()) }
+    BEGIN { x = seed % 2147483646 + 1; pi = atan2(0, -1)
         for (c = 0; c < 2; c++) for (i = 0; i < n; i++) {
             r = c ? 1 : 0.3; t = 2 * pi * i / n
             printf "%d %.6f %.6f\n", c, r * cos(t) + 0.05 * gauss(), r * sin(t) + 0.05 * gauss()
@@ -257,7 +252,7 @@ done
 {
     put "set multiplot layout 1,3 title \"Two concentric circles (radii 0.3 and 1, $npts points each, noise 0.05): linear PCA cannot separate them, RBF kernel PCA can\" font ',13' margins 0.05,0.98,0.12,0.86 spacing 0.06"
     put "set grid; set format xy '%g'"
-    put "set linetype 1 lc rgb '#0072B2'; set linetype 2 lc rgb '#D55E00'"
+    put "set linetype 1 lc rgb '$(palette_colour 2)'; set linetype 2 lc rgb '$(palette_colour 3)'"
     put "set key top right box opaque"
     put "set title 'input space'; set xlabel 'x_1'; set ylabel 'x_2'; set size ratio -1"
     put "plot '$circ' using (\$1 == 0 ? \$2 : 1/0):3 with points pt 7 ps 0.6 lt 1 title 'inner (r = 0.3)', '' using (\$1 == 1 ? \$2 : 1/0):3 with points pt 7 ps 0.6 lt 2 title 'outer (r = 1)'"
@@ -274,10 +269,9 @@ done
 
 # ---- pictures.md --------------------------------------------------------------
 version=$("$KPCA" --version | head -1)
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || put unknown)
+commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-machine="$(uname -sm), $(nproc) cores, $cpu"
+machine=$(machine_stamp)
 secs=$(($(date +%s) - start))
 md="$out/pictures.md"
 tmp="$md.tmp.$$"
@@ -336,7 +330,7 @@ tmpfiles="$tmpfiles $tmp"
     put "![two circles in input space, on linear PCA and on RBF kernel PCA components](circles.png)"
     put
     put "Radii 0.3 and 1, $npts points each at evenly spaced angles, Gaussian noise of"
-    put "standard deviation 0.05 on each coordinate (awk's \`srand($seed)\`); \`$circ\`"
+    put "standard deviation 0.05 on each coordinate (Park-Miller generator, seed $seed, in awk); \`$circ\`"
     put "holds them as ESL text (label 0 inner, 1 outer). Linear PCA only centres and rotates"
     put "the plane, so no threshold on a component separates the circles; on the first RBF"
     put "kernel PCA component (σ = $sigma) one threshold does. Accuracy of the best single"

@@ -6,6 +6,7 @@
 # usage: scripts/protocol-study.sh [--force]
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 force=""
 [ "${1:-}" = --force ] && force=--force
 out=build/study
@@ -51,12 +52,13 @@ done
 
 md=results/protocol-study.md
 tmp="$md.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
+tmpfiles=$tmp
+lib_traps
 {
     echo "# Protocol study: what the paper does not state"
     echo
     echo "Made by \`scripts/protocol-study.sh\` (kpca $(build/kpca --version | awk 'NR == 1 { print $2 }'), commit"
-    echo "$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; }), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores,"
+    echo "$(commit_stamp), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores,"
     echo "$(($(date +%s) - start)) s with cached steps). Every variant is the whole grid: K from 3000"
     echo "training digits, all 7291 projected to train, the 2007 test digits for the error; only"
     echo "the named factor changes. The standard error of an error rate p on 2007 digits is"
@@ -88,7 +90,7 @@ trap 'rm -f "$tmp"' EXIT
     done
     echo
     echo "Lowest: $(for mc in ovo ovr; do for sc in norm std; do awk -F, -v t="$mc, $sc" 'NR == 2 { print $6, t ", C = " $5 }' "$out/select-$mc-$sc.csv"; done; done | sort -n | head -n 1 | awk '{ $1 = ""; sub(/^ /, ""); print }')."
-    echo "The headline (\`scripts/run-grid.sh\`, HEADLINE_EVAL: \`$(sed -n 's/^HEADLINE_EVAL="\(.*\)"$/\1/p' scripts/run-grid.sh)\`) uses that"
+    echo "The headline (\`scripts/run-grid.sh\`, HEADLINE_EVAL in scripts/lib.sh: \`$HEADLINE_EVAL\`) uses that"
     echo "scheme, scaling and C for every cell (the row marked \"headline\" below). Choosing C per"
     echo "cell by the same cross-validation is measured too; it costs 16 SVM trainings per cell and"
     echo "changes the mean error by a few hundredths of a point."

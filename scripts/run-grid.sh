@@ -25,13 +25,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
+. scripts/lib.sh
 
-# The headline protocol (see README, "Protocol", and results/protocol-study.md):
+# The headline protocol, HEADLINE_EVAL in scripts/lib.sh (see README, "Protocol", and results/protocol-study.md):
 # one-vs-one, components scaled by one factor (norm), C = 10 - the scheme,
 # scaling and C with the lowest 5-fold cross-validation error on the training
 # features of the reference cell (d = 3, 256 components), the same for every
 # cell.  The test digits played no part in the choice.
-HEADLINE_EVAL="--multiclass ovo --scale norm -c 10"
 
 degrees="1 2 3 4 5 6"
 comps="64,128,256,512,1024,2048"
@@ -72,16 +72,12 @@ fitdir="$work/fit-m$subset-s$seed"
 evaltag=$(printf '%s' "$evalopts" | tr -c 'A-Za-z0-9.,=-' '_')
 celldir="$fitdir/eval-$evaltag"
 mkdir -p "$fitdir" "$celldir" "$out"
-tmpfiles=""
-cleanup() { [ -z "$tmpfiles" ] || rm -f $tmpfiles; }
-trap cleanup EXIT
 # A degree's eval runs in the background while the next degree fits (the
 # eigensolver's tridiagonal reduction leaves a core idle); on a signal the
 # steps under way are stopped, and each leaves either its whole file or none.
 bg=""
-stop() { [ -z "$bg" ] || kill $bg 2>/dev/null || true; cleanup; exit "$1"; }
-trap 'stop 130' INT
-trap 'stop 143' TERM
+cleanup_hook() { [ -z "$bg" ] || kill $bg 2>/dev/null || true; }
+lib_traps
 # waits for the background steps; a failed one fails the run
 wait_bg() {
     for p in $bg; do
@@ -92,7 +88,6 @@ wait_bg() {
 
 start=$(date +%s)
 reused=0 # 1 when any step came from the cache: the run time is then partial
-say() { printf '%s\n' "$*" >&2; }
 
 for d in $degrees; do
     model="$fitdir/d$d.model"
@@ -159,12 +154,10 @@ tmpfiles="$tmpfiles $tmp"
 mv "$tmp" "$csv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
-# "-dirty": the code differs from the commit (results/, which these scripts write, does not count)
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 secs=$((end - start))
-machine="$(uname -sm), $(nproc) cores, $cpu"
+machine=$(machine_stamp)
 
 # ---- Markdown ---------------------------------------------------------------
 md="$out/$name.md"
@@ -221,18 +214,14 @@ mv "$tmp" "$md"
 json="$out/$name.json"
 tmp="$out/.$name.json.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
-awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v machine="$machine" \
-    -v secs="$secs" -v evalopts="$evalopts" -v subset="$subset" -v seed="$seed" -v reused="$reused" '
-    function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
-    function num(s) { return s == "" ? "null" : s + 0 }
-    NR == 1 { next }
-    { rows[++n] = sprintf("    {\"degree\": %d, \"components\": %d, \"error_pct\": %s, \"errors\": %d, \"total\": %d, \"C\": %s, \"cv_error_pct\": %s, \"paper_error_pct\": %s, \"diff_pp\": %s}", $1, $2, num($3), $4, $5, num($6), num($7), num($8), num($9)) }
-    END {
-        printf "{\n  \"provenance\": {\"command\": %s, \"kpca_version\": %s, \"commit\": %s, \"date\": %s, \"machine\": %s, \"seconds\": %d, \"steps_reused\": %s},\n", q(cmd), q(ver), q(commit), q(date), q(machine), secs, (reused ? "true" : "false")
-        printf "  \"protocol\": {\"fit_points\": %d, \"subset_seed\": %d, \"eval_options\": %s},\n  \"cells\": [\n", subset, seed, q(evalopts)
-        for (i = 1; i <= n; i++) printf "%s%s\n", rows[i], (i < n ? "," : "")
-        printf "  ]\n}\n"
-    }' "$csv" >"$tmp"
+jq -n --arg cmd "$cmdline" --arg ver "$version" --arg commit "$commit" --arg date "$date" --arg machine "$machine" \
+    --argjson secs "$secs" --arg evalopts "$evalopts" --argjson subset "$subset" --argjson seed "$seed" \
+    --argjson reused "$([ "$reused" = 1 ] && echo true || echo false)" \
+    --argjson cells "$(csv_to_json "$csv" degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp)" \
+    '{provenance: {command: $cmd, kpca_version: $ver, commit: $commit, date: $date, machine: $machine,
+                   seconds: $secs, steps_reused: $reused},
+      protocol: {fit_points: $subset, subset_seed: $seed, eval_options: $evalopts},
+      cells: $cells}' >"$tmp"
 mv "$tmp" "$json"
 
 # ---- plot ---------------------------------------------------------------------
@@ -241,12 +230,11 @@ if command -v gnuplot >/dev/null 2>&1; then
     tmp="$out/.$name.tmp.$$.png"
     tmpfiles="$tmpfiles $tmp"
     plot=""
-    # dark, distinguishable colours (Okabe-Ito), one per degree
-    colours="#000000 #0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9"
+    # one palette colour per degree
     i=0
     for d in $degrees; do
         i=$((i + 1))
-        c=$(echo "$colours" | cut -d' ' -f$(((i - 1) % 7 + 1)))
+        c=$(palette_colour "$i")
         plot="$plot '$csv' using (\$1 == $d ? \$2 : 1/0):3 with linespoints lw 2 pt 7 ps 1.2 lc rgb '$c' title 'd = $d (kpca)',"
         plot="$plot '$csv' using (\$1 == $d && strcol(8) ne \"\" ? \$2 : 1/0):8 with linespoints dt 2 lw 1.5 pt 6 ps 1.2 lc rgb '$c' title 'd = $d (paper)',"
     done

@@ -15,6 +15,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
+. scripts/lib.sh
 subset=3000
 out=results
 work=build/spectrum
@@ -32,10 +33,7 @@ done
 [ -x "$KPCA" ] || { echo "spectrum.sh: $KPCA not built: run make" >&2; exit 2; }
 [ -f data/zip.train.gz ] || { echo "spectrum.sh: data/zip.train.gz missing: run make data" >&2; exit 2; }
 mkdir -p "$work" "$out"
-tmpfiles=""
-trap 'rm -f $tmpfiles' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+lib_traps
 
 # name|fit options
 kernels="d1|-d 1
@@ -46,11 +44,6 @@ d5|-d 5
 d6|-d 6
 rbf|--kernel rbf"
 
-# model_key MODEL KEY: the value of KEY in `kpca info MODEL`; fails when
-# kpca does (a plain `$(kpca info | awk)` would hide that from set -e)
-model_key() {
-    _info=$("$KPCA" info "$1") && printf '%s\n' "$_info" | awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }'
-}
 
 start=$(date +%s)
 csv="$out/usps-spectrum.csv"
@@ -73,10 +66,9 @@ mv "$tmp" "$csv"
 end=$(date +%s)
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-machine="$(uname -sm), $(nproc) cores, $cpu"
+machine=$(machine_stamp)
 sigma=$(model_key "$work/rbf-m$subset.h5" sigma)
 sigma=$(printf '%.4g' "$sigma")
 
@@ -114,11 +106,10 @@ if command -v gnuplot >/dev/null 2>&1; then
     png="$out/usps-spectrum.png"
     tmp="$out/.usps-spectrum.tmp.$$.png"
     tmpfiles="$tmpfiles $tmp"
-    colours="#000000 #0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9"
     scree="" cum="" i=0
     for name in d1 d2 d3 d4 d5 d6 rbf; do
         i=$((i + 1))
-        c=$(echo "$colours" | cut -d' ' -f"$i")
+        c=$(palette_colour "$i")
         label=$(echo "$name" | sed 's/^d/d = /')
         scree="$scree '$csv' using (strcol(1) eq '$name' ? \$2 : 1/0):4 with lines lw 2 lc rgb '$c' title '$label',"
         cum="$cum '$csv' using (strcol(1) eq '$name' ? \$2 : 1/0):(100*\$5) with lines lw 2 lc rgb '$c' title '$label',"

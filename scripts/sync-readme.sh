@@ -2,6 +2,8 @@
 # sync-readme.sh [--check] - refresh README.md's command synopses from
 # `kpca CMD --help`, so the README cannot drift from the option tables.
 # Blocks look like:  <!-- help:fit -->  ```text ... ```  <!-- /help -->
+# and the exit code table, from `kpca --help` (the library's status codes):
+#   <!-- exit-codes -->  | code | meaning | ...  <!-- /exit-codes -->
 # With --check, exit 1 (and show the diff) if README.md is out of date.
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,7 +22,25 @@ awk -v kpca="$kpca" '
         skip = 1
         next
     }
-    /^<!-- \/help -->$/ { skip = 0 }
+    /^<!-- exit-codes -->$/ {
+        print
+        print "| code | meaning |"
+        print "|---|---|"
+        run = kpca " --help"
+        rows = 0
+        while ((run | getline line) > 0) {
+            if (line ~ /^exit codes:/) { rows = 1; continue }
+            if (rows && line ~ /^  [0-9]+  /) {
+                code = line; sub(/^  /, "", code); sub(/  .*/, "", code)
+                meaning = line; sub(/^  [0-9]+  /, "", meaning)
+                print "| " code " | " meaning " |"
+            }
+        }
+        close(run)
+        skip = 1
+        next
+    }
+    /^<!-- \/help -->$/ || /^<!-- \/exit-codes -->$/ { skip = 0 }
     !skip { print }
 ' README.md > "$tmp"
 if [ "${1:-}" = --check ]; then

@@ -89,10 +89,19 @@ int cli_fail(const kpca_error *err)
     return err->code == KPCA_OK ? 1 : (int)err->code;
 }
 
+const char *const *cli_inputs = NULL;
+size_t cli_ninputs = 0;
+
 int cli_check_outputs(const char *a, const char *b, const char *c, const char *d)
 {
     const char *paths[4] = {a, b, c, d};
     kpca_error err;
+    for (size_t i = 0; i < cli_ninputs; i++)
+        if (kpca_input_check(cli_inputs[i], &err) != KPCA_OK)
+            return cli_fail(&err);
+    for (int i = 0; i < 4; i++)
+        if (paths[i] != NULL && kpca_output_check(paths[i], cli_inputs, cli_ninputs, &err) != KPCA_OK)
+            return cli_fail(&err);
     for (int i = 0; i < 4; i++)
         if (paths[i] != NULL && kpca_atomic_check(paths[i], &err) != KPCA_OK)
             return cli_fail(&err);
@@ -236,6 +245,20 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     if (r != 0)
         kpca_model_free(model);
     return r;
+}
+
+int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common)
+{
+    int r = cli_parse(cmd, argc, argv, pos, npos);
+    if (r != 0)
+        return r == 1 ? -1 : r;
+    if (common.memory_limit != NULL && cli_set_memory_limit(*common.memory_limit) != 0)
+        return KPCA_EUSAGE;
+    const int quiet = common.quiet != NULL && *common.quiet;
+    if (common.verbose != NULL)
+        cli_progress_begin(cmd->name, quiet, *common.verbose);
+    cli_quiet = quiet;
+    return 0;
 }
 
 int cli_parse_bytes(const char *s, size_t *out)

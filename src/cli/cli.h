@@ -36,9 +36,16 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_hint(const cli_command *cmd);
 /* Reports a library error and returns its status as the exit code. */
 int cli_fail(const kpca_error *err);
-/* Checks that each output path that is not NULL can be written
- * (kpca_atomic_check), before the work: 0, or the exit code once the error
- * is printed, so that a long fit does not end in "cannot create". */
+/* The command's positional arguments, recorded by cli_parse: every
+ * command's positional arguments are the files it reads (DATA, MODEL,
+ * TRAIN, TEST). */
+extern const char *const *cli_inputs;
+extern size_t cli_ninputs;
+/* Before the work, for each output path that is not NULL: refuses one that
+ * is the same file as an input (kpca_output_check, through links too), after
+ * refusing an input that is a directory (kpca_input_check); then checks that
+ * it can be written (kpca_atomic_check), so that a long fit does not end in
+ * "cannot create".  0, or the exit code once the error is printed. */
 int cli_check_outputs(const char *a, const char *b, const char *c, const char *d);
 
 /* Input options shared by fit and transform. */
@@ -81,19 +88,26 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n);
     {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
      "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}
 
+/* The options most commands share, as the command's own option table
+ * stores them: NULL for one the command does not have. */
+typedef struct {
+    const int *quiet;                /* -q */
+    const int *verbose;              /* -v: also starts the progress meter */
+    const char *const *memory_limit; /* --memory-limit */
+} cli_common;
+
+/* The prologue of every command: parses argv with cmd's table (cli_parse,
+ * positional arguments into pos, their count into *npos), then applies the
+ * shared options that common points to: the memory budget, -q (cli_quiet)
+ * and the progress meter.  0 to go on; -1 when --help was printed (exit 0);
+ * else the exit code, the error already reported. */
+int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common);
+
 /* Sets the memory budget from a --memory-limit value (NULL: MemAvailable in
  * /proc/meminfo, or none where it cannot be read).  0 or KPCA_EUSAGE. */
 int cli_set_memory_limit(const char *s);
 /* Parses "123", "1.5G", "512M", "64K", "2T" (powers of 1024) into bytes. */
 int cli_parse_bytes(const char *s, size_t *out);
-
-/* The documented exit codes, for the usage text and the man page. */
-typedef struct {
-    int code;
-    const char *meaning;
-} cli_exit_code;
-extern const cli_exit_code cli_exit_codes[];
-extern const size_t cli_nexit_codes;
 
 /* The kpca(1) man page (roff) from the command tables. */
 void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n);

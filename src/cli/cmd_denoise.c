@@ -29,8 +29,10 @@ static const cli_option options[] = {
     {"seed", 's', "N", CLI_INT, &o.seed, 0, 9007199254740992.0, "seed of the noise (default: 1)"},
     {"noisy-output", 0, "FILE", CLI_STRING, &o.noisy_output, 0, 0,
      "also write the noisy input to FILE (format from its suffix)"},
-    {"max-iter", 0, "I", CLI_SIZE, &o.max_iter, 1, 1e9, "at most I fixed-point steps per point (default: 100)"},
-    {"tol", 0, "T", CLI_DOUBLE, &o.tol, 1e-300, 1, "converged when a step moves z by <= T |z| (default: 1e-6)"},
+    {"max-iter", 0, "I", CLI_SIZE, &o.max_iter, 1, 1e9,
+     "at most I fixed-point steps per point (default: " CLI_STR(KPCA_PREIMAGE_MAX_ITER) ")"},
+    {"tol", 0, "T", CLI_DOUBLE, &o.tol, 1e-300, 1,
+     "converged when a step moves z by <= T |z| (default: " CLI_STR(KPCA_PREIMAGE_TOL) ")"},
     {"plain", 0, NULL, CLI_FLAG, &o.plain, 0, 0,
      "take every fixed-point step as it is, without halving (the unguarded iteration, for comparison)"},
     {"csv", 0, "FILE", CLI_STRING, &o.csv, 0, 0, "also write the errors and iteration counts as a one-row CSV table to FILE"},
@@ -91,17 +93,14 @@ int cmd_denoise(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.in.round = -1;
     o.seed = 1;
-    o.max_iter = 100;
-    o.tol = 1e-6;
+    o.max_iter = KPCA_PREIMAGE_MAX_ITER;
+    o.tol = KPCA_PREIMAGE_TOL;
     char *pos[2];
     int npos;
-    int r = cli_parse(&cli_denoise_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_denoise_command, argc, argv, pos, &npos,
+                      (cli_common){&o.quiet, &o.verbose, &o.memory_limit});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    if (cli_set_memory_limit(o.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    cli_progress_begin("denoise", o.quiet, o.verbose);
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if (o.output == NULL)
         return cli_usage("no output file: give one with -o OUT");
     if (o.components == 0)

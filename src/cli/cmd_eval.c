@@ -93,13 +93,10 @@ int cmd_eval(int argc, char **argv)
     kpca_svm_params p = kpca_svm_defaults();
     char *pos[2]; /* o.eps, o.folds: 0 = not given (their ranges exclude 0) */
     int npos;
-    int r = cli_parse(&cli_eval_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_eval_command, argc, argv, pos, &npos,
+                      (cli_common){&o.quiet, &o.verbose, &o.memory_limit});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    if (cli_set_memory_limit(o.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    cli_progress_begin("eval", o.quiet, o.verbose);
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if (o.eps != 0.0)
         p.eps = o.eps;
     if (o.folds != 0)
@@ -184,46 +181,23 @@ int cmd_eval(int argc, char **argv)
         kpca_dataset_free(&tr);
         return r;
     }
-    /* features of two models, or features against raw data, would give an
-     * error rate that means nothing */
-    if (tr.model_id && te.model_id && tr.model_id != te.model_id) {
-        cli_error("'%s' and '%s' hold the features of two different models (ids %lu and %lu): project both "
-                  "with the same model",
-                  pos[0], pos[1], tr.model_id, te.model_id);
-        r = KPCA_EFORMAT;
+    /* the pairing rules (lib/featpair.h): one model, no raw data against
+     * features, LIBSVM widths padded, then equal widths */
+    kpca_error err;
+    kpca_featpair_info pair;
+    if (kpca_featpair(&tr, pos[0], &te, pos[1], &pair, &err) != KPCA_OK) {
+        r = cli_fail(&err);
         goto out;
     }
-    int tr_raw = tr.format == KPCA_FMT_ESL || (tr.format == KPCA_FMT_HDF5 && !tr.features);
-    int te_raw = te.format == KPCA_FMT_ESL || (te.format == KPCA_FMT_HDF5 && !te.features);
-    if ((tr.features && te_raw) || (te.features && tr_raw)) {
-        cli_error("'%s' holds kpca features but '%s' holds raw data (or HDF5 without kpca's seal): project it "
-                  "with 'kpca transform' first",
-                  tr.features ? pos[0] : pos[1], tr.features ? pos[1] : pos[0]);
-        r = KPCA_EFORMAT;
-        goto out;
-    }
-    /* two LIBSVM files may differ in their largest index (LIBSVM omits
-     * zeros): pad the narrower with zeros; never a dense file's dimension */
-    kpca_dataset *narrow = te.dim < tr.dim ? &te : &tr;
-    size_t wide = te.dim < tr.dim ? tr.dim : te.dim;
-    if (te.dim != tr.dim && tr.format == KPCA_FMT_LIBSVM && te.format == KPCA_FMT_LIBSVM) {
-        kpca_error perr;
+    if (pair.padded)
         cli_warn("'%s': %zu features, padded with zeros to the %zu of '%s' (LIBSVM files omit zeros; rows "
                  "beyond %zu are not more components of it)",
-                 narrow == &tr ? pos[0] : pos[1], narrow->dim, wide, narrow == &tr ? pos[1] : pos[0], narrow->dim);
-        if (kpca_dataset_pad(narrow, wide, &perr) != KPCA_OK) {
-            r = cli_fail(&perr);
-            goto out;
-        }
-    }
-    if (te.dim != tr.dim) {
-        cli_error("'%s' has %zu features per point but '%s' has %zu", pos[1], te.dim, pos[0], tr.dim);
-        r = KPCA_EFORMAT;
-        goto out;
-    }
+                 pair.padded == 1 ? pos[0] : pos[1], pair.from, pair.to, pair.padded == 1 ? pos[1] : pos[0],
+                 pair.from);
     if (ks == NULL) {
         ks = malloc(sizeof *ks);
         if (ks == NULL) {
+            cli_error("out of memory");
             r = KPCA_ENOMEM;
             goto out;
         }
@@ -238,6 +212,7 @@ int cmd_eval(int argc, char **argv)
         }
     kpca_eval_row *rows = calloc(nk, sizeof *rows);
     if (rows == NULL) {
+        cli_error("out of memory for %zu table rows", nk);
         r = KPCA_ENOMEM;
         goto out;
     }
@@ -250,7 +225,6 @@ int cmd_eval(int argc, char **argv)
     else
         cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.C,
                  kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.backend));
-    kpca_error err;
     if (kpca_eval(tr.x, tr.y, tr.n, te.x, te.y, te.n, tr.dim, ks, nk, &p, rows, &err) != KPCA_OK) {
         r = cli_fail(&err);
         free(rows);

@@ -45,9 +45,10 @@ static const cli_option options[] = {
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
      "randomized: extra sketch vectors (default: as many as --components)"},
     {"power-iters", 0, "Q", CLI_INT, &o.power_iters, 0, 100,
-     "randomized: products with the kernel matrix beyond the first (default: 4)"},
+     "randomized: products with the kernel matrix beyond the first (default: " CLI_STR(KPCA_RSVD_POWER_ITERS) ")"},
     {"landmarks", 0, "L", CLI_SIZE, &o.landmarks, 2, 1e9,
-     "nystrom: the number of landmarks, independent of --components (default: 1000, at most M)"},
+     "nystrom: the number of landmarks, independent of --components (default: " CLI_STR(KPCA_DEFAULT_LANDMARKS)
+     ", at most M)"},
     {"landmark-method", 0, "HOW", CLI_STRING, &o.landmark_method, 0, 0,
      "nystrom: uniform (random fit points) or kmeans (k-means centres of the fit points) (default: uniform)"},
     {"solver-seed", 0, "S", CLI_INT, &o.solver_seed, 1, 9007199254740992.0,
@@ -67,6 +68,34 @@ const cli_command cli_fit_command = {
     options, sizeof options / sizeof options[0], cmd_fit, 1, 1,
 };
 
+/* A kpca_fit_check error, as the option that set the parameter at fault
+ * when it was given: "option '--NAME[ VALUE]': MESSAGE". */
+static int fit_param_error(const char *param, const kpca_error *err)
+{
+    char val[64] = "";
+    const char *opt = NULL;
+    if (param == NULL) {
+    } else if (strcmp(param, "variance") == 0 || strcmp(param, "components") == 0) {
+        if (o.components != NULL) {
+            opt = "components";
+            snprintf(val, sizeof val, " %s", o.components);
+        }
+    } else if (strcmp(param, "landmarks") == 0) {
+        if (o.landmarks) {
+            opt = "landmarks";
+            snprintf(val, sizeof val, " %zu", o.landmarks);
+        }
+    } else if ((strcmp(param, "degree") == 0 && o.degree) || (strcmp(param, "gamma") == 0 && !isnan(o.gamma)) ||
+               (strcmp(param, "coef0") == 0 && !isnan(o.coef0)) || (strcmp(param, "sigma") == 0 && !isnan(o.sigma))) {
+        opt = param; /* the message shows the value */
+    }
+    if (opt != NULL)
+        return cli_usage("option '--%s%s': %s", opt, val, err->msg);
+    if (param != NULL && strcmp(param, "components") == 0)
+        return cli_usage("%s (-k K)", err->msg);
+    return cli_usage("%s", err->msg);
+}
+
 int cmd_fit(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
@@ -76,13 +105,10 @@ int cmd_fit(int argc, char **argv)
     o.in.round = -1;
     char *pos[1];
     int npos;
-    int r = cli_parse(&cli_fit_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_fit_command, argc, argv, pos, &npos,
+                      (cli_common){&o.quiet, &o.verbose, &o.memory_limit});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    if (cli_set_memory_limit(o.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    cli_progress_begin("fit", o.quiet, o.verbose);
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if (o.output == NULL) {
         cli_error("no output file: give one with -o MODEL");
         cli_hint(&cli_fit_command);
@@ -117,11 +143,6 @@ int cmd_fit(int argc, char **argv)
         p.kernel.coef0 = o.coef0;
     else if (kt == KPCA_KERNEL_SIGMOID)
         p.kernel.coef0 = 1.0;
-    if (kt == KPCA_KERNEL_POLY && p.kernel.coef0 < 0.0) {
-        cli_usage("option '--coef0': expected a number >= 0 for --kernel poly (a negative offset breaks positive "
-                  "semi-definiteness), got '%g'", p.kernel.coef0);
-        return KPCA_EUSAGE;
-    }
     kpca_error err;
     if (o.components != NULL) {
         long count;
@@ -167,32 +188,16 @@ int cmd_fit(int argc, char **argv)
         cli_usage("option '%s' does not apply to --solver %s", stray_opt, kpca_solver_name(p.solver));
         return KPCA_EUSAGE;
     }
-    if (p.solver != KPCA_SOLVER_EXACT && p.variance > 0.0) {
-        cli_usage("option '--components %s': a variance fraction needs every eigenvalue (--solver exact)",
-                  o.components);
-        return KPCA_EUSAGE;
-    }
-    if (p.solver == KPCA_SOLVER_RANDOMIZED && p.components == 0) {
-        cli_usage("--solver randomized needs the number of components (-k K)");
-        return KPCA_EUSAGE;
-    }
     if (o.oversample)
         p.oversample = o.oversample;
     if (o.power_iters >= 0)
         p.power_iters = (size_t)o.power_iters;
     if (o.solver_seed)
         p.seed = (uint64_t)o.solver_seed;
-    if (p.variance > 0.0 && p.eig == KPCA_EIG_EVR) {
-        cli_usage("option '--components %s': a variance fraction needs every eigenvalue (--eig evd or auto)",
-                  o.components);
-        return KPCA_EUSAGE;
-    }
-    if (p.variance > 0.0 && p.kernel.type == KPCA_KERNEL_SIGMOID) {
-        cli_usage("option '--components %s': a variance fraction needs a positive semi-definite kernel; the "
-                  "sigmoid kernel's trace mixes positive and negative eigenvalues (give a number of components)",
-                  o.components);
-        return KPCA_EUSAGE;
-    }
+    /* every rule that needs no data, before reading it */
+    const char *param;
+    if (kpca_fit_check(&p, 0, &param, &err) != KPCA_OK)
+        return fit_param_error(param, &err);
     if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
 
@@ -206,33 +211,16 @@ int cmd_fit(int argc, char **argv)
         kpca_dataset_free(&all);
         return KPCA_EUSAGE;
     }
-    if (p.components > m) {
-        cli_error("option '--components %zu': cannot keep more components than the %zu fit points", p.components, m);
-        kpca_dataset_free(&all);
-        return KPCA_EUSAGE;
-    }
-    if (p.solver == KPCA_SOLVER_NYSTROM) {
-        /* the default landmark count is capped by the fit points; a count
-         * asked for is not */
+    /* the default landmark count is capped by the fit points; a count asked
+     * for is not */
+    if (p.solver == KPCA_SOLVER_NYSTROM)
         p.landmarks = o.landmarks ? o.landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
-        if (p.landmarks > m || p.components > p.landmarks) {
-            cli_error(p.landmarks > m ? "option '--landmarks %zu': cannot take more landmarks than the %zu fit points"
-                                      : "option '--components %zu': cannot keep more components than the %zu landmarks",
-                      p.landmarks > m ? p.landmarks : p.components, p.landmarks > m ? m : p.landmarks);
-            kpca_dataset_free(&all);
-            return KPCA_EUSAGE;
-        }
-    }
-    size_t *idx = malloc((m ? m : 1) * sizeof *idx);
-    if (idx == NULL) {
-        kpca_dataset_free(&all);
-        cli_error("out of memory");
-        return KPCA_ENOMEM;
-    }
-    kpca_status st = kpca_subset_indices(all.n, m, (uint64_t)o.seed, idx, &err);
+    size_t *idx = kpca_alloc_array(m ? m : 1, 1, sizeof *idx);
+    kpca_status st = idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", m)
+                                 : kpca_subset_indices(all.n, m, (uint64_t)o.seed, idx, &err);
     if (st == KPCA_OK)
         st = kpca_dataset_select(&all, idx, m, &fit, &err);
-    free(idx);
+    kpca_free(idx);
     size_t nall = all.n;
     kpca_dataset_free(&all);
     if (st != KPCA_OK)
@@ -243,6 +231,11 @@ int cmd_fit(int argc, char **argv)
         p.kernel.gamma = 1.0 / (double)fit.dim;
     if (kt == KPCA_KERNEL_RBF)
         p.kernel.sigma = isnan(o.sigma) ? kpca_kernel_default_sigma(fit.x, fit.n, fit.dim) : o.sigma;
+    /* the rules that need the data: counts against the fit points */
+    if (m >= 2 && kpca_fit_check(&p, m, &param, &err) != KPCA_OK) {
+        kpca_dataset_free(&fit);
+        return fit_param_error(param, &err);
+    }
     char kd[96];
     cli_info("fit: %zu of %zu points x %zu values from '%s' (%s), kernel %s", m, nall, fit.dim, pos[0],
              o.seed ? "random subset" : "first rows", kpca_kernel_describe(&p.kernel, kd, sizeof kd));
@@ -269,12 +262,9 @@ int cmd_fit(int argc, char **argv)
     else
         cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
                  p.variance > 0.0 ? " (the fewest that reach --components)" : "");
-    double kept_sum = 0.0;
-    for (size_t c = 0; c < model.k; c++)
-        kept_sum += model.eigval[c];
     cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
-             model.eigval[0], model.eigval[model.k - 1], 100.0 * kept_sum / model.trace, info.sec_kernel, info.sec_center,
-             model.solver, info.sec_eig);
+             model.eigval[0], model.eigval[model.k - 1], 100.0 * kpca_model_explained(&model, 0, model.k),
+             info.sec_kernel, info.sec_center, model.solver, info.sec_eig);
     kpca_progress("write", 0, 1);
     st = cli_rank == 0 ? kpca_model_save(&model, o.output, &err) : KPCA_OK;
     kpca_progress("write", 1, 1);

@@ -32,16 +32,13 @@ int cmd_info(int argc, char **argv)
     memset(&o, 0, sizeof o);
     char *pos[1];
     int npos;
-    int r = cli_parse(&cli_info_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_info_command, argc, argv, pos, &npos, (cli_common){NULL, NULL, NULL});
     if (r != 0)
-        return r == 1 ? 0 : r;
+        return r < 0 ? 0 : r;
     kpca_model md;
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
         return cli_fail(&err);
-    double kept = 0.0;
-    for (size_t c = 0; c < md.k; c++)
-        kept += md.eigval[c];
     printf("format %s\nversion %d\nkernel %s\n", KPCA_MODEL_FORMAT, KPCA_MODEL_VERSION,
            kpca_kernel_name(md.kernel.type));
     /* the parameters the kernel has, no others */
@@ -66,7 +63,7 @@ int cmd_info(int argc, char **argv)
     else
         printf("fit_points unknown\n");
     printf("model_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
-           md.trace > 0 ? kept / md.trace : 0.0);
+           kpca_model_explained(&md, 0, md.k));
     printf("input_lo %.17g\ninput_hi %.17g\nsource %s\n", md.input_lo, md.input_hi, md.source);
     if (o.eigenvalues)
         for (size_t c = 0; c < md.k; c++)

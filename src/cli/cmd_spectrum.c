@@ -49,14 +49,11 @@ static void cells(size_t i, char (*cell)[CLI_CELL], void *ctx)
 {
     const spectrum *sp = ctx;
     const kpca_model *md = sp->md;
-    double cum = 0.0;
-    for (size_t c = 0; c <= i; c++)
-        cum += md->eigval[c];
     snprintf(cell[0], CLI_CELL, "%zu", i + 1);
     snprintf(cell[1], CLI_CELL, "%.17g", md->eigval[i]);
     snprintf(cell[2], CLI_CELL, "%.17g", md->eigval[i] * sp->scale);
-    snprintf(cell[3], CLI_CELL, "%.10f", md->eigval[i] / md->trace);
-    snprintf(cell[4], CLI_CELL, "%.10f", cum / md->trace);
+    snprintf(cell[3], CLI_CELL, "%.10f", kpca_model_explained(md, i, 1));
+    snprintf(cell[4], CLI_CELL, "%.10f", kpca_model_explained(md, 0, i + 1));
 }
 
 int cmd_spectrum(int argc, char **argv)
@@ -64,10 +61,11 @@ int cmd_spectrum(int argc, char **argv)
     memset(&o, 0, sizeof o);
     char *pos[1];
     int npos;
-    int r = cli_parse(&cli_spectrum_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_spectrum_command, argc, argv, pos, &npos, (cli_common){&o.quiet, NULL, NULL});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
+    if ((r = cli_check_outputs(o.csv, o.markdown, o.json, NULL)) != 0)
+        return r;
     kpca_model md;
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
@@ -94,23 +92,18 @@ int cmd_spectrum(int argc, char **argv)
                     (o.json && strcmp(o.json, "-") == 0);
     if (!to_stdout) {
         printf("%9s %24s %24s %12s %12s\n", cols[0], cols[1], cols[2], cols[3], cols[4]);
-        double cum = 0.0;
-        for (size_t c = 0; c < md.k; c++) {
-            cum += md.eigval[c];
+        for (size_t c = 0; c < md.k; c++)
             printf("%9zu %24.17g %24.17g %12.8f %12.8f\n", c + 1, md.eigval[c], md.eigval[c] * sp.scale,
-                   md.eigval[c] / md.trace, cum / md.trace);
-        }
+                   kpca_model_explained(&md, c, 1), kpca_model_explained(&md, 0, c + 1));
     }
-    double kept = 0.0;
-    for (size_t c = 0; c < md.k; c++)
-        kept += md.eigval[c];
+    const double kept = kpca_model_explained(&md, 0, md.k);
     if (md.centring == KPCA_CENTRE_NYSTROM)
         cli_info("%zu components kept (of at most %zu, the landmarks), explaining %.4f%% of trace(K~) = %.17g; "
-                 "variance = mu / %s, M = %zu fit points", md.k, md.m, 100.0 * kept / md.trace, md.trace,
+                 "variance = mu / %s, M = %zu fit points", md.k, md.m, 100.0 * kept, md.trace,
                  o.bessel ? "(M - 1)" : "M", n);
     else
         cli_info("%zu components kept (of at most M - 1 = %zu), explaining %.4f%% of trace(K~) = %.17g; "
-                 "variance = mu / %s", md.k, n - 1, 100.0 * kept / md.trace, md.trace, o.bessel ? "(M - 1)" : "M");
+                 "variance = mu / %s", md.k, n - 1, 100.0 * kept, md.trace, o.bessel ? "(M - 1)" : "M");
     if (md.kernel.type == KPCA_KERNEL_SIGMOID)
         cli_info("note: the sigmoid kernel is indefinite; trace(K~) includes its negative eigenvalues, so "
                  "explained is a share of a signed total");

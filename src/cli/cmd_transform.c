@@ -39,13 +39,10 @@ int cmd_transform(int argc, char **argv)
     o.in.round = -1;
     char *pos[2];
     int npos;
-    int r = cli_parse(&cli_transform_command, argc, argv, pos, &npos);
+    int r = cli_begin(&cli_transform_command, argc, argv, pos, &npos,
+                      (cli_common){&o.quiet, &o.verbose, &o.memory_limit});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    if (cli_set_memory_limit(o.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    cli_progress_begin("transform", o.quiet, o.verbose);
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if (o.output == NULL) {
         cli_error("no output file: give one with -o FEATURES");
         cli_hint(&cli_transform_command);
@@ -79,7 +76,7 @@ int cmd_transform(int argc, char **argv)
     }
     if (st == KPCA_OK)
         cli_info("transform: %zu points onto %zu components -> '%s' (%s)", ds.n, k, o.output, kpca_format_name(ofmt));
-    free(z);
+    kpca_free(z);
     kpca_dataset_free(&ds);
     kpca_model_free(&model);
     return st == KPCA_OK ? 0 : cli_fail(&err);

@@ -29,8 +29,8 @@ static void usage(FILE *fp)
     fprintf(fp, "  %-10s %s\n", "version", "print the version and exit");
     fprintf(fp, "  %-10s %s\n", "help --man", "print the kpca(1) man page (roff)");
     fprintf(fp, "\nexit codes:\n");
-    for (size_t i = 0; i < cli_nexit_codes; i++)
-        fprintf(fp, "  %d  %s\n", cli_exit_codes[i].code, cli_exit_codes[i].meaning);
+    for (int c = KPCA_OK; c <= KPCA_STATUS_LAST; c++)
+        fprintf(fp, "  %d  %s\n", c, kpca_status_meaning((kpca_status)c));
 }
 
 static const cli_command *find(const char *name)

@@ -1,23 +1,14 @@
 /* man.c - `kpca help --man`: the kpca(1) man page, made from the same
  * command and option tables as every --help (and, through
  * scripts/sync-readme.sh, the README's synopses), so the three cannot
- * drift.  The exit codes come from cli_exit_codes[], which the usage text
- * prints too. */
+ * drift.  The exit codes and their meanings come from the library's status
+ * codes (kpca_status_meaning), which the usage text and the README print
+ * too. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
-const cli_exit_code cli_exit_codes[] = {
-    {0, "success"},
-    {1, "internal error (a bug: please report it)"},
-    {2, "usage error: unknown option, bad number, missing argument"},
-    {3, "bad input file: malformed, inconsistent or damaged data, model or features"},
-    {4, "i/o error: cannot open, read or write a file"},
-    {5, "numerical failure: no usable components, eigensolver did not converge, overflow"},
-    {6, "out of memory, or more than the memory budget (--memory-limit)"},
-};
-const size_t cli_nexit_codes = sizeof cli_exit_codes / sizeof cli_exit_codes[0];
 
 /* Writes s as roff text: backslashes escaped, '-' as \-, '"' as \(dq, a leading '.' or
  * '\'' guarded, each newline ending a line. */
@@ -123,9 +114,9 @@ void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
           ".RE\n.fi\n",
           fp);
     fputs(".SH EXIT STATUS\n", fp);
-    for (size_t i = 0; i < cli_nexit_codes; i++) {
-        fprintf(fp, ".TP\n.B %d\n", cli_exit_codes[i].code);
-        roff(fp, cli_exit_codes[i].meaning);
+    for (int c = KPCA_OK; c <= KPCA_STATUS_LAST; c++) {
+        fprintf(fp, ".TP\n.B %d\n", c);
+        roff(fp, kpca_status_meaning((kpca_status)c));
         fputc('\n', fp);
     }
     fputs(".SH ENVIRONMENT\n.TP\n.B OPENBLAS_CORETYPE\n"

@@ -77,6 +77,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
 {
     int np = 0, only_pos = 0;
     cli_current = cmd;
+    cli_inputs = (const char *const *)pos;
+    cli_ninputs = 0;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (only_pos || a[0] != '-' || a[1] == '\0') {
@@ -161,6 +163,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
         return 2;
     }
     *npos = np;
+    cli_ninputs = (size_t)np;
     return 0;
 }
 

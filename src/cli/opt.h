@@ -41,6 +41,11 @@ typedef struct {
     int npos_min, npos_max; /* positional arguments accepted */
 } cli_command;
 
+/* A numeric constant as a string literal, so that a help text's
+ * "(default: N)" is the library's own constant: CLI_STR(KPCA_X). */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+
 /* Parses argv[1..] (argv[0] is the subcommand) with cmd's table.  Writes the
  * positional arguments into pos (at most cmd->npos_max) and their count into
  * *npos.  Returns 0 to go on, 1 when --help was printed, or 2 on a usage error

@@ -10,52 +10,25 @@
 #include "dataset.h"
 #include "eig.h"
 #include "mem.h"
-
-#define TWO_PI 6.283185307179586476925286766559
-
-/* Uniform in [0, 1), 53 random bits. */
-static double uniform01(uint64_t *state)
-{
-    return (double)(kpca_splitmix64(state) >> 11) * 0x1p-53;
-}
+#include "rng.h"
 
 /* Uniform in 0..n-1 (n >= 1); the bias, n / 2^53, is far below anything
  * observable. */
 static size_t uniform_index(uint64_t *state, size_t n)
 {
-    size_t i = (size_t)(uniform01(state) * (double)n);
+    size_t i = (size_t)(kpca_rng_uniform(state) * (double)n);
     return i < n ? i : n - 1;
 }
 
-/* len standard normal numbers (Box-Muller: both of each pair are used). */
+/* len standard normal numbers (both of each pair are used). */
 static void gaussian_fill(double *z, size_t len, uint64_t *state)
 {
     for (size_t i = 0; i < len; i += 2) {
-        double u1 = 1.0 - uniform01(state); /* (0, 1]: log(u1) is finite */
-        double u2 = uniform01(state);
-        double rad = sqrt(-2.0 * log(u1));
-        z[i] = rad * cos(TWO_PI * u2);
+        double z1;
+        kpca_rng_normal_pair(state, 1.0, &z[i], &z1);
         if (i + 1 < len)
-            z[i + 1] = rad * sin(TWO_PI * u2);
+            z[i + 1] = z1;
     }
-}
-
-/* eig.h's sign rule: the first entry of largest magnitude is made positive
- * (cblas_idamax returns the first index of the largest |v[i]|).  v has n
- * entries stride apart; returns 1 if it was negated. */
-static int sign_by_largest(double *v, size_t n, size_t stride)
-{
-    size_t arg = (size_t)cblas_idamax((int)n, v, (int)stride);
-    if (!(v[arg * stride] < 0.0))
-        return 0;
-    cblas_dscal((int)n, -1.0, v, (int)stride);
-    return 1;
-}
-
-static kpca_status lapack_error(lapack_int info, const char *driver, kpca_error *err)
-{
-    kpca_status code = info < 0 ? KPCA_EINTERNAL : KPCA_ENUMERIC;
-    return kpca_fail(err, code, "%s failed (info %d)", driver, (int)info);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -65,6 +38,12 @@ static kpca_status lapack_error(lapack_int info, const char *driver, kpca_error 
  * layout LAPACK works in without a transposed copy, and the column-major
  * n x k result is the row-major k x n evecs.  a is symmetric, so its
  * row-major storage is also its column-major storage. */
+size_t kpca_rsvd_sketch(size_t n, size_t k, size_t oversample)
+{
+    size_t p = oversample ? oversample : k;
+    return k + (p < n - k ? p : n - k);
+}
+
 kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t oversample, size_t power_iters,
                                 uint64_t seed, double *evals, double *evecs, kpca_error *err)
 {
@@ -72,7 +51,7 @@ kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t over
         return kpca_fail(err, KPCA_EUSAGE, "cannot take %zu eigenpairs of a %zu x %zu matrix", k, n, n);
     if (n > (size_t)INT_MAX)
         return kpca_fail(err, KPCA_EUSAGE, "a %zu x %zu matrix is beyond BLAS's int indices", n, n);
-    const size_t s = k + (oversample < n - k ? oversample : n - k);
+    const size_t s = kpca_rsvd_sketch(n, k, oversample);
     const int ni = (int)n, si = (int)s;
     double *q = kpca_alloc_array(n, s, sizeof(double));
     double *y = kpca_alloc_array(n, s, sizeof(double));
@@ -96,7 +75,7 @@ kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t over
     if (info == 0)
         info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'U', si, b, si, theta, &wq[2], -1, &iwq, -1);
     if (info != 0) {
-        st = lapack_error(info, "workspace query", err);
+        st = kpca_eig_lapack_status((int)info, "workspace query", err);
         goto done;
     }
     size_t lwork = (size_t)fmax(fmax(wq[0], wq[1]), wq[2]);
@@ -115,12 +94,12 @@ kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t over
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, si, ni, 1.0, a, ni, q, ni, 0.0, y, ni);
         info = LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, ni, si, y, ni, tau, work, (lapack_int)lwork);
         if (info != 0) {
-            st = lapack_error(info, "dgeqrf", err);
+            st = kpca_eig_lapack_status((int)info, "dgeqrf", err);
             goto done;
         }
         info = LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, ni, si, si, y, ni, tau, work, (lapack_int)lwork);
         if (info != 0) {
-            st = lapack_error(info, "dorgqr", err);
+            st = kpca_eig_lapack_status((int)info, "dorgqr", err);
             goto done;
         }
         double *t = q;
@@ -137,7 +116,7 @@ kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t over
     info = LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, 'V', 'U', si, b, si, theta, work, (lapack_int)lwork, iwork,
                                (lapack_int)liwork);
     if (info != 0) {
-        st = lapack_error(info, "dsyevd", err);
+        st = kpca_eig_lapack_status((int)info, "dsyevd", err);
         goto done;
     }
 
@@ -149,7 +128,7 @@ kpca_status kpca_eig_randomized(const double *a, size_t n, size_t k, size_t over
     }
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, (int)k, si, 1.0, q, ni, y, si, 0.0, evecs, ni);
     for (size_t j = 0; j < k; j++)
-        sign_by_largest(evecs + j * n, n, 1);
+        kpca_eig_fix_sign(evecs + j * n, n, 1);
 done:
     kpca_free(q);
     kpca_free(y);
@@ -202,7 +181,7 @@ static void kmeans_pp(const double *x, const double *xn, size_t n, size_t dim, s
             for (size_t i = 0; i < n; i++)
                 total += d[i];
         if (total > 0.0) {
-            double u = uniform01(state) * total, cum = 0.0;
+            double u = kpca_rng_uniform(state) * total, cum = 0.0;
             for (size_t i = 0; i < n; i++) {
                 if (d[i] > 0.0) {
                     pick = i; /* the last candidate, should rounding leave cum <= u */
@@ -434,7 +413,7 @@ kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, siz
     const int ki = (int)k, nki = (int)nk;
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, ni, nki, ri, 1.0, phi, ri, v, ri, 0.0, zfit, ki);
     for (size_t cc = 0; cc < nk; cc++)
-        if (sign_by_largest(zfit + cc, n, k))
+        if (kpca_eig_fix_sign(zfit + cc, n, k))
             cblas_dscal(ri, -1.0, v + cc * r, 1);
     for (size_t i = 0; i < n; i++)
         for (size_t cc = nk; cc < k; cc++)

@@ -16,7 +16,7 @@
  * PCA of the n centred phi(x_i) is then kernel PCA of that approximate
  * kernel: O(n l^2 + l^3) work and O(n l) memory instead of O(n^2 m).
  *
- * Random numbers come from kpca_splitmix64 (dataset.h), so results depend
+ * Random numbers come from kpca_splitmix64 (rng.h), so results depend
  * only on the seed - and, through BLAS's summation order, on the number of
  * OpenBLAS threads.
  */
@@ -28,19 +28,25 @@
 
 #include "error.h"
 
-/* Recommended defaults for kpca_eig_randomized: 10 extra sketch vectors
- * (Halko et al. section 4.2: p = 5 or 10 is enough when the spectrum
- * decays), and 2 subspace iterations, i.e. a sketch of A^3 Omega (Halko's
- * q = 1 in the symmetric case).  The relative error of the k-th eigenvalue
- * falls roughly as (lambda_{s+1} / lambda_k)^(2 (power_iters + 1)),
- * s = k + oversample: each iteration multiplies the error by that ratio
- * squared, at the cost of one more n x n x s product.  Centred polynomial
- * kernels on USPS decay slowly: bench/bench_approx at M = 1000, degree 3,
- * k = 16 measured a relative error of 4e-2 on the 16th eigenvalue with
- * these defaults, 4e-7 with oversample 64 and 4 iterations (0.05 s against
- * 0.13 s for kpca_eig_top) - size them for the accuracy wanted. */
-#define KPCA_RSVD_OVERSAMPLE 10
-#define KPCA_RSVD_POWER_ITERS 2
+/* The defaults of kpca_eig_randomized, which kpca fit --solver randomized
+ * uses too (kpca_fit_defaults; the help text prints them from here):
+ * as many extra sketch vectors as eigenpairs wanted (oversample 0 means
+ * p = k) and 4 subspace iterations, a sketch of A^5 Omega.  The relative
+ * error of the k-th eigenvalue falls roughly as
+ * (lambda_{s+1} / lambda_k)^(2 (power_iters + 1)), s = k + oversample: each
+ * iteration multiplies the error by that ratio squared, at the cost of one
+ * more n x n x s product.  Centred polynomial kernels on USPS decay slowly:
+ * bench/bench_approx at M = 1000, degree 3, k = 16 measured a relative error
+ * of 4e-2 on the 16th eigenvalue with p = 10 and 2 iterations (Halko et al.
+ * section 4.2's p = 5 or 10 assumes a decaying spectrum), 4e-7 with p = 64
+ * and 4 iterations (0.05 s against 0.13 s for kpca_eig_top) - hence these
+ * larger defaults; size them for the accuracy wanted. */
+#define KPCA_RSVD_OVERSAMPLE 0
+#define KPCA_RSVD_POWER_ITERS 4
+
+/* The sketch size s = min(k + p, n), p = oversample, or k when oversample
+ * is 0. */
+size_t kpca_rsvd_sketch(size_t n, size_t k, size_t oversample);
 
 /* The k largest (algebraic) eigenvalues of the symmetric n x n matrix a
  * (row-major, both triangles set; NOT modified), approximately, into evals
@@ -49,7 +55,7 @@
  * magnitude, the first such, is positive.  The rows are orthonormal to
  * rounding.
  *
- * Method: s = min(k + oversample, n); Omega n x s standard Gaussian (from
+ * Method: s = kpca_rsvd_sketch(n, k, oversample); Omega n x s standard Gaussian (from
  * seed: splitmix64 + Box-Muller); Q = orth(A Omega); then power_iters times
  * Q = orth(A Q) - one product with A per iteration, so power_iters = 2q is
  * Halko's q of Algorithm 4.4 (which multiplies by A^T and A per step); orth

@@ -8,30 +8,29 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "clobber.h"
 #include "mem.h"
+#include "names.h"
+#include "rng.h"
 
 static const char *const format_names[] = {"auto", "esl", "libsvm", "hdf5", "csv"};
 
+#define NFORMATS (sizeof format_names / sizeof format_names[0])
+
 const char *kpca_format_name(kpca_format f)
 {
-    if ((int)f < 0 || (size_t)f >= sizeof format_names / sizeof format_names[0])
-        return NULL;
-    return format_names[f];
+    return (unsigned)f < NFORMATS ? kpca_name_of(format_names, NFORMATS, (unsigned)f) : NULL;
 }
 
 int kpca_format_parse(const char *name, kpca_format *out)
 {
-    for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++) {
-        if (strcmp(name, format_names[i]) == 0) {
-            *out = (kpca_format)i;
-            return 0;
-        }
-    }
-    if (strcmp(name, "h5") == 0) {
-        *out = KPCA_FMT_HDF5;
-        return 0;
-    }
-    return -1;
+    int i = kpca_name_index(format_names, NFORMATS, name);
+    if (i < 0 && strcmp(name, "h5") == 0) /* an alias */
+        i = KPCA_FMT_HDF5;
+    if (i < 0)
+        return -1;
+    *out = (kpca_format)i;
+    return 0;
 }
 
 static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
@@ -124,6 +123,10 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
     kpca_status st = kpca_split_spec(spec, &file, &group, err);
     if (st != KPCA_OK)
         return st;
+    if ((st = kpca_input_check(file, err)) != KPCA_OK) {
+        kpca_free(file);
+        return st;
+    }
     if (opts->group != NULL)
         group = opts->group;
 
@@ -216,25 +219,6 @@ kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size
     return KPCA_OK;
 }
 
-uint64_t kpca_splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* Uniform integer in [0, bound) without modulo bias. */
-static uint64_t uniform_below(uint64_t *s, uint64_t bound)
-{
-    uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    uint64_t r;
-    do {
-        r = kpca_splitmix64(s);
-    } while (r >= limit);
-    return r % bound;
-}
-
 kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, kpca_error *err)
 {
     if (m > n)
@@ -248,7 +232,7 @@ kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, 
     uint64_t s = seed;
     size_t chosen = 0;
     for (size_t i = 0; i < n && chosen < m; i++) {
-        if (uniform_below(&s, (uint64_t)(n - i)) < (uint64_t)(m - chosen))
+        if (kpca_rng_below(&s, (uint64_t)(n - i)) < (uint64_t)(m - chosen))
             idx[chosen++] = i;
     }
     return KPCA_OK;
@@ -256,17 +240,14 @@ kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, 
 
 void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed)
 {
-    const double two_pi = 6.283185307179586476925286766559;
     uint64_t s = seed;
     size_t total = ds->n * ds->dim;
     for (size_t i = 0; i < total; i += 2) {
-        /* u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1) */
-        double u1 = (double)((kpca_splitmix64(&s) >> 11) + 1) * 0x1.0p-53;
-        double u2 = (double)(kpca_splitmix64(&s) >> 11) * 0x1.0p-53;
-        double r = sd * sqrt(-2.0 * log(u1));
-        ds->x[i] += r * cos(two_pi * u2);
+        double z0, z1;
+        kpca_rng_normal_pair(&s, sd, &z0, &z1);
+        ds->x[i] += z0;
         if (i + 1 < total)
-            ds->x[i + 1] += r * sin(two_pi * u2);
+            ds->x[i + 1] += z1;
     }
 }
 

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "rng.h" /* kpca_splitmix64, once declared here */
 
 typedef enum {
     KPCA_FMT_AUTO = 0,
@@ -93,12 +94,8 @@ kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size
  * seed (deterministic on every platform). */
 kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, kpca_error *err);
 
-/* splitmix64: the library's one pseudo-random generator (same numbers on
- * every platform); advances *state. */
-uint64_t kpca_splitmix64(uint64_t *state);
-
 /* Adds independent Gaussian noise of standard deviation sd to every value,
- * row by row: splitmix64 from `seed` and the Box-Muller transform, so the
+ * row by row: kpca_rng_normal_pair (rng.h) from `seed`, so the
  * same seed gives the same noise on every platform with an IEEE libm.
  * Values are not clipped. */
 void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed);

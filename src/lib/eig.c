@@ -36,29 +36,31 @@ kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k)
     return (double)k <= KPCA_EIG_EVR_MAX_FRACTION * (double)n ? KPCA_EIG_EVR : KPCA_EIG_EVD;
 }
 
-void kpca_eig_fix_sign(double *v, size_t n)
+int kpca_eig_fix_sign(double *v, size_t n, size_t stride)
 {
     size_t arg = 0;
     double best = -1.0;
     for (size_t i = 0; i < n; i++) {
-        double a = fabs(v[i]);
+        double a = fabs(v[i * stride]);
         if (a > best) {
             best = a;
             arg = i;
         }
     }
-    if (v[arg] < 0.0)
-        for (size_t i = 0; i < n; i++)
-            v[i] = -v[i];
+    if (!(v[arg * stride] < 0.0))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        v[i * stride] = -v[i * stride];
+    return 1;
 }
 
-static kpca_status lapack_fail(lapack_int info, const char *driver, kpca_error *err)
+kpca_status kpca_eig_lapack_status(int info, const char *driver, kpca_error *err)
 {
     if (info == LAPACK_WORK_MEMORY_ERROR || info == LAPACK_TRANSPOSE_MEMORY_ERROR)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory in %s", driver);
     if (info < 0)
-        return kpca_fail(err, KPCA_EINTERNAL, "%s: argument %d was illegal", driver, (int)-info);
-    return kpca_fail(err, KPCA_ENUMERIC, "%s failed to converge (info %d)", driver, (int)info);
+        return kpca_fail(err, KPCA_EINTERNAL, "%s: argument %d was illegal", driver, -info);
+    return kpca_fail(err, KPCA_ENUMERIC, "%s failed to converge (info %d)", driver, info);
 }
 
 /* dsyevd's own three stages - Householder tridiagonalisation (dsytrd),
@@ -89,13 +91,13 @@ static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choos
     }
     lapack_int info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (lapack_int)n, a, (lapack_int)n, d, e, tau);
     if (info != 0) {
-        st = lapack_fail(info, "dsytrd", err);
+        st = kpca_eig_lapack_status((int)info, "dsytrd", err);
         goto done;
     }
     info = LAPACKE_dstedc_work(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, z, (lapack_int)n, work, (lapack_int)lwork,
                                iwork, (lapack_int)liwork);
     if (info != 0) {
-        st = lapack_fail(info, "dstedc", err);
+        st = kpca_eig_lapack_status((int)info, "dstedc", err);
         goto done;
     }
     if (choose != NULL) {
@@ -112,14 +114,14 @@ static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choos
     info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'L', 'N', (lapack_int)n, (lapack_int)k, a, (lapack_int)n, tau, zk,
                           (lapack_int)n);
     if (info != 0) {
-        st = lapack_fail(info, "dormtr", err);
+        st = kpca_eig_lapack_status((int)info, "dormtr", err);
         goto done;
     }
     for (size_t j = 0; j < k; j++) { /* ascending -> descending */
         size_t src = n - 1 - j;
         evals[j] = d[src];
         memcpy(evecs + j * n, z + src * n, n * sizeof(double));
-        kpca_eig_fix_sign(evecs + j * n, n);
+        kpca_eig_fix_sign(evecs + j * n, n, 1);
     }
     if (kout != NULL)
         *kout = k;
@@ -165,7 +167,7 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
                                      (lapack_int)(n - k + 1), (lapack_int)n, 0.0, &found, w, z, (lapack_int)n, isuppz);
     kpca_status st = KPCA_OK;
     if (info != 0) {
-        st = lapack_fail(info, "dsyevr", err);
+        st = kpca_eig_lapack_status((int)info, "dsyevr", err);
     } else if ((size_t)found != k) {
         st = kpca_fail(err, KPCA_ENUMERIC, "dsyevr returned %d eigenpairs, expected %zu", (int)found, k);
     } else {
@@ -173,7 +175,7 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
             size_t src = k - 1 - j;
             evals[j] = w[src];
             memcpy(evecs + j * n, z + src * n, n * sizeof(double));
-            kpca_eig_fix_sign(evecs + j * n, n);
+            kpca_eig_fix_sign(evecs + j * n, n, 1);
         }
     }
     kpca_free(w);

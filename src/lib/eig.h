@@ -37,9 +37,17 @@ int kpca_eig_evd_fits(size_t n);
 kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
                          double *evecs, kpca_error *err);
 
-/* The sign rule of every eigenvector kpca returns: flips v (n) so that its
- * entry of largest magnitude (the first such) is positive. */
-void kpca_eig_fix_sign(double *v, size_t n);
+/* The sign rule of every eigenvector kpca returns (exact and randomized
+ * solvers, Nystrom components): the first entry of largest magnitude is
+ * made positive.  v has n entries, stride apart; returns 1 if it was
+ * negated. */
+int kpca_eig_fix_sign(double *v, size_t n, size_t stride);
+
+/* A LAPACK(E) status other than 0 as a kpca error naming the driver:
+ * LAPACKE's work or transpose memory errors are KPCA_ENOMEM, an illegal
+ * argument (info < 0) KPCA_EINTERNAL, anything else (no convergence)
+ * KPCA_ENUMERIC. */
+kpca_status kpca_eig_lapack_status(int info, const char *driver, kpca_error *err);
 
 /* Chooses how many eigenpairs to keep from all n eigenvalues (descending);
  * returns a count in 1..n. */

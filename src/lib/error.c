@@ -3,15 +3,21 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
+kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_list ap)
 {
     if (err != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
         err->code = code;
     }
+    return code;
+}
+
+kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kpca_vfail(err, code, fmt, ap);
+    va_end(ap);
     return code;
 }
 
@@ -33,6 +39,20 @@ const char *kpca_status_name(kpca_status code)
     case KPCA_EIO: return "i/o error";
     case KPCA_ENUMERIC: return "numerical error";
     case KPCA_ENOMEM: return "out of memory";
+    }
+    return "unknown error";
+}
+
+const char *kpca_status_meaning(kpca_status code)
+{
+    switch (code) {
+    case KPCA_OK: return "success";
+    case KPCA_EINTERNAL: return "internal error (a bug: please report it)";
+    case KPCA_EUSAGE: return "usage error: unknown option, bad number, missing argument";
+    case KPCA_EFORMAT: return "bad input file: malformed, inconsistent or damaged data, model or features";
+    case KPCA_EIO: return "i/o error: cannot open, read or write a file";
+    case KPCA_ENUMERIC: return "numerical failure: no usable components, eigensolver did not converge, overflow";
+    case KPCA_ENOMEM: return "out of memory, or more than the memory budget (--memory-limit)";
     }
     return "unknown error";
 }

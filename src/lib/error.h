@@ -9,6 +9,7 @@
 #ifndef KPCA_ERROR_H
 #define KPCA_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef enum {
@@ -35,8 +36,22 @@ kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
 #endif
     ;
 
+/* kpca_fail with a va_list, for functions that forward their arguments. */
+kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 0)))
+#endif
+    ;
+
+/* The largest status: the exit codes are KPCA_OK .. KPCA_STATUS_LAST. */
+#define KPCA_STATUS_LAST KPCA_ENOMEM
+
 /* Short name of a status ("format error", ...). Never NULL. */
 const char *kpca_status_name(kpca_status code);
+/* What a status means as kpca's exit code, one line: the one text that the
+ * usage message, the man page and (scripts/sync-readme.sh) the README's
+ * "Exit codes" table print.  Never NULL. */
+const char *kpca_status_meaning(kpca_status code);
 
 /* Clears err to KPCA_OK with an empty message. */
 void kpca_error_clear(kpca_error *err);

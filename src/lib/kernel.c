@@ -83,32 +83,48 @@ double kpca_kernel_default_sigma(const double *x, size_t m, size_t dim)
 
 kpca_status kpca_kernel_check(const kpca_kernel *k, kpca_error *err)
 {
+    return kpca_kernel_check_param(k, NULL, err);
+}
+
+kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kpca_error *err)
+{
+    const char *dummy;
+    if (param == NULL)
+        param = &dummy;
+    *param = NULL;
     switch (k->type) {
     case KPCA_KERNEL_POLY:
-        if (k->degree < 1 || k->degree > KPCA_MAX_DEGREE)
+        if ((*param = "degree", k->degree < 1 || k->degree > KPCA_MAX_DEGREE))
             return kpca_fail(err, KPCA_EUSAGE, "degree %d out of range (expected 1..%d)", k->degree,
                              KPCA_MAX_DEGREE);
-        if (!isfinite(k->gamma) || k->gamma <= 0.0)
+        if ((*param = "gamma", !isfinite(k->gamma) || k->gamma <= 0.0))
             return kpca_fail(err, KPCA_EUSAGE, "gamma %g out of range (expected a finite number > 0)", k->gamma);
-        if (!isfinite(k->coef0) || k->coef0 < 0.0)
-            return kpca_fail(err, KPCA_EUSAGE, "coef0 %g out of range (expected a finite number >= 0)", k->coef0);
+        if ((*param = "coef0", !isfinite(k->coef0) || k->coef0 < 0.0))
+            return kpca_fail(err, KPCA_EUSAGE, "coef0 %g out of range (expected a finite number >= 0: a negative offset "
+                             "breaks positive semi-definiteness)", k->coef0);
+        *param = NULL;
         return KPCA_OK;
     case KPCA_KERNEL_RBF:
+        *param = "sigma";
         if (!isfinite(k->sigma) || k->sigma <= 0.0)
             return kpca_fail(err, KPCA_EUSAGE, "sigma %g out of range (expected a finite number > 0)", k->sigma);
         const double s = 1.0 / (2.0 * k->sigma * k->sigma); /* the scale every rbf evaluation uses */
         if (!isfinite(s) || !(s > 0.0))
             return kpca_fail(err, KPCA_EUSAGE, "sigma %g out of range (its square over- or underflows)", k->sigma);
+        *param = NULL;
         return KPCA_OK;
     case KPCA_KERNEL_SIGMOID:
-        if (!isfinite(k->gamma) || k->gamma <= 0.0)
+        if ((*param = "gamma", !isfinite(k->gamma) || k->gamma <= 0.0))
             return kpca_fail(err, KPCA_EUSAGE, "gamma %g out of range (expected a finite number > 0)", k->gamma);
-        if (!isfinite(k->coef0))
+        if ((*param = "coef0", !isfinite(k->coef0)))
             return kpca_fail(err, KPCA_EUSAGE, "coef0 %g out of range (expected a finite number)", k->coef0);
+        *param = NULL;
         return KPCA_OK;
     case KPCA_KERNEL_LINEAR:
+        *param = NULL;
         return KPCA_OK;
     }
+    *param = "kernel";
     return kpca_fail(err, KPCA_EUSAGE, "unknown kernel type %d", (int)k->type);
 }
 
@@ -144,6 +160,26 @@ double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, 
         for (size_t i = 0; i < dim; i++)
             s += a[i] * b[i];
         return ipow(k->gamma * s + k->coef0, k->degree);
+    }
+}
+
+double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df)
+{
+    switch (k->type) {
+    case KPCA_KERNEL_POLY: {
+        double v = k->gamma * s + k->coef0;
+        double p = k->degree > 1 ? pow(v, k->degree - 1) : 1.0;
+        *df = k->degree * k->gamma * p;
+        return p * v;
+    }
+    case KPCA_KERNEL_SIGMOID: {
+        double t = tanh(k->gamma * s + k->coef0);
+        *df = k->gamma * (1.0 - t * t);
+        return t;
+    }
+    default: /* linear (rbf is not a function of x.y alone) */
+        *df = 1.0;
+        return s;
     }
 }
 

@@ -59,9 +59,16 @@ double kpca_kernel_default_sigma(const double *x, size_t m, size_t dim);
 
 /* Checks the parameters; returns KPCA_EUSAGE with a message if invalid. */
 kpca_status kpca_kernel_check(const kpca_kernel *k, kpca_error *err);
+/* The same, naming the parameter at fault in *param ("degree", "gamma",
+ * "coef0", "sigma"; NULL when all are valid). */
+kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kpca_error *err);
 
 /* k(a, b) by definition (reference). */
 double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, size_t dim);
+/* A dot-product kernel (poly, sigmoid, linear) as a function f of s = x.y:
+ * returns f(s) and writes f'(s) into *df (the pre-image iteration's
+ * gradient, preimage.c).  Not for rbf, a function of |x - y|. */
+double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df);
 
 /* Replaces each dot product g[i] (i < n) by the kernel value.  Only for the
  * dot-product kernels (poly, sigmoid, linear): rbf also needs the norms. */

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,8 +52,8 @@ kpca_fit_params kpca_fit_defaults(int degree)
     kpca_fit_params p;
     p.kernel = kpca_kernel_poly(degree);
     p.solver = KPCA_SOLVER_EXACT;
-    p.oversample = 0;
-    p.power_iters = KPCA_DEFAULT_POWER_ITERS;
+    p.oversample = KPCA_RSVD_OVERSAMPLE;
+    p.power_iters = KPCA_RSVD_POWER_ITERS;
     p.landmarks = KPCA_DEFAULT_LANDMARKS;
     p.landmark_method = KPCA_LANDMARKS_UNIFORM;
     p.kmeans_iter = KPCA_DEFAULT_KMEANS_ITER;
@@ -103,12 +104,7 @@ static kpca_status fit_nystrom(const kpca_dataset *fit, const kpca_fit_params *p
                                kpca_fit_info *info, kpca_error *err)
 {
     const size_t n = fit->n, dim = fit->dim, l = p->landmarks;
-    if (l < 2 || l > n)
-        return kpca_fail(err, KPCA_EUSAGE, "cannot take %zu landmarks from %zu fit points (expected 2..%zu)", l, n,
-                         n);
-    size_t want = p->components ? p->components : l;
-    if (want > l)
-        return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu landmarks", want, l);
+    size_t want = p->components ? p->components : l; /* kpca_fit_check: l in 2..n, want <= l */
     char what[128];
     snprintf(what, sizeof what, "Nystrom kernel PCA with %zu landmarks on %zu points", l, n);
     kpca_status st = kpca_mem_check(
@@ -204,6 +200,77 @@ done:
     if (st != KPCA_OK)
         kpca_model_free(model);
     return st;
+}
+
+/* kpca_fail that also names the parameter at fault */
+static kpca_status param_fail(const char **param, const char *name, kpca_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static kpca_status param_fail(const char **param, const char *name, kpca_error *err, const char *fmt, ...)
+{
+    if (param != NULL)
+        *param = name;
+    va_list ap;
+    va_start(ap, fmt);
+    kpca_vfail(err, KPCA_EUSAGE, fmt, ap);
+    va_end(ap);
+    return KPCA_EUSAGE;
+}
+
+kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **param, kpca_error *err)
+{
+    if (param != NULL)
+        *param = NULL;
+    const kpca_kernel_type kt = p->kernel.type;
+    /* the kernel: its data-dependent defaults are set once the data is read */
+    if (m > 0 || kt == KPCA_KERNEL_POLY || kt == KPCA_KERNEL_LINEAR) {
+        kpca_status st = kpca_kernel_check_param(&p->kernel, param, err);
+        if (st != KPCA_OK)
+            return st;
+    }
+    if (p->solver != KPCA_SOLVER_EXACT && p->solver != KPCA_SOLVER_RANDOMIZED && p->solver != KPCA_SOLVER_NYSTROM)
+        return param_fail(param, "solver", err, "unknown solver %d", (int)p->solver);
+    const int by_variance = p->variance != 0.0;
+    if (by_variance) {
+        if (!(p->variance > 0.0 && p->variance < 1.0))
+            return param_fail(param, "variance", err, "variance fraction %g out of range (expected 0 < f < 1)",
+                              p->variance);
+        if (p->solver != KPCA_SOLVER_EXACT)
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs every eigenvalue: the exact solver only");
+        if (p->eig == KPCA_EIG_EVR)
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs every eigenvalue: the EVD driver (evd or auto), not "
+                              "evr");
+        if (kt == KPCA_KERNEL_SIGMOID)
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
+                              "mixes positive and negative eigenvalues; give a number of components");
+        if (m > 0 && !kpca_eig_evd_fits(m))
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs every eigenvalue of the %zu x %zu kernel matrix, more than "
+                              "LAPACK's 32-bit workspace sizes allow (at most 46338 points); give a number of "
+                              "components", m, m);
+    }
+    if (p->solver == KPCA_SOLVER_RANDOMIZED && p->components == 0)
+        return param_fail(param, "components", err,
+                          "the randomized solver needs the number of components");
+    if (m == 0)
+        return KPCA_OK;
+    if (!by_variance && p->components > m)
+        return param_fail(param, "components", err, "cannot keep %zu components: more components than the %zu fit "
+                          "points", p->components, m);
+    if (p->solver == KPCA_SOLVER_NYSTROM) {
+        if (p->landmarks < 2 || p->landmarks > m)
+            return param_fail(param, "landmarks", err, "cannot take %zu landmarks: more landmarks than the %zu fit "
+                              "points (or fewer than 2)", p->landmarks, m);
+        if (p->components > p->landmarks)
+            return param_fail(param, "components", err, "cannot keep %zu components: more components than the %zu "
+                              "landmarks", p->components, p->landmarks);
+    }
+    return KPCA_OK;
 }
 
 static kpca_exact_solver exact_solver = NULL;
@@ -331,9 +398,8 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
         st = kpca_eig_top_chosen(K, m, choose_by_variance, &goal, &want, mu, u, err);
         inf.requested = want;
     } else if (p->solver == KPCA_SOLVER_RANDOMIZED) {
-        size_t over = p->oversample ? p->oversample : want;
-        sketch = want + over < m ? want + over : m;
-        st = kpca_eig_randomized(K, m, want, over, p->power_iters, p->seed, mu, u, err);
+        sketch = kpca_rsvd_sketch(m, want, p->oversample);
+        st = kpca_eig_randomized(K, m, want, p->oversample, p->power_iters, p->seed, mu, u, err);
     } else {
         st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
     }
@@ -365,26 +431,14 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
                            kpca_fit_info *info, kpca_error *err)
 {
     memset(model, 0, sizeof *model);
-    kpca_status st = kpca_kernel_check(&p->kernel, err);
-    if (st != KPCA_OK)
-        return st;
     const size_t m = fit->n, dim = fit->dim;
     if (m < 2)
         return kpca_fail(err, KPCA_EFORMAT, "kernel PCA needs at least 2 fit points, got %zu", m);
+    kpca_status st = kpca_fit_check(p, m, NULL, err);
+    if (st != KPCA_OK)
+        return st;
     const int by_variance = p->variance != 0.0;
-    if (by_variance && !(p->variance > 0.0 && p->variance < 1.0))
-        return kpca_fail(err, KPCA_EUSAGE, "variance fraction %g out of range (expected 0 < f < 1)", p->variance);
     size_t want = p->components && !by_variance ? p->components : m;
-    if (want > m)
-        return kpca_fail(err, KPCA_EUSAGE, "cannot extract %zu components from %zu fit points", want, m);
-    if (by_variance && p->kernel.type == KPCA_KERNEL_SIGMOID)
-        return kpca_fail(err, KPCA_EUSAGE,
-                         "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
-                         "mixes positive and negative eigenvalues; give a number of components");
-    if (p->solver != KPCA_SOLVER_EXACT && by_variance)
-        return kpca_fail(err, KPCA_EUSAGE, "a variance fraction needs every eigenvalue: the exact solver only");
-    if (p->solver == KPCA_SOLVER_RANDOMIZED && !p->components)
-        return kpca_fail(err, KPCA_EUSAGE, "the randomized solver needs a number of components");
     if (exact_solver != NULL && (by_variance || p->solver != KPCA_SOLVER_EXACT))
         return kpca_fail(err, KPCA_EUSAGE,
                          "the distributed build runs the exact solver with a number of components only (not %s): "
@@ -393,8 +447,6 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
                                                                                                : "--solver randomized");
     if (p->solver == KPCA_SOLVER_NYSTROM)
         return fit_nystrom(fit, p, model, info, err);
-    if (p->solver != KPCA_SOLVER_EXACT && p->solver != KPCA_SOLVER_RANDOMIZED)
-        return kpca_fail(err, KPCA_EUSAGE, "unknown solver %d", (int)p->solver);
     double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
 
     kpca_fit_info inf;
@@ -403,11 +455,6 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     inf.tol = tol;
     inf.eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, m, want);
 
-    if (by_variance && !kpca_eig_evd_fits(m))
-        return kpca_fail(err, KPCA_EUSAGE,
-                         "a variance fraction needs every eigenvalue of the %zu x %zu kernel matrix, more than LAPACK's "
-                         "32-bit workspace sizes allow (at most 46338 points); give a number of components",
-                         m, m);
     double *u = NULL, *mu = NULL;
     double raw_trace = 0.0, trace = 0.0;
     size_t sketch = 0;
@@ -656,4 +703,12 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
     if (!isfinite(md->grandmean) || !isfinite(md->trace) || !isfinite(md->input_lo) || !isfinite(md->input_hi))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': a scalar statistic is not finite", path);
     return KPCA_OK;
+}
+
+double kpca_model_explained(const kpca_model *model, size_t first, size_t count)
+{
+    double sum = 0.0;
+    for (size_t c = first; c < first + count && c < model->k; c++)
+        sum += model->eigval[c];
+    return model->trace != 0.0 ? sum / model->trace : 0.0;
 }

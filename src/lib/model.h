@@ -79,7 +79,8 @@ int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out);
 typedef struct {
     kpca_kernel kernel;
     kpca_solver solver;
-    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components */
+    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components
+                            * (kpca_rsvd_sketch) */
     size_t power_iters;    /* RANDOMIZED: products with K~ beyond the first */
     size_t landmarks;      /* NYSTROM: landmark count l (<= fit points) */
     kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
@@ -103,13 +104,26 @@ typedef struct {
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
 } kpca_fit_info;
 
-/* Defaults of the approximate solvers */
-#define KPCA_DEFAULT_POWER_ITERS 4
+/* Defaults of the approximate solvers (the randomized solver's: approx.h,
+ * KPCA_RSVD_OVERSAMPLE and KPCA_RSVD_POWER_ITERS) */
 #define KPCA_DEFAULT_LANDMARKS 1000
 #define KPCA_DEFAULT_KMEANS_ITER 20
 
 /* Default fit parameters: the paper's kernel of the given degree, exact. */
 kpca_fit_params kpca_fit_defaults(int degree);
+
+/* Checks fit parameters before the work: every rule kpca_model_fit
+ * enforces lives here.  m = 0 (the data not read yet): the rules that need
+ * no data (a variance fraction in (0, 1), not with the sigmoid kernel, the
+ * randomized or Nystrom solver or the EVR driver; the randomized solver needs
+ * a number of components; a polynomial kernel's parameters); the kernel's
+ * data-dependent defaults (rbf sigma, sigmoid gamma) are not checked then.
+ * m >= 2 fit points: all rules, the kernel (kpca_kernel_check), counts
+ * against m and the landmarks, LAPACK's limit for a variance fraction.
+ * KPCA_EUSAGE with a message; *param (if param is not NULL) names the
+ * field at fault ("variance", "components", "landmarks", "solver", "eig",
+ * or the kernel's "degree", "gamma", "coef0", "sigma"), NULL if none. */
+kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **param, kpca_error *err);
 
 /* Fits on all rows of `fit` (choose a subset with kpca_dataset_select).
  * *model is overwritten (free with kpca_model_free); info may be NULL. */
@@ -169,6 +183,13 @@ kpca_status kpca_model_validate(const kpca_model *model, const char *path, kpca_
 /* HDF5 model file, written atomically; see README "Model file". */
 kpca_status kpca_model_save(const kpca_model *model, const char *path, kpca_error *err);
 kpca_status kpca_model_load(const char *path, kpca_model *model, kpca_error *err);
+
+/* The share of trace(K~) explained by components first .. first+count-1
+ * (within 0..k-1): the sum of their eigenvalues (in order) over the trace,
+ * signed (an indefinite kernel's trace includes negative eigenvalues); 0 for
+ * a zero trace.  Every "explained" figure kpca prints comes from here:
+ * (0, k) is the kept share, (0, i + 1) the cumulative one. */
+double kpca_model_explained(const kpca_model *model, size_t first, size_t count);
 
 /* The model's fingerprint: the CRC-32 of its arrays and numbers (the file's
  * `checksum`).  kpca transform records it in HDF5 features (`model_id`), so

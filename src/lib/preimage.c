@@ -11,33 +11,11 @@
 kpca_preimage_params kpca_preimage_defaults(void)
 {
     kpca_preimage_params p;
-    p.max_iter = 100;
-    p.tol = 1e-6;
+    p.max_iter = KPCA_PREIMAGE_MAX_ITER;
+    p.tol = KPCA_PREIMAGE_TOL;
     p.start = NULL;
     p.plain = 0;
     return p;
-}
-
-/* The kernel as a function of x.y (dot-product kernels): f(s), and f'(s)
- * into *df. */
-static double dot_kernel(const kpca_kernel *k, double s, double *df)
-{
-    switch (k->type) {
-    case KPCA_KERNEL_POLY: {
-        double v = k->gamma * s + k->coef0;
-        double p = k->degree > 1 ? pow(v, k->degree - 1) : 1.0;
-        *df = k->degree * k->gamma * p;
-        return p * v;
-    }
-    case KPCA_KERNEL_SIGMOID: {
-        double t = tanh(k->gamma * s + k->coef0);
-        *df = k->gamma * (1.0 - t * t);
-        return t;
-    }
-    default: /* linear */
-        *df = 1.0;
-        return s;
-    }
 }
 
 typedef struct {
@@ -63,8 +41,8 @@ static double objective(const ctx *c, const double *g, const double *s, double z
         return 1.0 - 2.0 * acc;
     }
     for (size_t i = 0; i < c->m; i++)
-        acc += g[i] * dot_kernel(&c->md->kernel, s[i], &df);
-    return dot_kernel(&c->md->kernel, zz, &df) - 2.0 * acc;
+        acc += g[i] * kpca_kernel_of_dot(&c->md->kernel, s[i], &df);
+    return kpca_kernel_of_dot(&c->md->kernel, zz, &df) - 2.0 * acc;
 }
 
 /* The weights w (m) of T(z) = sum_i w_i x_i / den; returns den and writes
@@ -78,13 +56,13 @@ static double weights(const ctx *c, const double *g, const double *s, double zz,
             w[i] = g[i] * exp(-(d2 > 0.0 ? d2 : 0.0) * c->inv2s2);
             den += w[i];
         } else {
-            (void)dot_kernel(&c->md->kernel, s[i], &df);
+            (void)kpca_kernel_of_dot(&c->md->kernel, s[i], &df);
             w[i] = g[i] * df;
         }
         a += fabs(w[i]);
     }
     if (!c->rbf)
-        (void)dot_kernel(&c->md->kernel, zz, &den);
+        (void)kpca_kernel_of_dot(&c->md->kernel, zz, &den);
     *absw = a;
     return den;
 }

@@ -43,8 +43,8 @@
 #include "model.h"
 
 typedef struct {
-    size_t max_iter;     /* accepted steps per point, >= 1 (default 100) */
-    double tol;          /* relative change that counts as converged, > 0 (default 1e-6) */
+    size_t max_iter;     /* accepted steps per point, >= 1 (default KPCA_PREIMAGE_MAX_ITER) */
+    double tol;          /* relative change that counts as converged, > 0 (default KPCA_PREIMAGE_TOL) */
     const double *start; /* n x dim starting points (borrowed); NULL: the points x */
     int plain;           /* 1: take every fixed-point step as it is (t = 1, no halving,
                           * no return to the start): the unguarded methods, for
@@ -62,7 +62,10 @@ typedef struct {
     double iter_mean;    /* mean steps per point */
 } kpca_preimage_info;
 
-/* max_iter 100, tol 1e-6, start NULL, plain 0. */
+/* The defaults, also kpca denoise's (its help text prints these). */
+#define KPCA_PREIMAGE_MAX_ITER 100
+#define KPCA_PREIMAGE_TOL 1e-6
+/* max_iter KPCA_PREIMAGE_MAX_ITER, tol KPCA_PREIMAGE_TOL, start NULL, plain 0. */
 kpca_preimage_params kpca_preimage_defaults(void);
 
 /* gamma (n x m, row-major) = the expansion coefficients γ of P_k Φ(x) on the

@@ -344,7 +344,7 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
         size_t src = want - 1 - c; /* column of vec, ascending -> descending */
         job->mu[c] = w[(size_t)found - 1 - c];
         memcpy(job->u + c * m, vec + src * m, m * sizeof(double));
-        kpca_eig_fix_sign(job->u + c * m, m);
+        kpca_eig_fix_sign(job->u + c * m, m, 1);
     }
     double t3 = kpca_now();
     job->sec_kernel = t1 - t0;

@@ -23,8 +23,13 @@ load helper
 @test "the man page (kpca help --man) documents every option of every command, and renders cleanly" {
     "$KPCA" help --man >"$TMP/kpca.1"
     grep -q '^\.TH KPCA 1 ' "$TMP/kpca.1" || fail "no .TH line"
-    local cmd opt n=0
-    for cmd in fit transform eval info denoise reduce; do
+    local cmd opt n=0 cmds
+    # every command kpca --help lists (not help and version, which have no
+    # section of their own)
+    cmds=$("$KPCA" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit }
+        on && $1 != "help" && $1 != "version" { print $1 }')
+    [[ " $(printf '%s ' $cmds)" == *" spectrum "* ]] || fail "kpca --help lists no spectrum command: $cmds"
+    for cmd in $cmds; do
         grep -q "^\.SS \"kpca $cmd " "$TMP/kpca.1" || fail "no section for $cmd"
         for opt in $("$KPCA" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z0-9-]+' | grep -oE -- '--[a-z0-9-]+'); do
             local esc

@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 K=${KPCA:-build/kpca}
 c=tests/fuzz/corpus
-mkdir -p "$c/text" "$c/hdf5" "$c/model"
+mkdir -p "$c/text" "$c/hdf5" "$c/model" "$c/model_sealed"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
@@ -46,4 +46,6 @@ printf '1 1:0.5 2:1\n2 1:-1 2:0.25\n1 1:0.3 2:-0.7\n2 1:0.9 2:0.1\n' >"$t/lin.tx
 "$K" fit -q --kernel rbf -m 20 -k 3 data/zip.train.gz -o "$c/model/rbf.model"
 "$K" fit -q --kernel sigmoid -m 20 -k 3 data/zip.train.gz -o "$c/model/sigmoid.model"
 "$K" fit -q -d 2 -m 30 -k 3 --solver nystrom --landmarks 8 data/zip.train.gz -o "$c/model/nystrom.model"
+# model_sealed (the loader behind the seal): the same valid models
+cp "$c"/model/*.model "$c/model_sealed/"
 ls -l "$c"/*

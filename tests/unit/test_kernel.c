@@ -413,6 +413,27 @@ static void test_kernel_names(void **state)
     assert_string_equal(kpca_kernel_describe(&k, buf, sizeof buf), "tanh(0.5 x.y + -1)");
 }
 
+/* kpca_kernel_of_dot (the pre-images' kernel) agrees with kpca_kernel_eval
+ * and its derivative with a central difference. */
+static void test_kernel_of_dot(void **state)
+{
+    (void)state;
+    const kpca_kernel ks[] = {kpca_kernel_poly(1), kpca_kernel_poly(3), kpca_kernel_poly(5),
+                              kpca_kernel_sigmoid(0.3, -0.2), kpca_kernel_linear()};
+    const double a[3] = {0.5, -0.25, 0.75}, b[3] = {0.2, 0.4, -0.6};
+    const double s = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        double df, dp, dm, h = 1e-5;
+        double f = kpca_kernel_of_dot(&ks[i], s, &df);
+        double want = kpca_kernel_eval(&ks[i], a, b, 3);
+        if (fabs(f - want) > 1e-14 * (1.0 + fabs(want)))
+            fail_msg("kernel %zu: f(x.y) = %.17g, k(x, y) = %.17g", i, f, want);
+        double fd = (kpca_kernel_of_dot(&ks[i], s + h, &dp) - kpca_kernel_of_dot(&ks[i], s - h, &dm)) / (2 * h);
+        if (fabs(fd - df) > 1e-8 * (1.0 + fabs(df)))
+            fail_msg("kernel %zu: f'(s) = %.17g, central difference %.17g", i, df, fd);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_other_kernels_match_reference),
         cmocka_unit_test(test_default_sigma),
         cmocka_unit_test(test_kernel_names),
+        cmocka_unit_test(test_kernel_of_dot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

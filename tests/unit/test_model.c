@@ -3,6 +3,8 @@
  * and, for the linear kernel, against ordinary PCA. */
 #include "testutil.h"
 
+#include "lib/h5util.h"
+
 #include <dirent.h>
 #include <hdf5.h>
 #include <lapacke.h>
@@ -617,7 +619,10 @@ static void test_save_load_roundtrip(void **state)
     }
 }
 
-static void expect_load_fails(const char *path, kpca_status code, const char *what)
+/* Loading path fails with code, and the message is the one of the check
+ * expected to fire (it contains `fired`): a test of the loader's own checks
+ * must not pass because the seal stopped the file first. */
+static void expect_load_fails(const char *path, kpca_status code, const char *fired, const char *what)
 {
     kpca_model md;
     kpca_error err;
@@ -627,9 +632,23 @@ static void expect_load_fails(const char *path, kpca_status code, const char *wh
         fail_msg("%s: load gave %d (%s), expected %d", what, (int)st, err.msg, (int)code);
     assert_true(err.msg[0] != '\0');
     assert_non_null(strstr(err.msg, path));
+    if (strstr(err.msg, fired) == NULL)
+        fail_msg("%s: the wrong check fired: '%s', expected one saying '%s'", what, err.msg, fired);
     assert_null(md.alpha);
     assert_null(md.fitx);
     assert_int_equal(md.k, 0);
+}
+
+/* Seals path again (as kpca_model_save does) after an edit, so that the
+ * loader's own checks, behind the seal's CRC, are what the edit meets. */
+static void reseal(const char *path)
+{
+    size_t len;
+    unsigned char *buf = tu_slurp(path, &len);
+    assert_true(len > KPCA_H5_SEAL_SIZE);
+    kpca_h5_seal_image(buf, len);
+    tu_write_bytes(path, buf, len);
+    free(buf);
 }
 
 /* File offset of a contiguous dataset's raw data. */
@@ -665,7 +684,8 @@ static void test_damaged_model_files(void **state)
         tu_write_bytes(bad, buf, cuts[i]);
         char what[64];
         snprintf(what, sizeof what, "truncated to %zu of %zu bytes", cuts[i], len);
-        expect_load_fails(bad, KPCA_EFORMAT, what);
+        expect_load_fails(bad, KPCA_EFORMAT, cuts[i] < KPCA_H5_SEAL_SIZE ? "no kpca seal" : "where its seal says",
+                          what);
     }
 
     /* one byte flipped in the middle of each array, and of the file */
@@ -684,7 +704,11 @@ static void test_damaged_model_files(void **state)
             free(copy);
             char what[96];
             snprintf(what, sizeof what, "bit flipped in '%s' at byte %zu", arrays[a], spots[s]);
-            expect_load_fails(bad, KPCA_EFORMAT, what);
+            expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch (kpca seal)", what);
+            /* sealed again: the model's own checksum of its arrays */
+            reseal(bad);
+            snprintf(what, sizeof what, "bit flipped in '%s' at byte %zu, sealed again", arrays[a], spots[s]);
+            expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch: the file is damaged", what);
         }
     }
     {
@@ -694,17 +718,22 @@ static void test_damaged_model_files(void **state)
         copy[len / 2] ^= 0xff;
         tu_write_bytes(bad, copy, len);
         free(copy);
-        expect_load_fails(bad, KPCA_EFORMAT, "byte flipped in the middle of the file");
+        expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch (kpca seal)", "byte flipped in the middle of the file");
     }
     {
         unsigned char *copy = malloc(len + 1);
         assert_non_null(copy);
         memcpy(copy, buf, len);
         assert_true(len > 8);
-        copy[1] ^= 0xff; /* the HDF5 signature */
+        copy[1] ^= 0xff; /* the seal's signature */
+        tu_write_bytes(bad, copy, len);
+        expect_load_fails(bad, KPCA_EFORMAT, "no kpca seal", "damaged seal signature");
+        copy[1] ^= 0xff;
+        copy[KPCA_H5_SEAL_SIZE + 1] ^= 0xff; /* the HDF5 signature, after the user block */
         tu_write_bytes(bad, copy, len);
         free(copy);
-        expect_load_fails(bad, KPCA_EFORMAT, "damaged signature");
+        reseal(bad);
+        expect_load_fails(bad, KPCA_EFORMAT, "not an HDF5 file", "damaged HDF5 signature, sealed again");
     }
     free(buf);
 
@@ -728,7 +757,10 @@ static void test_damaged_model_files(void **state)
         H5Fclose(f);
         char what[64];
         snprintf(what, sizeof what, "attribute '%s' altered", alters[i].name);
-        expect_load_fails(bad, KPCA_EFORMAT, what);
+        expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch (kpca seal)", what);
+        reseal(bad);
+        snprintf(what, sizeof what, "attribute '%s' altered, sealed again", alters[i].name);
+        expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch: the file is damaged", what);
     }
     {
         size_t l2;
@@ -743,20 +775,21 @@ static void test_damaged_model_files(void **state)
         assert_true(H5Awrite(at, H5T_NATIVE_LLONG, &v) >= 0);
         H5Aclose(at);
         H5Fclose(f);
-        expect_load_fails(bad, KPCA_EFORMAT, "future version");
+        reseal(bad);
+        expect_load_fails(bad, KPCA_EFORMAT, "is not supported", "future version");
     }
 
     /* HDF5 files that are not models */
-    expect_load_fails("data/usps.h5", KPCA_EFORMAT, "usps.h5");
+    expect_load_fails("data/usps.h5", KPCA_EFORMAT, "no kpca seal", "usps.h5");
     const double z[6] = {1, 2, 3, 4, 5, 6};
     const int y[3] = {0, 1, 2};
     kpca_error err;
     assert_int_equal(kpca_features_write("tests/out/features.h5", KPCA_FMT_HDF5, z, 3, 2, y, NULL, &err), KPCA_OK);
-    expect_load_fails("tests/out/features.h5", KPCA_EFORMAT, "a features file");
+    expect_load_fails("tests/out/features.h5", KPCA_EFORMAT, "not a kpca model", "a features file");
     /* a text file, and a missing one */
     tu_write_file("not_a_model.txt", "1 2 3\n");
-    expect_load_fails("tests/out/not_a_model.txt", KPCA_EFORMAT, "a text file");
-    expect_load_fails("tests/out/no_such_model.h5", KPCA_EIO, "a missing file");
+    expect_load_fails("tests/out/not_a_model.txt", KPCA_EFORMAT, "no kpca seal", "a text file");
+    expect_load_fails("tests/out/no_such_model.h5", KPCA_EIO, "No such file", "a missing file");
 }
 
 /* ---- errors -------------------------------------------------------------------- */
@@ -1083,9 +1116,69 @@ static void test_approximate_solvers_accuracy(void **state)
     assert_null(a.alpha);
 }
 
+/* kpca_fit_check: each rule fires alone, names its parameter, and the
+ * rules that need the data wait for m. */
+static void test_fit_check(void **state)
+{
+    (void)state;
+    kpca_error err;
+    const char *param = "unset";
+    kpca_fit_params p = kpca_fit_defaults(3);
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    assert_null(param);
+    p.components = 500; /* more than 100 points: only known with m */
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    assert_int_equal(kpca_fit_check(&p, 100, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "components");
+    assert_non_null(strstr(err.msg, "100 fit points"));
+    p = kpca_fit_defaults(3);
+    p.kernel.coef0 = -1.0;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "coef0");
+    p = kpca_fit_defaults(3);
+    p.variance = 0.9;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    p.eig = KPCA_EIG_EVR;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "variance");
+    assert_non_null(strstr(err.msg, "evr"));
+    p.eig = KPCA_EIG_AUTO;
+    p.solver = KPCA_SOLVER_RANDOMIZED;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_non_null(strstr(err.msg, "exact solver"));
+    p.variance = 0.0;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "components");
+    assert_non_null(strstr(err.msg, "needs the number of components"));
+    p = kpca_fit_defaults(3);
+    p.variance = 0.9;
+    assert_int_equal(kpca_fit_check(&p, 46339, &param, &err), KPCA_EUSAGE);
+    assert_non_null(strstr(err.msg, "46338"));
+    p = kpca_fit_defaults(3);
+    p.solver = KPCA_SOLVER_NYSTROM;
+    p.landmarks = 50;
+    assert_int_equal(kpca_fit_check(&p, 40, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "landmarks");
+    p.landmarks = 30;
+    p.components = 31;
+    assert_int_equal(kpca_fit_check(&p, 40, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "components");
+    assert_non_null(strstr(err.msg, "30 landmarks"));
+    p.components = 30;
+    assert_int_equal(kpca_fit_check(&p, 40, &param, &err), KPCA_OK);
+    assert_null(param);
+    /* an rbf kernel's sigma is a data-dependent default: checked with m only */
+    p = kpca_fit_defaults(1);
+    p.kernel = kpca_kernel_rbf(0.0);
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_OK);
+    assert_int_equal(kpca_fit_check(&p, 10, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "sigma");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fit_check),
         cmocka_unit_test(test_fit_degree2),
         cmocka_unit_test(test_fit_degree3),
         cmocka_unit_test(test_fit_few_components_evr),

@@ -1,0 +1,73 @@
+# lib.sh - what the experiment scripts share.  Source it after cd'ing to the
+# repository root:   . scripts/lib.sh
+# It defines functions and constants only (no commands run), and expects
+# KPCA (the binary) to be set before model_key is called.
+
+# The headline protocol of `kpca eval` for the paper grid (README
+# "Protocol"; chosen on training data only: results/protocol-study.md).
+# shellcheck disable=SC2034 # used by the scripts that source this file
+HEADLINE_EVAL="--multiclass ovo --scale norm -c 10"
+
+# The plot palette: Okabe-Ito, dark and distinguishable colours.
+PALETTE="#000000 #0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9"
+# palette_colour I: the I-th colour of the palette (1-based, cycling)
+palette_colour() {
+    printf '%s\n' "$PALETTE" | cut -d' ' -f$((($1 - 1) % 7 + 1))
+}
+
+# say MESSAGE: a progress line on stderr
+say() { printf '%s\n' "$*" >&2; }
+# die MESSAGE: "SCRIPT: MESSAGE" on stderr, then exit 1
+die() {
+    printf '%s: %s\n' "$(basename "$0")" "$*" >&2
+    exit 1
+}
+
+# model_key MODEL KEY: the value of KEY in `kpca info MODEL`; fails when
+# kpca does (a plain `$(kpca info | awk)` would hide that from set -e)
+model_key() {
+    _info=$("$KPCA" info "$1") && printf '%s\n' "$_info" | awk -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }'
+}
+
+# commit_stamp: the commit for a result's provenance (git describe), with
+# "-dirty" when the code differs from it (results/, which the scripts
+# write, does not count); "unknown" outside a git checkout
+commit_stamp() {
+    printf '%s%s\n' "$(git describe --always 2>/dev/null || echo unknown)" \
+        "$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })"
+}
+
+# machine_stamp: "OS arch, N cores, CPU model" for a result's provenance
+machine_stamp() {
+    printf '%s, %s cores, %s\n' "$(uname -sm)" "$(nproc)" \
+        "$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)"
+}
+
+# Temporary files: add each to $tmpfiles; lib_traps removes them when the
+# script exits, also on SIGINT (exit 130) and SIGTERM (exit 143), after
+# calling the script's cleanup_hook when it defines one.
+tmpfiles=""
+cleanup() {
+    # shellcheck disable=SC2086 # a list of names without blanks
+    [ -z "$tmpfiles" ] || rm -f $tmpfiles
+    if command -v cleanup_hook >/dev/null 2>&1; then cleanup_hook; fi
+}
+lib_traps() {
+    trap cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+# csv_to_json CSV NUMERIC_COLUMNS: the CSV's rows after its header as a JSON
+# array of objects keyed by the header's names (jq); the columns named in
+# the comma-separated NUMERIC_COLUMNS become numbers (an empty cell: null),
+# the others stay strings.
+csv_to_json() {
+    jq -R -s --arg numeric "$2" '
+        ($numeric | split(",")) as $num
+        | split("\n") | map(select(length > 0) | split(","))
+        | .[0] as $head
+        | .[1:] | map([$head, .] | transpose
+              | map({key: .[0], value: (if (.[0] as $k | $num | index([$k])) then (if .[1] == "" then null else (.[1] | tonumber) end) else .[1] end)})
+              | from_entries)' "$1"
+}
