@@ -21,6 +21,7 @@
 #   --force      refit every point (default: reuse measurements in --work)
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 KPCA=${KPCA:-build/kpca}
 TIME=${TIME_BIN:-/usr/bin/time}
 out=results
@@ -39,16 +40,11 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-say() { printf 'scaling.sh: %s\n' "$*" >&2; }
-die() { say "$*"; exit 1; }
-[ -x "$KPCA" ] || { say "$KPCA not built: run make"; exit 2; }
-[ -x "$TIME" ] || { say "$TIME missing (Debian package time)"; exit 2; }
-[ -f data/zip.train.gz ] || { say "USPS missing: run make data"; exit 2; }
+[ -x "$KPCA" ] || { say "scaling.sh: $KPCA not built: run make"; exit 2; }
+[ -x "$TIME" ] || { say "scaling.sh: $TIME missing (Debian package time)"; exit 2; }
+[ -f data/zip.train.gz ] || { say "scaling.sh: USPS missing: run make data"; exit 2; }
 mkdir -p "$work" "$out"
-tmpfiles=""
-trap 'rm -f $tmpfiles' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+lib_traps
 
 if [ "$quick" = 1 ]; then
     exact="300 600 1000 1500" big="600 1000 1500" k=32 L=200
@@ -79,7 +75,7 @@ measure() {
     randomized) opts="--solver randomized" ;;
     nystrom) opts="--solver nystrom --landmarks $L" ;;
     esac
-    say "fit $s, M = $m"
+    say "scaling.sh: fit $s, M = $m"
     model="$work/model.h5"
     tf="$work/time.$$"
     tmpfiles="$tmpfiles $tf $model"
@@ -107,11 +103,10 @@ secs=$(($(date +%s) - start))
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 core=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
+commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 memkb=$(awk '/MemTotal/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
-machine="$(uname -sm), $(nproc) cores, $cpu, $(awk -v m="$memkb" 'BEGIN { printf "%.0f GiB", m / 1048576 }'), OpenBLAS $core kernels"
+machine="$(machine_stamp), $(awk -v m="$memkb" 'BEGIN { printf "%.0f GiB", m / 1048576 }'), OpenBLAS $core kernels"
 
 # exponents: least squares of log(y) on log(M) over M >= 2000 (all M with --quick);
 # where RSS reaches the machine's memory, by the RSS line
