@@ -138,13 +138,19 @@ awk -F, -v quick="$quick" -v memkb="$memkb" -v cmd="$cmdline" -v ver="$version" 
         for (o = 1; o <= ns; o++) { s = order[o]
             for (i = 1; i <= n[s]; i++) printf "| %s | %d | %.2f | %.2f | %.0f |\n", s, M[s, i], C[s, i], W[s, i], R[s, i] }
         print "\n## Growth\n"
-        printf "Least-squares exponents of cost ~ M^e over M >= %d; the memory line extended to the machine'"'"'s %.0f GiB:\n\n", lo, memkb / 1048576
-        print "| solver | CPU time exponent | RSS exponent | M where the RSS line reaches the memory |\n|---|---:|---:|---:|"
+        printf "Least-squares exponents of cost ~ M^e over M >= %d. Where each solver stops fitting in the machine'"'"'s\n", lo
+        printf "%.0f GiB: its memory'"'"'s leading term (c M^2 for the M x M kernel matrix of the exact and randomized\n", memkb / 1048576
+        print "solvers, c M for Nystrom'"'"'s n x L blocks at fixed L), c from the largest M measured; the power-law line"
+        print "through the points (last column) undershoots where constant overheads still weigh at small M.\n"
+        print "| solver | CPU time exponent | RSS exponent | stops fitting at M | by the RSS line |\n|---|---:|---:|---:|---:|"
         for (o = 1; o <= ns; o++) { s = order[o]
             fit(s, C, lo); et = slope
             ok = fit(s, R, lo); er = slope; ir = icpt
-            mmax = (ok && er > 0) ? exp((log(memkb / 1024) - ir) / er) : 0
-            printf "| %s | %.2f | %.2f | %s |\n", s, et, er, (mmax <= 0 ? "-" : mmax > 1e7 ? "> 10^7" : sprintf("%.0f", mmax)) }
+            mline = (ok && er > 0) ? exp((log(memkb / 1024) - ir) / er) : 0
+            lead = s == "nystrom" ? 1 : 2; last = n[s]
+            mlead = M[s, last] * exp(log(memkb / 1024 / R[s, last]) / lead)
+            printf "| %s | %.2f | %.2f | %s | %s |\n", s, et, er, (mlead > 1e7 ? "> 10^7" : sprintf("%.0f", mlead)),
+                (mline <= 0 ? "-" : mline > 1e7 ? "> 10^7" : sprintf("%.0f", mline)) }
         print "\nProvenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " secs " s."
     }' "$csv" >"$md.tmp"
 mv "$md.tmp" "$md"
