@@ -108,6 +108,11 @@ typedef void (*cli_row_cells)(size_t row, char (*cell)[CLI_CELL], void *ctx);
 int cli_table_write_all(const char *csv, const char *markdown, const char *json, const char *const *cols,
                         size_t ncols, size_t nrows, cli_row_cells cells, void *ctx);
 
+/* samefile.c: KPCA_EUSAGE (reported, naming --OPTION) when the existing
+ * regular file OUT is one of the inputs (the same device and inode, through
+ * any link), else 0. */
+int cli_refuse_input_overwrite(const char *out, const char *option, char *const *inputs, size_t ninputs);
+
 int cmd_fit(int argc, char **argv);
 int cmd_transform(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
