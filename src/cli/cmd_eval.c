@@ -199,7 +199,7 @@ int cmd_eval(int argc, char **argv)
             return r;
         }
     }
-    cli_input in = {o.format, NULL, -1};
+    cli_input in = {o.format, NULL, -1, 0.0};
     kpca_dataset tr, te;
     r = cli_read_input(pos[0], &in, 0, &tr);
     if (r != 0) {

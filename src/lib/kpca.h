@@ -19,6 +19,7 @@
 #include "model.h"
 #include "preimage.h"
 #include "progress.h"
+#include "smooth.h"
 #include "version.h"
 
 #endif
