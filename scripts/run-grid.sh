@@ -14,6 +14,8 @@
 #   --subset M        fit points (default: 3000)
 #   --seed S          0: the first M training digits (default); else a
 #                     random subset drawn with seed S
+#   --smooth SIGMA    blur the digits by a Gaussian of SIGMA pixels before
+#                     fit and transform (kpca --smooth; default: none)
 #   --eval "OPTS"     options for kpca eval (default: the headline protocol)
 #   --name NAME       result file name (default: usps-poly-svm)
 #   --out DIR         where results go (default: results)
@@ -43,6 +45,7 @@ degrees="1 2 3 4 5 6"
 comps="64,128,256,512,1024,2048"
 subset=3000
 seed=0
+smooth=""
 evalopts=$HEADLINE_EVAL
 name=usps-poly-svm
 out=results
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
     --components) comps=$2; shift ;;
     --subset) subset=$2; shift ;;
     --seed) seed=$2; shift ;;
+    --smooth) smooth=$2; shift ;;
     --eval) evalopts=$2; shift ;;
     --name) name=$2; shift ;;
     --out) out=$2; shift ;;
@@ -73,7 +77,8 @@ for f in data/zip.train.gz data/zip.test.gz; do
     [ -f "$f" ] || { echo "run-grid.sh: $f missing: run make data" >&2; exit 2; }
 done
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
-fitdir="$work/fit-m$subset-s$seed"
+fitdir="$work/fit-m$subset-s$seed${smooth:+-smooth$smooth}"
+smoothopt=${smooth:+--smooth $smooth}
 # cells depend on the fit and on the eval options: one directory per pair
 evaltag=$(printf '%s' "$evalopts" | tr -c 'A-Za-z0-9.,=-' '_')
 celldir="$fitdir/eval-$evaltag"
@@ -105,7 +110,8 @@ for d in $degrees; do
     # refit when forced, missing, or unreadable (damaged, or from an older kpca)
     if [ $force = 1 ] || [ ! -f "$model" ] || ! "$KPCA" info "$model" >/dev/null 2>&1; then
         say "== d=$d: fit on $subset digits"
-        "$KPCA" fit -q -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $smoothopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
         rm -f "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" "$celldir/d$d.csv"
     else
         reused=1
@@ -115,7 +121,8 @@ for d in $degrees; do
         f="$fitdir/d$d.$part.h5"
         if [ $force = 1 ] || [ ! -f "$f" ]; then
             say "== d=$d: transform the $part digits"
-            "$KPCA" transform -q "$model" "data/zip.$part.gz" -o "$f" &
+            # shellcheck disable=SC2086
+            "$KPCA" transform -q $smoothopt "$model" "data/zip.$part.gz" -o "$f" &
             tbg="${tbg:-} $!"
         else
             reused=1
@@ -221,7 +228,7 @@ tmp="$out/.$name.md.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdline" -v ver="$version" \
     -v commit="$commit" -v date="$date" -v machine="$machine" -v secs="$secs" -v evalopts="$evalopts" \
-    -v subset="$subset" -v seed="$seed" -v reused="$reused" '
+    -v subset="$subset" -v seed="$seed" -v reused="$reused" -v smooth="$smooth" '
     NR == 1 { next }
     {
         ours[$1 "," $2] = $3; paper[$1 "," $2] = $8; diff[$1 "," $2] = $9; cc[$1 "," $2] = $6
@@ -238,6 +245,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdli
         printf "# %s\n\n", title
         printf "Each cell: ours (paper); † marks a paper value outside our 95 %% Wilson interval (table below). Paper: Schölkopf, Smola & Müller (1998), Table 1.\n\n"
         printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s\n- run time: %d s%s\n", cmd, ver, commit, date, machine, secs, (reused ? " (some steps reused from an earlier run in the cache: partial)" : " (every step computed)")
+        if (smooth != "") printf "- digits smoothed by a Gaussian of sigma %s pixels before fit and transform (kpca --smooth)\n", smooth
         printf "- protocol: K from %s training digits (%s); all 7291 training digits projected and used to train; 2007 test digits; `kpca eval %s`\n\n", subset, (seed == 0 ? "the first ones" : "random subset, seed " seed), evalopts
         printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
         for (j = 1; j <= nc; j++) {
