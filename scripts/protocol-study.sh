@@ -57,6 +57,7 @@ smooth075|one-vs-one, norm, C = 10, digits smoothed (Gaussian, sigma 0.75 pixels
 # one-vs-rest on unscaled components: C = 10 / S_d per degree, from the
 # headline grid's models (fitted first when missing)
 for d in 1 2 3 4 5 6; do
+    [ -z "$only" ] || echo " $only " | grep -q " ovr-none-d$d " || continue
     m=build/grid/fit-m3000-s0/d$d.model
     [ -f "$m" ] || scripts/run-grid.sh --degrees "$d" --out "$out" --name "fit-d$d" >&2
     c=$(build/kpca info "$m" | awk '$1 == "trace" { printf "%.6g", 10 / ($2 / 3000) }')

@@ -137,3 +137,26 @@ PY
     # no cell of the 6 x 6 grid here: no separate line for it
     ! grep -q "cells of the 6 x 6 grid" "$OUT/tiny.md"
 }
+
+@test "grid --smooth: smoothed fits in their own cache, said in the Markdown, cells unlike the plain ones" {
+    run grid --degrees 2 --components 8
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    cp "$OUT/tiny.csv" "$TMP/plain.csv"
+    run grid --degrees 2 --components 8 --smooth 0.75
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    printf '%s\n' "$output" | grep -q '^== d=2: fit' || fail "the smoothed grid reused the plain fit"
+    [ -f "$TMP/work/fit-m300-s0-smooth0.75/d2.model" ] || fail "no smoothed cache directory"
+    "$KPCA" info "$TMP/work/fit-m300-s0-smooth0.75/d2.model" | grep -q 'smoothed sigma=0.75'
+    grep -q '^- digits smoothed by a Gaussian of sigma 0.75 pixels' "$OUT/tiny.md"
+    ! cmp -s "$TMP/plain.csv" "$OUT/tiny.csv" || fail "smoothing changed no cell"
+}
+
+@test "protocol-study.sh: an unknown option or an --only that matches nothing stops it before any work" {
+    run "$REPO/scripts/protocol-study.sh" --bogus
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unknown option '--bogus'"* ]]
+    run "$REPO/scripts/protocol-study.sh" --only nothing-here --md "$OUT/x.md"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--only matches no variant"* ]]
+    [ ! -e "$OUT/x.md" ]
+}
