@@ -14,11 +14,19 @@
 #   --subset M        fit points (default: 3000)
 #   --seed S          0: the first M training digits (default); else a
 #                     random subset drawn with seed S
+#   --smooth SIGMA    blur the digits by a Gaussian of SIGMA pixels before
+#                     fit and transform (kpca --smooth; default: none)
 #   --eval "OPTS"     options for kpca eval (default: the headline protocol)
 #   --name NAME       result file name (default: usps-poly-svm)
 #   --out DIR         where results go (default: results)
 #   --work DIR        cache of models, features and cells (default: build/grid)
 #   --title TEXT      the Markdown title
+#
+# Also writes NAME-predictions.csv: each test digit's label and the label
+# predicted by every cell (column dD_kK; from kpca eval --predictions), for
+# paired comparisons between cells (scripts/paper-claims.sh).  Every cell
+# gets a 95 % Wilson interval over the test digits; the Markdown marks the
+# cells whose paper value lies outside it.
 #
 # Resumable: every step writes its file atomically and is skipped when the
 # file exists, so an interrupted run loses no finished cell.
@@ -37,6 +45,7 @@ degrees="1 2 3 4 5 6"
 comps="64,128,256,512,1024,2048"
 subset=3000
 seed=0
+smooth=""
 evalopts=$HEADLINE_EVAL
 name=usps-poly-svm
 out=results
@@ -52,6 +61,7 @@ while [ $# -gt 0 ]; do
     --components) comps=$2; shift ;;
     --subset) subset=$2; shift ;;
     --seed) seed=$2; shift ;;
+    --smooth) smooth=$2; shift ;;
     --eval) evalopts=$2; shift ;;
     --name) name=$2; shift ;;
     --out) out=$2; shift ;;
@@ -67,7 +77,8 @@ for f in data/zip.train.gz data/zip.test.gz; do
     [ -f "$f" ] || { echo "run-grid.sh: $f missing: run make data" >&2; exit 2; }
 done
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
-fitdir="$work/fit-m$subset-s$seed"
+fitdir="$work/fit-m$subset-s$seed${smooth:+-smooth$smooth}"
+smoothopt=${smooth:+--smooth $smooth}
 # cells depend on the fit and on the eval options: one directory per pair
 evaltag=$(printf '%s' "$evalopts" | tr -c 'A-Za-z0-9.,=-' '_')
 celldir="$fitdir/eval-$evaltag"
@@ -94,7 +105,8 @@ for d in $degrees; do
     # refit when forced, missing, or unreadable (damaged, or from an older kpca)
     if [ $force = 1 ] || [ ! -f "$model" ] || ! "$KPCA" info "$model" >/dev/null 2>&1; then
         say "== d=$d: fit on $subset digits"
-        "$KPCA" fit -q -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $smoothopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
         rm -f "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" "$celldir/d$d.csv"
     else
         reused=1
@@ -104,7 +116,8 @@ for d in $degrees; do
         f="$fitdir/d$d.$part.h5"
         if [ $force = 1 ] || [ ! -f "$f" ]; then
             say "== d=$d: transform the $part digits"
-            "$KPCA" transform -q "$model" "data/zip.$part.gz" -o "$f" &
+            # shellcheck disable=SC2086
+            "$KPCA" transform -q $smoothopt "$model" "data/zip.$part.gz" -o "$f" &
             tbg="${tbg:-} $!"
         else
             reused=1
@@ -118,14 +131,21 @@ for d in $degrees; do
     # the component counts this degree has (d = 1 stops at 256)
     ks=$(echo "$comps" | tr ',' '\n' | awk -v k="$kept" '$1 <= k' | paste -sd, -)
     cells="$celldir/d$d.csv"
+    pred="$celldir/d$d.pred" # column i: the prediction of the cells file's row i
     have=""
-    [ -f "$cells" ] && have=$(awk -F, 'NR > 1 { print $1 }' "$cells" | sort -n | paste -sd, -)
-    want=$(echo "$ks" | tr ',' '\n' | sort -n | paste -sd, -)
-    if [ $force = 1 ] || [ "$have" != "$want" ]; then
+    [ -f "$cells" ] && [ -f "$pred" ] && have=$(awk -F, 'NR > 1 { print $1 }' "$cells" | sort -n | paste -sd, -)
+    # a cells file with more components than asked serves (the --full table
+    # holds the 33-cell grid's); else the union is evaluated, so that the two
+    # tables do not undo each other's cache
+    lacking=$(echo "$ks" | tr ',' '\n' | awk -v have=",$have," '!index(have, "," $1 ",")' | paste -sd, -)
+    if [ $force = 1 ] || [ -n "$lacking" ]; then
+        [ $force = 1 ] && have=""
+        ks=$(printf '%s\n%s\n' "$ks" "$have" | tr ',' '\n' | awk 'NF && !seen[$1]++' | sort -n | paste -sd, -)
         say "== d=$d: eval at $ks components ($evalopts)"
         wait_bg # one eval at a time
         # shellcheck disable=SC2086
-        "$KPCA" eval -q -k "$ks" $evalopts "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" --csv "$cells" >/dev/null &
+        "$KPCA" eval -q -k "$ks" $evalopts "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" --csv "$cells" \
+            --predictions "$pred" >/dev/null &
         bg=$!
     else
         reused=1
@@ -139,7 +159,7 @@ csv="$out/$name.csv"
 tmp="$out/.$name.csv.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
 {
-    echo "degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp"
+    echo "degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp,ci95_low,ci95_high,paper_outside_ci"
     for d in $degrees; do
         awk -F, -v d="$d" -v comps=",$comps," '
             FNR == 1 { next }
@@ -147,11 +167,47 @@ tmpfiles="$tmpfiles $tmp"
             index(comps, "," $1 ",") {
                 p = ((d "," $1) in paper) ? paper[d "," $1] : ""
                 diff = p == "" ? "" : sprintf("%.2f", $2 - p)
-                printf "%s,%s,%.2f,%s,%s,%s,%s,%s,%s\n", d, $1, $2, $3, $4, $5, ($6 == "" ? "" : sprintf("%.2f", $6)), p, diff
+                # 95 % Wilson score interval of errors/total, in percent
+                z = 1.959963984540054; n = $4; ph = n > 0 ? $3 / n : 0
+                c = (ph + z * z / (2 * n)) / (1 + z * z / n)
+                h = z / (1 + z * z / n) * sqrt(ph * (1 - ph) / n + z * z / (4 * n * n))
+                lo = sprintf("%.2f", 100 * (c - h)); hi = sprintf("%.2f", 100 * (c + h))
+                out = p == "" ? "" : (p + 0 < lo + 0 || p + 0 > hi + 0 ? 1 : 0)
+                printf "%s,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", d, $1, $2, $3, $4, $5, ($6 == "" ? "" : sprintf("%.2f", $6)), p, diff, lo, hi, out
             }' scripts/paper-table1.csv "$celldir/d$d.csv"
     done
 } >"$tmp"
 mv "$tmp" "$csv"
+
+# ---- predictions: a column per cell, in the CSV's order ---------------------
+pcsv="$out/$name-predictions.csv"
+tmp="$out/.$name-predictions.csv.tmp.$$"
+tmpfiles="$tmpfiles $tmp"
+gzip -dc data/zip.test.gz | awk '{ printf "%d\n", $1 }' >"$tmp.labels"
+tmpfiles="$tmpfiles $tmp.labels"
+cols="label"
+cp "$tmp.labels" "$tmp.body"
+tmpfiles="$tmpfiles $tmp.body $tmp.col"
+for d in $degrees; do
+    for k in $(awk -F, -v d="$d" 'NR > 1 && $1 == d { print $2 }' "$csv"); do
+        # the column of the predictions file that holds k: the cells file's row of k
+        i=$(awk -F, -v k="$k" 'NR > 1 && $1 == k { print NR - 1; exit }' "$celldir/d$d.csv")
+        [ -n "$i" ] || { echo "run-grid.sh: no cell d=$d, $k components in $celldir/d$d.csv" >&2; exit 1; }
+        cut -d' ' -f"$i" "$celldir/d$d.pred" | paste -d, "$tmp.body" - >"$tmp.col"
+        mv "$tmp.col" "$tmp.body"
+        cols="$cols,d${d}_k$k"
+    done
+done
+# every column as long as the test set, and its errors those of the table
+awk -F, -v want="$(wc -l <"$tmp.labels")" 'END { if (NR != want) { print "run-grid.sh: predictions have " NR " rows, test set " want > "/dev/stderr"; exit 1 } }' "$tmp.body"
+{ echo "$cols"; cat "$tmp.body"; } >"$tmp"
+awk -F, 'NR == FNR { if (FNR > 1) e[$1 "," $2] = $4; next }
+    FNR == 1 { for (j = 2; j <= NF; j++) { c = $j; sub(/^d/, "", c); sub(/_k/, ",", c); key[j] = c }; next }
+    { for (j = 2; j <= NF; j++) n[j] += ($j != $1) }
+    END { for (j in key) if (n[j] + 0 != e[key[j]] + 0) { printf "run-grid.sh: cell %s: %d prediction errors, table %d\n", key[j], n[j], e[key[j]] > "/dev/stderr"; bad = 1 }; exit bad }' \
+    "$csv" "$tmp" || exit 1
+rm -f "$tmp.labels" "$tmp.body"
+mv "$tmp" "$pcsv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 commit=$(commit_stamp)
@@ -165,27 +221,40 @@ tmp="$out/.$name.md.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdline" -v ver="$version" \
     -v commit="$commit" -v date="$date" -v machine="$machine" -v secs="$secs" -v evalopts="$evalopts" \
-    -v subset="$subset" -v seed="$seed" -v reused="$reused" '
+    -v subset="$subset" -v seed="$seed" -v reused="$reused" -v smooth="$smooth" '
     NR == 1 { next }
     {
         ours[$1 "," $2] = $3; paper[$1 "," $2] = $8; diff[$1 "," $2] = $9; cc[$1 "," $2] = $6
+        lo[$1 "," $2] = $10; hi[$1 "," $2] = $11; outside[$1 "," $2] = $12
         if ($8 != "") { n++; mad += ($9 < 0 ? -$9 : $9); if (($9 < 0 ? -$9 : $9) > maxd) { maxd = ($9 < 0 ? -$9 : $9); maxcell = "d = " $1 ", " $2 " components" } }
+        if ($12 == 1) nout++
+        # the 33 cells the user asked for (d <= 6, 64 components or more) inside a larger table
+        if ($8 != "" && $1 <= 6 && $2 >= 64) { ng++; madg += ($9 < 0 ? -$9 : $9); if (($9 < 0 ? -$9 : $9) > maxg) { maxg = ($9 < 0 ? -$9 : $9); maxgcell = "d = " $1 ", " $2 " components" } }
+        else if ($8 != "") extra = 1
         if (best == "" || $3 + 0 < best + 0) { best = $3; bestcell = "d = " $1 ", " $2 " components" }
     }
     END {
         nd = split(degrees, D, " "); nc = split(comps, K, ",")
         printf "# %s\n\n", title
-        printf "Each cell: ours (paper). Paper: Schölkopf, Smola & Müller (1998), Table 1.\n\n"
+        printf "Each cell: ours (paper); † marks a paper value outside our 95 %% Wilson interval (table below). Paper: Schölkopf, Smola & Müller (1998), Table 1.\n\n"
         printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s\n- run time: %d s%s\n", cmd, ver, commit, date, machine, secs, (reused ? " (some steps reused from an earlier run in the cache: partial)" : " (every step computed)")
+        if (smooth != "") printf "- digits smoothed by a Gaussian of sigma %s pixels before fit and transform (kpca --smooth)\n", smooth
         printf "- protocol: K from %s training digits (%s); all 7291 training digits projected and used to train; 2007 test digits; `kpca eval %s`\n\n", subset, (seed == 0 ? "the first ones" : "random subset, seed " seed), evalopts
         printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
         for (j = 1; j <= nc; j++) {
             printf "| %s |", K[j]
             for (i = 1; i <= nd; i++) {
                 key = D[i] "," K[j]
-                if (key in ours) printf " %s (%s) |", ours[key], (paper[key] == "" ? "–" : paper[key])
+                if (key in ours) printf " %s (%s)%s |", ours[key], (paper[key] == "" ? "–" : paper[key]), (outside[key] == 1 ? " †" : "")
                 else printf " N.A. |"
             }
+            printf "\n"
+        }
+        printf "\n95 %% Wilson score intervals of our error rates over the 2007 test digits (%%):\n\n"
+        printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
+        for (j = 1; j <= nc; j++) {
+            printf "| %s |", K[j]
+            for (i = 1; i <= nd; i++) { key = D[i] "," K[j]; printf " %s |", ((key in lo) ? sprintf("%.2f–%.2f%s", lo[key], hi[key], (outside[key] == 1 ? " †" : "")) : "") }
             printf "\n"
         }
         printf "\nDifferences, ours − paper (percentage points):\n\n"
@@ -196,8 +265,10 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdli
             printf "\n"
         }
         printf "\n- cells: %d; mean absolute deviation from the paper: %.2f pp; largest: %.2f pp (%s)\n", n, (n ? mad / n : 0), maxd, maxcell
+        if (extra && ng) printf "- of these, the %d cells of the 6 x 6 grid (d = 1..6, 64..2048 components): MAD %.2f pp; largest %.2f pp (%s)\n", ng, madg / ng, maxg, maxgcell
+        printf "- the paper value lies outside our 95 %% Wilson interval in %d of %d cells (†); with 95 %% intervals about 5 %% of the cells would by chance alone\n", nout, n
         printf "- best cell: %s%% at %s\n", best, bestcell
-        printf "- the standard error of an error rate near 5%% on 2007 test digits is about 0.5 pp\n"
+        printf "- the standard error of an error rate near 5%% on 2007 test digits is about 0.5 pp (the Wilson intervals span about ±1 pp)\n"
         if (evalopts ~ /-c [^ ]*,/) {
             printf "\nC chosen by cross-validation on the training features, per cell:\n\n"
             printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
@@ -217,11 +288,11 @@ tmpfiles="$tmpfiles $tmp"
 jq -n --arg cmd "$cmdline" --arg ver "$version" --arg commit "$commit" --arg date "$date" --arg machine "$machine" \
     --argjson secs "$secs" --arg evalopts "$evalopts" --argjson subset "$subset" --argjson seed "$seed" \
     --argjson reused "$([ "$reused" = 1 ] && echo true || echo false)" \
-    --argjson cells "$(csv_to_json "$csv" degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp)" \
+    --argjson cells "$(csv_to_json "$csv" degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp,ci95_low,ci95_high)" \
     '{provenance: {command: $cmd, kpca_version: $ver, commit: $commit, date: $date, machine: $machine,
                    seconds: $secs, steps_reused: $reused},
       protocol: {fit_points: $subset, subset_seed: $seed, eval_options: $evalopts},
-      cells: $cells}' >"$tmp"
+      cells: ($cells | map(.paper_outside_ci |= (if . == "" or . == null then null else . == "1" end)))}' >"$tmp"
 mv "$tmp" "$json"
 
 # ---- plot ---------------------------------------------------------------------
@@ -253,4 +324,4 @@ plot ${plot%,}
 GP
     mv "$tmp" "$png"
 fi
-say "results: $csv $md $json${png:+ $png} (${secs}s)"
+say "results: $csv $md $json $pcsv${png:+ $png} (${secs}s)"

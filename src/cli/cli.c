@@ -197,6 +197,18 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
         kpca_dataset_rescale(ds, lo, hi);
     if (in->round >= 0)
         kpca_dataset_round(ds, (int)in->round);
+    if (in->smooth > 0.0) {
+        size_t side = kpca_image_side(ds->dim);
+        if (side == 0) {
+            cli_error("'%s': option '--smooth' needs square images, but the rows have %zu values", spec, ds->dim);
+            kpca_dataset_free(ds);
+            return KPCA_EUSAGE;
+        }
+        if (kpca_smooth_images(ds->x, ds->n, side, in->smooth, &err) != KPCA_OK) {
+            kpca_dataset_free(ds);
+            return cli_fail(&err);
+        }
+    }
     return 0;
 }
 
@@ -240,6 +252,13 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     if (st != KPCA_OK)
         return cli_fail(&err);
     int r = cli_read_input(data_path, in, model->dim, ds);
+    /* fit writes its --smooth into the model's source (", smoothed sigma=S") */
+    const char *sm = strstr(model->source, ", smoothed sigma=");
+    double fit_sigma = sm != NULL ? strtod(sm + strlen(", smoothed sigma="), NULL) : 0.0;
+    if (r == 0 && fit_sigma != in->smooth)
+        cli_warn("'%s' was fitted on images smoothed with sigma %g (0: none), but '%s' is read with --smooth %g: "
+                 "give the --smooth given to fit",
+                 model_path, fit_sigma, data_path, in->smooth);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);
     if (r != 0)

@@ -53,6 +53,7 @@ typedef struct {
     const char *format; /* NULL: auto */
     const char *range;  /* "LO,HI" mapped onto [-1,1]; NULL: none */
     long round;         /* decimals after rescaling; -1: none */
+    double smooth;      /* Gaussian blur sigma in pixels of the square images; 0: none */
 } cli_input;
 
 /* Reads a data set and applies the input options; 0 or an exit code.  A
@@ -81,7 +82,9 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n);
     {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"}, \
     {"input-range", 0, "LO,HI", CLI_STRING, &(in).range, 0, 0,                                                 \
      "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
-    {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}
+    {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}, \
+    {"smooth", 0, "SIGMA", CLI_DOUBLE, &(in).smooth, 0.01, 16,                                                 \
+     "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; give the same to fit and transform"}
 
 /* --memory-limit: the library's memory budget (lib/mem.h). */
 #define CLI_MEMORY_OPTION(dest)                                                                                \

@@ -6,7 +6,7 @@
 #include "cli.h"
 
 static struct {
-    const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format;
+    const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
     double eps;
     long folds, threads;
     int quiet;
@@ -34,6 +34,9 @@ static const cli_option options[] = {
     {"csv", 0, "FILE", CLI_STRING, &o.csv, 0, 0, "also write the table as CSV to FILE"},
     {"markdown", 0, "FILE", CLI_STRING, &o.markdown, 0, 0, "also write the table as Markdown to FILE"},
     {"json", 0, "FILE", CLI_STRING, &o.json, 0, 0, "also write the table as JSON to FILE (an array of objects, the CSV's columns)"},
+    {"predictions", 0, "FILE", CLI_STRING, &o.predictions, 0, 0,
+     "also write each TEST point's predicted label to FILE: a line per point, a column per --components value, "
+     "in its order (one value: svm-predict's output file)"},
     {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the table and errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
@@ -49,7 +52,12 @@ const cli_command cli_eval_command = {
     "--classifier lda, a Gaussian classifier with a pooled covariance, which\n"
     "takes none of the SVM's options: --cost, --folds, --multiclass, --eps,\n"
     "--backend).  Features of two different models, or features against raw\n"
-    "data, are refused.",
+    "data, are refused.\n"
+    "--predictions FILE holds a line per TEST point, in TEST's order, with the\n"
+    "predicted labels separated by blanks, one column per value of --components\n"
+    "in the order given (no header): with one value it is the file svm-predict\n"
+    "writes, and `cut -d' ' -f I FILE` is svm-predict's file for the I-th value.\n"
+    "It is written all or nothing together with the tables.",
     options, sizeof options / sizeof options[0], cmd_eval, 2, 2,
 };
 
@@ -85,6 +93,14 @@ static void row_cells(size_t i, char (*cell)[CLI_CELL], void *ctx)
         cell[4][0] = cell[6][0] = '\0';
     else
         cell[8][0] = '\0';
+}
+
+/* a line per test point: its label predicted by each prefix, blank-separated */
+static void write_predictions(FILE *fp, const int *pred, size_t np, size_t ntest)
+{
+    for (size_t j = 0; j < ntest; j++)
+        for (size_t i = 0; i < np; i++)
+            fprintf(fp, "%d%c", pred[i * ntest + j], i + 1 < np ? ' ' : '\n');
 }
 
 int cmd_eval(int argc, char **argv)
@@ -161,12 +177,25 @@ int cmd_eval(int argc, char **argv)
         free(costs);
         return KPCA_EUSAGE;
     }
-    if ((r = cli_check_outputs(o.csv, o.markdown, o.json, NULL)) != 0) {
+    if ((r = cli_check_outputs(o.csv, o.markdown, o.json, o.predictions)) != 0) {
         free(ks);
         free(costs);
         return r;
     }
-    cli_input in = {o.format, NULL, -1};
+    {
+        const char *outs[4] = {o.csv, o.markdown, o.json, o.predictions};
+        const char *names[4] = {"csv", "markdown", "json", "predictions"};
+        for (int i = 0; i < 3 && r == 0; i++)
+            if (o.predictions && strcmp(o.predictions, "-") == 0 && outs[i] && strcmp(outs[i], "-") == 0)
+                r = cli_usage("options '--predictions' and '--%s' both write to standard output: give one a file",
+                              names[i]);
+        if (r != 0) {
+            free(ks);
+            free(costs);
+            return r;
+        }
+    }
+    cli_input in = {o.format, NULL, -1, 0.0};
     kpca_dataset tr, te;
     r = cli_read_input(pos[0], &in, 0, &tr);
     if (r != 0) {
@@ -225,16 +254,25 @@ int cmd_eval(int argc, char **argv)
     else
         cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.C,
                  kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.backend));
-    if (kpca_eval(tr.x, tr.y, tr.n, te.x, te.y, te.n, tr.dim, ks, nk, &p, rows, &err) != KPCA_OK) {
+    int *pred = NULL;
+    if (o.predictions != NULL && (pred = calloc(nk * (te.n ? te.n : 1), sizeof *pred)) == NULL) {
+        cli_error("out of memory for %zu x %zu predictions", nk, te.n);
+        free(rows);
+        r = KPCA_ENOMEM;
+        goto out;
+    }
+    if (kpca_eval_pred(tr.x, tr.y, tr.n, te.x, te.y, te.n, tr.dim, ks, nk, &p, rows, pred, &err) != KPCA_OK) {
         r = cli_fail(&err);
         free(rows);
+        free(pred);
         goto out;
     }
     cli_progress_clear(); /* the table must not start on the meter's line */
     /* a table sent to standard output replaces the plain one there, so that
      * stdout is pure CSV, Markdown or JSON */
     int to_stdout = (o.csv && strcmp(o.csv, "-") == 0) || (o.markdown && strcmp(o.markdown, "-") == 0) ||
-                    (o.json && strcmp(o.json, "-") == 0);
+                    (o.json && strcmp(o.json, "-") == 0) ||
+                    (o.predictions && strcmp(o.predictions, "-") == 0);
     if (to_stdout) {
         /* nothing here */
     } else if (ncost >= 2) {
@@ -248,8 +286,29 @@ int cmd_eval(int argc, char **argv)
             printf("%10zu %9.2f %8zu %7zu\n", rows[i].components, rows[i].error_pct, rows[i].errors,
                    rows[i].total);
     }
+    /* the predictions complete and closed before the tables are written, and
+     * renamed into place only once they are: all outputs or none */
+    kpca_atomic pa;
+    int pa_open = 0; /* 1: closed complete, waiting for its rename */
+    if (o.predictions != NULL) {
+        if (kpca_atomic_begin(&pa, o.predictions, &err) != KPCA_OK)
+            r = cli_fail(&err);
+        else {
+            write_predictions(pa.fp, pred, nk, te.n);
+            if (kpca_atomic_close(&pa, &err) != KPCA_OK) /* removes the file itself */
+                r = cli_fail(&err);
+            else
+                pa_open = 1;
+        }
+    }
     table_ctx tctx = {rows, p.classifier == KPCA_CLF_LDA};
-    r = cli_table_write_all(o.csv, o.markdown, o.json, table_cols, NCOLS, nk, row_cells, &tctx);
+    if (r == 0)
+        r = cli_table_write_all(o.csv, o.markdown, o.json, table_cols, NCOLS, nk, row_cells, &tctx);
+    if (pa_open && r == 0 && kpca_atomic_commit(&pa, &err) != KPCA_OK)
+        r = cli_fail(&err);
+    else if (pa_open && r != 0)
+        kpca_atomic_abort(&pa);
+    free(pred);
     free(rows);
 out:
     free(ks);

@@ -89,6 +89,13 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
                       const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
                       const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err)
 {
+    return kpca_eval_pred(xtrain, ytrain, ntrain, xtest, ytest, ntest, dim, prefixes, np, p, rows, NULL, err);
+}
+
+kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
+                           const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
+                           const kpca_svm_params *p, kpca_eval_row *rows, int *pred_out, kpca_error *err)
+{
     kpca_status st = kpca_svm_check(p, err);
     if (st != KPCA_OK)
         return st;
@@ -250,6 +257,8 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
             rows[i].sec_predict = t2 - t1;
             rows[i].sec_gram = sec_gram;
             rows[i].sec_solver = sec_solver;
+            if (pred_out != NULL && ntest > 0)
+                memcpy(pred_out + i * ntest, pred, ntest * sizeof(int));
         }
     }
 done:

@@ -29,4 +29,13 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
                       const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
                       const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err);
 
+/* kpca_eval that also hands back each test point's predicted label: with
+ * pred != NULL (caller-owned, np x ntest ints), pred[i * ntest + j] is the
+ * label predicted for test point j by the classifier of prefixes[i] (the
+ * ones kpca_eval counts errors with).  pred == NULL is kpca_eval.  Nothing
+ * more is allocated; on an error pred's contents are unspecified. */
+kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
+                           const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
+                           const kpca_svm_params *p, kpca_eval_row *rows, int *pred, kpca_error *err);
+
 #endif

@@ -23,6 +23,7 @@
 #include "preimage.h"
 #include "reduce.h"
 #include "progress.h"
+#include "smooth.h"
 #include "version.h"
 
 #endif
