@@ -1,12 +1,17 @@
 /* gram.h - symmetric rank-k products C = beta C + A A', the Gram matrices of
- * the kernel (kernel.c) and of the SVMs (eval.c).
+ * the kernel (kernel.c) and of the SVMs (eval.c), and the mirror that fills
+ * the lower triangle: one home for what both did.
  *
- * OpenBLAS's DSYRK runs far below its DGEMM on some kernels (Haswell/AVX2:
- * 9-11 GFLOP/s against 65-70 on a 2-core AMD EPYC; SkylakeX: 38 against
- * 117), so kpca_gram_upper computes the upper triangle as DGEMM calls on
- * square tiles: n(n+1)/2 k multiply-adds plus the lower halves of the
- * diagonal tiles (about T/n of the work more).  The diagonal tiles are made
- * exactly symmetric; entries strictly below them are not touched. */
+ * kpca_gram_upper computes the upper triangle as DGEMM calls on row stripes
+ * of square tiles: n(n+1)/2 k multiply-adds plus the lower halves of the
+ * diagonal tiles (about T/n of the work more).  It was written when DSYRK
+ * seemed to run at a tenth of DGEMM's rate on AMD's Haswell kernels; that
+ * measurement was taken on a loaded machine, and `make bench` on the idle
+ * machine found the two alike (DSYRK 91-100 GFLOP/s, DGEMM 96-101 at the
+ * kernel's and the SVMs' shapes).  The fit's kernel matrix is bit-identical
+ * either way; the SVMs' Gram matrix differs from DSYRK's in the last bit of
+ * a few entries (the grid's cells are identical).  The diagonal tiles are
+ * made exactly symmetric; entries strictly below them are not touched. */
 #ifndef KPCA_GRAM_H
 #define KPCA_GRAM_H
 
