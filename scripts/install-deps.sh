@@ -7,10 +7,11 @@
 #   measurements: time (/usr/bin/time: peak RSS in make bench and make approx)
 #   distributed build (make mpi, build/kpca-mpi): OpenMPI, ScaLAPACK
 #   scripts: jq (run-grid.sh's JSON, scripts/lib.sh)
+#            GNU parallel (run-grid.sh --jobs)
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
-      ca-certificates curl time liblbfgs-dev jq
+      ca-certificates curl time liblbfgs-dev jq parallel
       openmpi-bin libopenmpi-dev libscalapack-openmpi-dev"
 missing=""
 for p in $pkgs; do

@@ -21,6 +21,11 @@
 #   --out DIR         where results go (default: results)
 #   --work DIR        cache of models, features and cells (default: build/grid)
 #   --title TEXT      the Markdown title
+#   --jobs N          run the degrees as N independent jobs at once through
+#                     GNU parallel (Debian package parallel), then write the
+#                     tables from their cached steps: the same cells as a
+#                     sequential run (scripts/slurm-grid.sh does the same on
+#                     a Slurm cluster, a job array task per degree)
 #
 # Also writes NAME-predictions.csv: each test digit's label and the label
 # predicted by every cell (column dD_kK; from kpca eval --predictions), for
@@ -51,8 +56,9 @@ name=usps-poly-svm
 out=results
 work=build/grid
 force=0
+jobs=1
 title="USPS test error (%) of linear SVMs on polynomial kernel PCA components"
-cmdline="scripts/run-grid.sh $*"
+cmdline=${GRID_CMDLINE:-"scripts/run-grid.sh $*"} # the assembling run of --jobs keeps the user's
 while [ $# -gt 0 ]; do
     case "$1" in
     --full) degrees="1 2 3 4 5 6 7"; comps="32,64,128,256,512,1024,2048" ;;
@@ -67,6 +73,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --work) work=$2; shift ;;
     --title) title=$2; shift ;;
+    --jobs) jobs=$2; shift ;;
     -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-grid.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -76,6 +83,22 @@ done
 for f in data/zip.train.gz data/zip.test.gz; do
     [ -f "$f" ] || { echo "run-grid.sh: $f missing: run make data" >&2; exit 2; }
 done
+case "$jobs" in ''|*[!0-9]*|0) echo "run-grid.sh: --jobs needs a positive whole number, got '$jobs'" >&2; exit 2 ;; esac
+if [ "$jobs" -gt 1 ]; then
+    # Each degree is an independent chain (fit, transforms, eval) with its own
+    # cache files: run the chains as jobs, each into its own scratch output,
+    # then this script once more over all degrees, which finds every step
+    # done and writes the tables.
+    command -v parallel >/dev/null 2>&1 ||
+        { echo "run-grid.sh: --jobs needs GNU parallel (Debian package parallel)" >&2; exit 2; }
+    set -- --components "$comps" --subset "$subset" --seed "$seed" --eval "$evalopts" --name "$name" \
+        --work "$work" --title "$title" ${smooth:+--smooth "$smooth"}
+    # shellcheck disable=SC2046 # --force, when given, is one word
+    parallel --will-cite --halt now,fail=1 -j "$jobs" -q sh scripts/run-grid.sh --degrees {} \
+        --out "$work/jobs/d{}" $([ "$force" = 1 ] && echo --force) "$@" ::: $degrees ||
+        { echo "run-grid.sh: a job failed (see above)" >&2; exit 1; }
+    GRID_CMDLINE=$cmdline exec sh scripts/run-grid.sh --degrees "$degrees" --out "$out" "$@"
+fi
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
 fitdir="$work/fit-m$subset-s$seed${smooth:+-smooth$smooth}"
 smoothopt=${smooth:+--smooth $smooth}
