@@ -75,6 +75,21 @@ PARSE(kpca_multiclass_parse, kpca_multiclass, mc_names)
 PARSE(kpca_scale_parse, kpca_scale, scale_names)
 PARSE(kpca_backend_parse, kpca_svm_backend, backend_names)
 
+size_t kpca_class_index(const int *y, const size_t *rows, size_t n, int *labels, int *cls)
+{
+    size_t nclass = 0;
+    for (size_t i = 0; i < n; i++) {
+        int yi = y[rows != NULL ? rows[i] : i];
+        size_t c = 0;
+        while (c < nclass && labels[c] != yi)
+            c++;
+        if (c == nclass)
+            labels[nclass++] = yi;
+        cls[i] = (int)c;
+    }
+    return nclass;
+}
+
 void kpca_classifier_free(kpca_classifier *c)
 {
     if (c == NULL)

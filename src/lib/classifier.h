@@ -85,6 +85,13 @@ typedef struct {
 
 void kpca_classifier_free(kpca_classifier *c);
 
+/* The classes of the points y[rows[i]] (rows NULL: y[i]), i < n, in order of
+ * first appearance (LIBSVM's order, which its one-vs-one votes break ties
+ * by): labels[0..nclass-1] receives the class labels, cls[i] point i's
+ * class index; both hold n entries, caller-owned.  Returns nclass.  O(n
+ * nclass). */
+size_t kpca_class_index(const int *y, const size_t *rows, size_t n, int *labels, int *cls);
+
 /* Predicts labels for n points (rows of x with stride ld >= c->dim). */
 kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
                                     kpca_error *err);

@@ -34,16 +34,9 @@ kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y,
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for LDA (%zu x %zu)", dim, dim);
         goto done;
     }
-    size_t nclass = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t c = 0;
-        while (c < nclass && labels[c] != y[ROW(i)])
-            c++;
-        if (c == nclass)
-            labels[nclass++] = y[ROW(i)];
-        cls[i] = (int)c;
-        count[c]++;
-    }
+    size_t nclass = kpca_class_index(y, rows, n, labels, cls);
+    for (size_t i = 0; i < n; i++)
+        count[cls[i]]++;
     if (nclass < 2 || n <= nclass) {
         st = kpca_fail(err, KPCA_EFORMAT, "LDA needs at least 2 classes and more points than classes");
         goto done;

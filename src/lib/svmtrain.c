@@ -369,15 +369,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
         goto done;
     }
-    size_t nclass = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t c = 0;
-        while (c < nclass && labels[c] != y[ROW(i)])
-            c++;
-        if (c == nclass)
-            labels[nclass++] = y[ROW(i)];
-        cls[i] = (int)c;
-    }
+    size_t nclass = kpca_class_index(y, rows, n, labels, cls);
     if (nclass < 2) {
         st = kpca_fail(err, KPCA_EFORMAT, "the training labels hold a single class (%d): nothing to classify",
                        labels[0]);
