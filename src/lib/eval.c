@@ -199,8 +199,8 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         double tg = kpca_now();
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
             kpca_progress("gram", done_k, order[np - 1]); /* order ascends: the last is the widest */
+            /* upper triangle only: the SVMs' rows read nothing else (svmtrain.h) */
             kpca_gram_upper(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g, ntrain); /* G starts unset */
-            kpca_gram_mirror(g, ntrain, ntrain);
             kpca_progress("gram", k, order[np - 1]);
         }
         done_k = k > done_k ? k : done_k;

@@ -25,7 +25,7 @@ static void quiet_print(const char *s)
 typedef struct {
     const double *x;
     size_t ld, dim;
-    const double *g;    /* n x n Gram (both triangles), GRAM backend */
+    const double *g;    /* n x n Gram, GRAM backend: its upper triangle is read */
     size_t n;
     const size_t *gpos; /* row and column of training row r in g (NULL: r) */
     double factor;
@@ -39,41 +39,75 @@ static size_t node_stride(const train_ctx *t, size_t ns)
     return t->p->backend == KPCA_SVM_GRAM ? ns + 2 : t->dim + 1;
 }
 
+/* The PRECOMPUTED rows of the points whose places in G are gidx[0..ns-1]:
+ * row r is its serial number r + 1, then factor G(gidx[r], gidx[c]) for
+ * c = 0..ns-1, then the terminator.  Reads the upper triangle of G only
+ * (G(i, j) with i <= j), so the caller never mirrors it: each value is read
+ * once and written to both of its places, in B x B tiles so that the
+ * transposed writes stay in cache.  With gidx ascending (the points of a
+ * one-vs-one problem, G grouped by class) every read is a contiguous
+ * stretch of a row of G. */
+static void build_gram_rows(const train_ctx *t, const size_t *gidx, size_t ns, struct svm_node *nodes,
+                            struct svm_node **rows)
+{
+    enum { B = 64 };
+    const size_t stride = ns + 2, ldg = t->n;
+    const double *g = t->g, f = t->factor;
+    for (size_t r = 0; r < ns; r++) {
+        struct svm_node *row = nodes + r * stride;
+        rows[r] = row;
+        row[0].index = 0;
+        row[0].value = (double)(r + 1);
+        row[ns + 1].index = -1;
+        row[ns + 1].value = 0.0;
+    }
+    for (size_t r0 = 0; r0 < ns; r0 += B) {
+        size_t r1 = r0 + B < ns ? r0 + B : ns;
+        for (size_t c0 = r0; c0 < ns; c0 += B) {
+            size_t c1 = c0 + B < ns ? c0 + B : ns;
+            for (size_t r = r0; r < r1; r++) {
+                const size_t gr = gidx[r];
+                struct svm_node *row = nodes + r * stride + 1;
+                for (size_t c = c0 > r ? c0 : r; c < c1; c++) {
+                    const size_t gc = gidx[c];
+                    const double v = f * (gr <= gc ? g[gr * ldg + gc] : g[gc * ldg + gr]);
+                    row[c].index = (int)(c + 1);
+                    row[c].value = v;
+                    struct svm_node *mirror = nodes + c * stride + 1 + r;
+                    mirror->index = (int)(r + 1);
+                    mirror->value = v;
+                }
+            }
+        }
+    }
+}
+
 /* Fills rows[0..ns-1] (pointing into nodes) with LIBSVM's view of the
- * points idx[0..ns-1]: a row of the scaled Gram matrix (PRECOMPUTED, serial
- * number first) or the scaled feature vector (LINEAR).  gidx: scratch for
- * the points' positions in G.  kpca_eval stores G with the training rows
- * grouped by class, so that the points of a binary problem read a few
+ * points idx[0..ns-1]: a row of the scaled Gram matrix (PRECOMPUTED, see
+ * build_gram_rows) or the scaled feature vector (LINEAR).  gidx: scratch
+ * for the points' positions in G.  kpca_eval stores G with the training
+ * rows grouped by class, so that the points of a binary problem read a few
  * contiguous stretches of each row of G. */
 static void build_rows(const train_ctx *t, const size_t *idx, size_t *gidx, size_t ns, struct svm_node *nodes,
                        struct svm_node **rows)
 {
-    const int gram = t->p->backend == KPCA_SVM_GRAM;
-    if (gram)
+    if (t->p->backend == KPCA_SVM_GRAM) {
         for (size_t r = 0; r < ns; r++)
             gidx[r] = t->gpos != NULL ? t->gpos[idx[r]] : idx[r];
+        build_gram_rows(t, gidx, ns, nodes, rows);
+        return;
+    }
     const size_t stride = node_stride(t, ns);
     double sfac = sqrt(t->factor);
     for (size_t r = 0; r < ns; r++) {
         struct svm_node *row = nodes + r * stride;
         rows[r] = row;
-        if (gram) {
-            const double *gr = t->g + gidx[r] * t->n;
-            row[0].index = 0;
-            row[0].value = (double)(r + 1);
-            for (size_t c = 0; c < ns; c++) {
-                row[c + 1].index = (int)(c + 1);
-                row[c + 1].value = t->factor * gr[gidx[c]];
-            }
-            row[ns + 1].index = -1;
-        } else {
-            const double *xr = t->x + idx[r] * t->ld;
-            for (size_t c = 0; c < t->dim; c++) {
-                row[c].index = (int)(c + 1);
-                row[c].value = sfac * xr[c];
-            }
-            row[t->dim].index = -1;
+        const double *xr = t->x + idx[r] * t->ld;
+        for (size_t c = 0; c < t->dim; c++) {
+            row[c].index = (int)(c + 1);
+            row[c].value = sfac * xr[c];
         }
+        row[t->dim].index = -1;
     }
 }
 

@@ -7,8 +7,8 @@
 #include "classifier.h"
 
 /* Trains on the first `dim` columns of x (n rows, stride ld), with the
- * SPARSE backend or, for GRAM, from the Gram matrix g (n x n, both triangles
- * filled) of those columns.  `factor` multiplies every kernel value (the NORM
+ * SPARSE backend or, for GRAM, from the Gram matrix g (n x n) of those
+ * columns, of which only the upper triangle g[i n + j], i <= j, is read.  `factor` multiplies every kernel value (the NORM
  * scaling); the returned weights apply to the unscaled columns. */
 kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
                                   const double *g, double factor, const kpca_svm_params *p,
@@ -27,8 +27,9 @@ void kpca_svm_scratch_free(kpca_svm_scratch *ws);
 
 /* Trains (SVM or LDA, as p->classifier says) on the rows rows[0..n-1] of x
  * (stride ld, first dim columns), y and, for the GRAM backend, g (leading
- * dimension ldg; training row r sits at row and column gpos[r] of g, or r
- * when gpos is NULL); all n rows when rows is NULL.  scratch: buffers to
+ * dimension ldg, upper triangle read; training row r sits at row and
+ * column gpos[r] of g, or r when gpos is NULL); all n rows when rows is
+ * NULL.  scratch: buffers to
  * reuse (NULL: the call makes and frees its own). */
 kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
                                        size_t ldg, const size_t *gpos, const size_t *rows, size_t n, double factor,

@@ -695,6 +695,54 @@ static void test_lda_reference(void **state)
     kpca_classifier_free(&cl);
 }
 
+/* The GRAM backend reads only the upper triangle of G (svmtrain.h; kpca_eval
+ * never mirrors it): a G whose strict lower triangle is NaN gives the same
+ * machines, bit for bit, as the full symmetric G, for one-vs-one problems
+ * (whose points are not in G's order here: the toy's labels interleave)
+ * and one-vs-rest. */
+static void test_gram_upper_triangle_only(void **state)
+{
+    (void)state;
+    const size_t n = 90, ld = TD;
+    double x[90 * TD];
+    int y[90];
+    toy(n, ld, 21, x, y);
+    double *full = malloc(n * n * sizeof *full), *upper = malloc(n * n * sizeof *upper);
+    assert_non_null(full);
+    assert_non_null(upper);
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            double s = 0.0;
+            for (size_t j = 0; j < TD; j++)
+                s += x[a * ld + j] * x[b * ld + j];
+            full[a * n + b] = s;
+            upper[a * n + b] = b >= a ? s : NAN;
+        }
+    for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
+        kpca_svm_params p = kpca_svm_defaults();
+        p.scheme = (kpca_multiclass)sc;
+        p.backend = KPCA_SVM_GRAM;
+        p.C = 10.0;
+        kpca_classifier a, b;
+        kpca_error err;
+        if (kpca_classifier_train(x, n, ld, TD, y, full, 0.7, &p, &a, &err) != KPCA_OK)
+            fail_msg("train (full G): %s", err.msg);
+        if (kpca_classifier_train(x, n, ld, TD, y, upper, 0.7, &p, &b, &err) != KPCA_OK)
+            fail_msg("train (upper G): %s", err.msg);
+        assert_int_equal(a.nmach, b.nmach);
+        assert_int_equal(a.nsv, b.nsv);
+        for (size_t m = 0; m < a.nmach; m++) {
+            assert_true(isfinite(b.b[m]));
+            assert_memory_equal(a.w + m * TD, b.w + m * TD, TD * sizeof(double));
+            assert_memory_equal(&a.b[m], &b.b[m], sizeof(double));
+        }
+        kpca_classifier_free(&a);
+        kpca_classifier_free(&b);
+    }
+    free(full);
+    free(upper);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -702,6 +750,7 @@ int main(void)
         cmocka_unit_test(test_toy_separable),
         cmocka_unit_test(test_error_rate),
         cmocka_unit_test(test_backends_agree),
+        cmocka_unit_test(test_gram_upper_triangle_only),
         cmocka_unit_test(test_prefix_order),
         cmocka_unit_test(test_threads_identical),
         cmocka_unit_test(test_norm_scaling_is_rescaled_C),
