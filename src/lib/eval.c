@@ -19,21 +19,21 @@
 
 /* NORM scaling: the factor making the mean squared norm of the rows (their
  * first k columns) 1: from the Gram diagonal when there is one, else from x. */
-static double norm_factor(const double *g, size_t ldg, const size_t *gpos, const double *x, size_t ld, size_t k,
+static double norm_factor(const double *g, const size_t *goff, const size_t *gpos, const double *x, size_t ld, size_t k,
                           const size_t *rows, size_t n)
 {
     double trace = 0.0;
     for (size_t i = 0; i < n; i++) {
         size_t r = rows != NULL ? rows[i] : i;
         size_t q = gpos != NULL ? gpos[r] : r;
-        trace += g != NULL ? g[q * ldg + q] : cblas_ddot((int)k, x + r * ld, 1, x + r * ld, 1);
+        trace += g != NULL ? g[goff[q] + q] : cblas_ddot((int)k, x + r * ld, 1, x + r * ld, 1);
     }
     return trace > 0.0 ? (double)n / trace : 1.0;
 }
 
 /* Cross-validation error (count) of C on the first k columns. */
 static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, const int *y, const double *g,
-                             const size_t *gpos, const int *fold, const kpca_svm_params *p, double C,
+                             const size_t *goff, const size_t *gpos, const int *fold, const kpca_svm_params *p, double C,
                              kpca_svm_scratch *ws, size_t *errors, kpca_error *err)
 {
     size_t *tr = kpca_alloc_array(n, 1, sizeof(size_t));
@@ -59,9 +59,9 @@ static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, co
         }
         if (nva == 0)
             continue;
-        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, n, gpos, x, dim, k, tr, ntr) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, goff, gpos, x, dim, k, tr, ntr) : 1.0;
         kpca_classifier cl;
-        st = kpca_classifier_train_rows(x, dim, k, y, g, n, gpos, tr, ntr, factor, &q, ws, &cl, err);
+        st = kpca_classifier_train_rows(x, dim, k, y, g, goff, gpos, tr, ntr, factor, &q, ws, &cl, err);
         if (st != KPCA_OK)
             break;
         for (size_t i = 0; i < nva; i++)
@@ -104,7 +104,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
             return kpca_fail(err, KPCA_EUSAGE, "cannot use %zu components: the features have %zu", prefixes[i], dim);
     size_t *order = kpca_alloc_array(np, 1, sizeof(size_t));
     double *xtr = NULL, *xte = NULL, *g = NULL, *xg = NULL;
-    size_t *gpos = NULL;
+    size_t *gpos = NULL, *goff = NULL;
     int *fold = NULL;
     kpca_svm_scratch *ws = kpca_svm_scratch_new(); /* the SVMs' buffers, kept across prefixes and folds */
     int *pred = kpca_alloc_array(ntest ? ntest : 1, 1, sizeof(int));
@@ -166,18 +166,20 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
     if (need_gram) {
         char what[80];
         snprintf(what, sizeof what, "the %zu x %zu training Gram matrix", ntrain, ntrain);
-        st = kpca_mem_check(8.0 * (double)ntrain * ((double)ntrain + (double)dim), what, err);
+        st = kpca_mem_check(8.0 * ((double)kpca_gram_striped_len(ntrain) + (double)ntrain * (double)dim), what, err);
         if (st != KPCA_OK)
             goto done;
         /* G holds the training rows grouped by label (a stable counting
          * sort): gpos[r] is row r's place, xg the features in that order. */
-        g = kpca_alloc_array(ntrain, ntrain, sizeof(double));
+        g = kpca_alloc_array(kpca_gram_striped_len(ntrain), 1, sizeof(double)); /* upper triangle, striped */
+        goff = kpca_alloc_array(ntrain, 1, sizeof(size_t));
         gpos = kpca_alloc_array(ntrain, 1, sizeof(size_t));
         xg = kpca_alloc_array(ntrain, dim, sizeof(double));
-        if (g == NULL || gpos == NULL || xg == NULL) {
+        if (g == NULL || goff == NULL || gpos == NULL || xg == NULL) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu training Gram matrix", ntrain, ntrain);
             goto done;
         }
+        kpca_gram_striped_offsets(ntrain, goff);
         size_t placed = 0;
         for (size_t i = 0; i < ntrain; i++)
             gpos[i] = SIZE_MAX;
@@ -200,12 +202,12 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
             kpca_progress("gram", done_k, order[np - 1]); /* order ascends: the last is the widest */
             /* upper triangle only: the SVMs' rows read nothing else (svmtrain.h) */
-            kpca_gram_upper(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g, ntrain); /* G starts unset */
+            kpca_gram_striped(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g); /* G starts unset */
             kpca_progress("gram", k, order[np - 1]);
         }
         done_k = k > done_k ? k : done_k;
         double sec_gram = kpca_now() - tg;
-        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, ntrain, gpos, tr, dim, k, NULL, ntrain) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, goff, gpos, tr, dim, k, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
         kpca_svm_params pc = *p;
         double cv_pct = -1.0;
@@ -213,7 +215,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
             size_t best = SIZE_MAX;
             for (size_t c = 0; c < p->ncost; c++) {
                 size_t e = 0;
-                st = cv_errors(tr, ntrain, dim, k, ytrain, g, gpos, fold, p, p->costs[c], ws, &e, err);
+                st = cv_errors(tr, ntrain, dim, k, ytrain, g, goff, gpos, fold, p, p->costs[c], ws, &e, err);
                 if (st != KPCA_OK)
                     goto done;
                 if (e < best || (e == best && p->costs[c] < pc.C)) {
@@ -227,7 +229,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         }
         pc.ncost = 0;
         kpca_classifier cl;
-        st = kpca_classifier_train_rows(tr, dim, k, ytrain, g, ntrain, gpos, NULL, ntrain, factor, &pc, ws, &cl, err);
+        st = kpca_classifier_train_rows(tr, dim, k, ytrain, g, goff, gpos, NULL, ntrain, factor, &pc, ws, &cl, err);
         if (st != KPCA_OK)
             goto done;
         double t1 = kpca_now();
@@ -269,6 +271,7 @@ done:
     kpca_free(xtr);
     kpca_free(xte);
     kpca_free(g);
+    kpca_free(goff);
     kpca_free(gpos);
     kpca_free(xg);
     return st;

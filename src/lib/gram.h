@@ -1,6 +1,6 @@
 /* gram.h - symmetric rank-k products C = beta C + A A', the Gram matrices of
- * the kernel (kernel.c) and of the SVMs (eval.c), and the mirror that fills
- * the lower triangle: one home for what both did.
+ * the kernel (kernel.c, full storage, mirrored) and of the SVMs (eval.c,
+ * striped upper-triangle storage): one home for what both did.
  *
  * kpca_gram_upper computes the upper triangle as DGEMM calls on row stripes
  * of square tiles: n(n+1)/2 k multiply-adds plus the lower halves of the
@@ -27,6 +27,22 @@
  * triangle only); no allocation, cannot fail.  Same values as
  * cblas_dsyrk(RowMajor, Upper, NoTrans) up to the summation order. */
 void kpca_gram_upper(size_t n, size_t k, const double *a, size_t lda, double beta, double *c, size_t ldc);
+
+/* The same product kept in striped storage, for a caller that reads the
+ * upper triangle only (eval.c's SVMs): stripe s, rows i0 = sT .. i0 + T - 1
+ * (T = KPCA_GRAM_TILE; the last stripe may be shorter), holds columns
+ * i0..n-1 row-major with leading dimension n - i0, and the stripes follow
+ * one another.  kpca_gram_striped_len(n) doubles, about n(n + T)/2: half of
+ * the n^2 to allocate and to touch for the first time (on a virtual
+ * machine, first touch runs near 0.5 GB/s).  Entry (i, j), i <= j, is
+ * data[off[i] + j] with the offsets from kpca_gram_striped_offsets (n of
+ * them; unsigned arithmetic, so off[i] may wrap below zero).  The diagonal
+ * tiles are whole and exactly symmetric.  kpca_gram_striped computes
+ * data = beta data + A A' with the values kpca_gram_upper gives (same
+ * calls, same shapes): no allocation, cannot fail. */
+size_t kpca_gram_striped_len(size_t n);
+void kpca_gram_striped_offsets(size_t n, size_t *off);
+void kpca_gram_striped(size_t n, size_t k, const double *a, size_t lda, double beta, double *data);
 
 /* Copies the strict upper triangle of C (n x n, ldc) onto the lower one, in
  * cache-sized tiles. */

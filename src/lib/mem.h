@@ -13,7 +13,7 @@
  *
  * Blocks of KPCA_HUGE_MIN bytes or more are aligned to KPCA_HUGE_ALIGN and
  * asked to be backed by transparent huge pages (madvise; Linux's default
- * "madvise" mode honours it): a 425 MB Gram matrix then costs 200 page
+ * "madvise" mode honours it): a 425 MB matrix then costs 200 page
  * faults, not 100 000.  kpca_free and kpca_realloc handle them as any other.
  */
 #ifndef KPCA_MEM_H

@@ -25,8 +25,8 @@ static void quiet_print(const char *s)
 typedef struct {
     const double *x;
     size_t ld, dim;
-    const double *g;    /* n x n Gram, GRAM backend: its upper triangle is read */
-    size_t n;
+    const double *g;    /* Gram matrix, GRAM backend: entry (i, j), i <= j, at g[goff[i] + j] */
+    const size_t *goff;
     const size_t *gpos; /* row and column of training row r in g (NULL: r) */
     double factor;
     const kpca_svm_params *p;
@@ -51,7 +51,7 @@ static void build_gram_rows(const train_ctx *t, const size_t *gidx, size_t ns, s
                             struct svm_node **rows)
 {
     enum { B = 64 };
-    const size_t stride = ns + 2, ldg = t->n;
+    const size_t stride = ns + 2, *goff = t->goff;
     const double *g = t->g, f = t->factor;
     for (size_t r = 0; r < ns; r++) {
         struct svm_node *row = nodes + r * stride;
@@ -66,11 +66,11 @@ static void build_gram_rows(const train_ctx *t, const size_t *gidx, size_t ns, s
         for (size_t c0 = r0; c0 < ns; c0 += B) {
             size_t c1 = c0 + B < ns ? c0 + B : ns;
             for (size_t r = r0; r < r1; r++) {
-                const size_t gr = gidx[r];
+                const size_t gr = gidx[r], ro = goff[gr];
                 struct svm_node *row = nodes + r * stride + 1;
                 for (size_t c = c0 > r ? c0 : r; c < c1; c++) {
                     const size_t gc = gidx[c];
-                    const double v = f * (gr <= gc ? g[gr * ldg + gc] : g[gc * ldg + gr]);
+                    const double v = f * (gr <= gc ? g[ro + gc] : g[goff[gc] + gr]);
                     row[c].index = (int)(c + 1);
                     row[c].value = v;
                     struct svm_node *mirror = nodes + c * stride + 1 + r;
@@ -373,7 +373,7 @@ static size_t thread_count(const kpca_svm_params *p, size_t nmach)
 }
 
 kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
-                                       size_t ldg, const size_t *gpos, const size_t *rows, size_t n, double factor,
+                                       const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
                                        const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
                                        kpca_error *err)
 {
@@ -386,7 +386,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
         return st;
     if (n < 2)
         return kpca_fail(err, KPCA_EFORMAT, "need at least 2 training points, got %zu", n);
-    if (p->backend == KPCA_SVM_GRAM && g == NULL)
+    if (p->backend == KPCA_SVM_GRAM && (g == NULL || goff == NULL))
         return kpca_fail(err, KPCA_EINTERNAL, "the gram backend needs a Gram matrix");
 
     /* classes in order of first appearance (LIBSVM's order) */
@@ -456,7 +456,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
             }
         }
     }
-    train_ctx t = {x, ld, dim, g, ldg, gpos, factor, p, ""};
+    train_ctx t = {x, ld, dim, g, goff, gpos, factor, p, ""};
     snprintf(t.phase, sizeof t.phase, "%s %zu", p->classifier == KPCA_CLF_LDA ? "lda" : "svm", dim);
     if (p->scheme == KPCA_MC_OVR && p->backend != KPCA_SVM_LIBLINEAR) { /* every machine sees all n points: build them once */
         allidx = kpca_alloc_array(n, 1, sizeof(size_t));
@@ -534,5 +534,15 @@ kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t d
                                   const double *g, double factor, const kpca_svm_params *p,
                                   kpca_classifier *out, kpca_error *err)
 {
-    return kpca_classifier_train_rows(x, ld, dim, y, g, n, NULL, NULL, n, factor, p, NULL, out, err);
+    size_t *goff = NULL;
+    if (g != NULL) { /* full storage: row i starts at i n */
+        goff = kpca_alloc_array(n, 1, sizeof(size_t));
+        if (goff == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++)
+            goff[i] = i * n;
+    }
+    kpca_status st = kpca_classifier_train_rows(x, ld, dim, y, g, goff, NULL, NULL, n, factor, p, NULL, out, err);
+    kpca_free(goff);
+    return st;
 }

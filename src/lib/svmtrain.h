@@ -27,12 +27,12 @@ void kpca_svm_scratch_free(kpca_svm_scratch *ws);
 
 /* Trains (SVM or LDA, as p->classifier says) on the rows rows[0..n-1] of x
  * (stride ld, first dim columns), y and, for the GRAM backend, g (leading
- * dimension ldg, upper triangle read; training row r sits at row and
- * column gpos[r] of g, or r when gpos is NULL); all n rows when rows is
- * NULL.  scratch: buffers to
+ * upper triangle read: entry (i, j), i <= j, at g[goff[i] + j], e.g. the
+ * striped storage of gram.h; training row r sits at row and column gpos[r]
+ * of g, or r when gpos is NULL); all n rows when rows is NULL.  scratch: buffers to
  * reuse (NULL: the call makes and frees its own). */
 kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
-                                       size_t ldg, const size_t *gpos, const size_t *rows, size_t n, double factor,
+                                       const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
                                        const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
                                        kpca_error *err);
 

@@ -1,6 +1,6 @@
 /* test_gram.c - the tiled symmetric rank-k product (gram.h) against plain
  * loops: values, beta accumulation, exact symmetry of the diagonal tiles,
- * nothing written below them, the mirror. */
+ * nothing written below them, the mirror, the striped storage. */
 #include "testutil.h"
 
 #include <float.h>
@@ -99,11 +99,55 @@ static void test_gram_grows_by_blocks(void **state)
     free(c2);
 }
 
+/* Striped storage (eval.c's): the same values as the full-storage product,
+ * bit for bit, at every (i, j) with i <= j, after a start (beta 0) and a
+ * growth (beta 1); offsets stay inside the kpca_gram_striped_len(n) doubles,
+ * which hold no more than n(n + T)/2 + T; nothing past them is written. */
+static void test_gram_striped_matches_full(void **state)
+{
+    (void)state;
+    static const size_t ns[] = {1, 5, KPCA_GRAM_TILE, KPCA_GRAM_TILE + 1, 2 * KPCA_GRAM_TILE + 77};
+    const size_t k = 12, T = KPCA_GRAM_TILE;
+    for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+        const size_t n = ns[t], len = kpca_gram_striped_len(n);
+        assert_true(len >= n * (n + 1) / 2 && len <= n * (n + T) / 2 + T);
+        uint64_t seed = 4242 + n;
+        double *a = malloc(n * k * sizeof *a), *full = malloc(n * n * sizeof *full);
+        double *st = malloc((len + 1) * sizeof *st);
+        size_t *off = malloc(n * sizeof *off);
+        assert_non_null(a);
+        assert_non_null(full);
+        assert_non_null(st);
+        assert_non_null(off);
+        for (size_t i = 0; i < n * k; i++)
+            a[i] = tu_rand(&seed);
+        st[len] = 12345.0;
+        kpca_gram_striped_offsets(n, off);
+        kpca_gram_upper(n, 5, a, k, 0.0, full, n);
+        kpca_gram_striped(n, 5, a, k, 0.0, st);
+        kpca_gram_upper(n, 7, a + 5, k, 1.0, full, n);
+        kpca_gram_striped(n, 7, a + 5, k, 1.0, st);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i; j < n; j++) {
+                size_t at = off[i] + j;
+                assert_true(at < len);
+                if (memcmp(&st[at], &full[i * n + j], sizeof(double)) != 0)
+                    fail_msg("n=%zu: striped (%zu,%zu) = %.17g, full %.17g", n, i, j, st[at], full[i * n + j]);
+            }
+        assert_true(st[len] == 12345.0);
+        free(a);
+        free(full);
+        free(st);
+        free(off);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gram_matches_reference),
         cmocka_unit_test(test_gram_grows_by_blocks),
+        cmocka_unit_test(test_gram_striped_matches_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
