@@ -221,7 +221,7 @@ help:
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps
-	$(MAKE) all $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig
+	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig
 	sh bench/run.sh
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
@@ -233,11 +233,12 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
 # over MPI ranks (README "More than one machine").  `make mpi` installs
 # OpenMPI and ScaLAPACK (scripts/install-deps.sh) first; the plain kpca never
 # links them.
-MPI_PKGS  := ompi-c scalapack-openmpi
+MPI_PKGS  := ompi-c scalapack-openmpi elpa
 MPI_SRC   := $(wildcard src/mpi/*.c)
 MPI_OBJ   := $(MPI_SRC:%.c=$(BUILD)/%.o)
 # pkg-config is asked in the recipes only, so that kpca builds without MPI
-MPI_CFLAGS = $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(MPI_PKGS)))
+# (-isystem: ELPA's headers declare functions without prototypes)
+MPI_CFLAGS = $(patsubst -I%,-isystem %,$(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(MPI_PKGS))))
 MPI_LIBS   = $(shell pkg-config --libs $(MPI_PKGS))
 
 .PHONY: mpi mpi-if-available distributed

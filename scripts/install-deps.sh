@@ -5,14 +5,14 @@
 #   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py
 #   plots:  gnuplot-nox
 #   measurements: time (/usr/bin/time: peak RSS in make bench and make approx)
-#   distributed build (make mpi, build/kpca-mpi): OpenMPI, ScaLAPACK
+#   distributed build (make mpi, build/kpca-mpi): OpenMPI, ScaLAPACK, ELPA
 #   scripts: jq (run-grid.sh's JSON, scripts/lib.sh)
 #            GNU parallel (run-grid.sh --jobs)
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
       ca-certificates curl time liblbfgs-dev jq parallel
-      openmpi-bin libopenmpi-dev libscalapack-openmpi-dev"
+      openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libelpa-dev"
 missing=""
 for p in $pkgs; do
     st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

@@ -39,7 +39,7 @@ static const cli_option options[] = {
     {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
      "0: the first M rows (default); else a random subset drawn with seed S"},
     {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16)"},
-    {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer) or evr (dsyevr) (default: auto)"},
+    {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer), evr (dsyevr) or elpa (ELPA's two-stage solver, kpca-mpi only) (default: auto)"},
     {"solver", 0, "NAME", CLI_STRING, &o.solver, 0, 0,
      "exact (dense LAPACK on the M x M kernel), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
@@ -159,7 +159,7 @@ int cmd_fit(int argc, char **argv)
     }
     p.tol = o.tol;
     if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0) {
-        cli_usage("option '--eig': expected auto, evd or evr, got '%s'", o.eig);
+        cli_usage("option '--eig': expected auto, evd, evr or elpa, got '%s'", o.eig);
         return KPCA_EUSAGE;
     }
     if (o.solver != NULL && kpca_solver_parse(o.solver, &p.solver) != 0) {

@@ -7,16 +7,17 @@
 #include "mem.h"
 #include "names.h"
 
-static const char *const names[] = {"auto", "evd", "evr"};
+static const char *const names[] = {"auto", "evd", "evr", "elpa"};
+#define NNAMES (sizeof names / sizeof names[0])
 
 const char *kpca_eig_method_name(kpca_eig_method m)
 {
-    return kpca_name_of(names, 3, (unsigned)m);
+    return kpca_name_of(names, NNAMES, (unsigned)m);
 }
 
 int kpca_eig_method_parse(const char *name, kpca_eig_method *out)
 {
-    int i = kpca_name_index(names, 3, name);
+    int i = kpca_name_index(names, NNAMES, name);
     if (i >= 0)
         *out = (kpca_eig_method)i;
     return i >= 0 ? 0 : -1;
@@ -29,6 +30,8 @@ int kpca_eig_evd_fits(size_t n)
 
 kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k)
 {
+    if (m == KPCA_EIG_ELPA)
+        return m;
     if (!kpca_eig_evd_fits(n))
         return KPCA_EIG_EVR;
     if (m != KPCA_EIG_AUTO)
@@ -149,6 +152,8 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
     if (k == 0 || k > n)
         return kpca_fail(err, KPCA_EUSAGE, "cannot take %zu eigenpairs of a %zu x %zu matrix", k, n, n);
     method = kpca_eig_resolve(method, n, k);
+    if (method == KPCA_EIG_ELPA)
+        return kpca_fail(err, KPCA_EUSAGE, "the elpa eigensolver runs in the distributed build (kpca-mpi) only");
     /* The matrix is symmetric, so its row-major storage is also valid
      * column-major storage: call LAPACK column-major and avoid a transpose. */
     if (method == KPCA_EIG_EVD)

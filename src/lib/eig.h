@@ -12,7 +12,9 @@
 
 #include "error.h"
 
-typedef enum { KPCA_EIG_AUTO = 0, KPCA_EIG_EVD, KPCA_EIG_EVR } kpca_eig_method;
+/* ELPA: ELPA's two-stage solver, which only the distributed build has
+ * (Debian's libelpa needs MPI); a single-process fit refuses it. */
+typedef enum { KPCA_EIG_AUTO = 0, KPCA_EIG_EVD, KPCA_EIG_EVR, KPCA_EIG_ELPA } kpca_eig_method;
 
 /* Largest k/n for which AUTO uses dsyevr.  Measured with bench/bench_eig on
  * USPS, M = 3000, degree 3, 2 cores: dsyevd 3.9-5.9 s for any k; dsyevr
@@ -21,8 +23,9 @@ typedef enum { KPCA_EIG_AUTO = 0, KPCA_EIG_EVD, KPCA_EIG_EVR } kpca_eig_method;
 
 const char *kpca_eig_method_name(kpca_eig_method m);
 int kpca_eig_method_parse(const char *name, kpca_eig_method *out);
-/* The driver AUTO resolves to for k of n pairs; EVR whatever m asks when
- * the EVD driver cannot take n (kpca_eig_evd_fits). */
+/* The driver AUTO resolves to for k of n pairs; EVR when EVD is asked (or
+ * AUTO would choose it) and the EVD driver cannot take n
+ * (kpca_eig_evd_fits); ELPA stays ELPA. */
 kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k);
 
 /* 1 when the EVD driver's largest workspace (dstedc: 1 + 4n + n^2 doubles)

@@ -240,10 +240,10 @@ kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **para
         if (p->solver != KPCA_SOLVER_EXACT)
             return param_fail(param, "variance", err,
                               "a variance fraction needs every eigenvalue: the exact solver only");
-        if (p->eig == KPCA_EIG_EVR)
+        if (p->eig == KPCA_EIG_EVR || p->eig == KPCA_EIG_ELPA)
             return param_fail(param, "variance", err,
                               "a variance fraction needs every eigenvalue: the EVD driver (evd or auto), not "
-                              "evr");
+                              "%s", kpca_eig_method_name(p->eig));
         if (kt == KPCA_KERNEL_SIGMOID)
             return param_fail(param, "variance", err,
                               "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
@@ -445,6 +445,10 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
                          "run kpca on one machine for it",
                          by_variance ? "a variance fraction" : p->solver == KPCA_SOLVER_NYSTROM ? "--solver nystrom"
                                                                                                : "--solver randomized");
+    if (exact_solver == NULL && p->eig == KPCA_EIG_ELPA && p->solver == KPCA_SOLVER_EXACT)
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "the elpa eigensolver runs in the distributed build only: mpirun -n P build/kpca-mpi fit "
+                         "--eig elpa ... (make mpi)");
     if (p->solver == KPCA_SOLVER_NYSTROM)
         return fit_nystrom(fit, p, model, info, err);
     double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;

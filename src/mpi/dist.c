@@ -1,5 +1,6 @@
 #include "dist.h"
 
+#include <elpa/elpa.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -220,6 +221,68 @@ static kpca_status eig_run(grid *g, double *a, double *zmat, int want, int evd, 
     return st;
 }
 
+/* ELPA's two-stage solver (Debian's libelpa: generic kernels, no OpenMP) on
+ * the distributed matrix a (destroyed) for the `want` largest pairs.  ELPA
+ * finds the smallest nev pairs, so it is given -K: w[0..want-1] return
+ * -mu_1 <= -mu_2 <= ..., and columns 0..want-1 of zmat their vectors, in
+ * descending order of mu.  ELPA takes the grid as kpca's BLACS grid places
+ * the ranks, and needs a part of the matrix on every rank. */
+static kpca_status elpa_run(grid *g, double *a, double *zmat, int want, double *w, kpca_error *err)
+{
+    kpca_status st = KPCA_OK;
+    if (g->mloc < 1 || g->nloc < 1)
+        st = kpca_fail(err, KPCA_EUSAGE,
+                       "--eig elpa needs a block of the %d x %d matrix on every rank (%d x %d grid of %d x %d "
+                       "blocks): use fewer ranks or --eig evd",
+                       g->n, g->n, g->nprow, g->npcol, g->nb, g->nb);
+    if ((st = agree(st, err)) != KPCA_OK)
+        return st;
+    if (elpa_init(ELPA_API_VERSION) != ELPA_OK)
+        st = kpca_fail(err, KPCA_EINTERNAL, "the installed ELPA does not provide its API version %d",
+                       ELPA_API_VERSION);
+    if ((st = agree(st, err)) != KPCA_OK)
+        return st;
+    int e = ELPA_OK, e2 = ELPA_OK;
+    elpa_t h = elpa_allocate(&e);
+    if (e == ELPA_OK) {
+        const struct {
+            const char *name;
+            int value;
+        } set[] = {{"na", g->n},
+                   {"nev", want},
+                   {"local_nrows", g->mloc},
+                   {"local_ncols", g->nloc},
+                   {"nblk", g->nb},
+                   {"mpi_comm_parent", (int)MPI_Comm_c2f(MPI_COMM_WORLD)},
+                   {"process_row", g->myrow},
+                   {"process_col", g->mycol},
+                   {"blacs_context", g->ctxt}};
+        for (size_t i = 0; e == ELPA_OK && i < sizeof set / sizeof set[0]; i++)
+            elpa_set_integer(h, set[i].name, set[i].value, &e);
+        if (e == ELPA_OK)
+            e = elpa_setup(h);
+        if (e == ELPA_OK)
+            elpa_set_integer(h, "solver", ELPA_SOLVER_2STAGE, &e);
+        if (e != ELPA_OK)
+            st = kpca_fail(err, KPCA_EINTERNAL, "ELPA setup: %s", elpa_strerr(e));
+    } else {
+        st = kpca_fail(err, KPCA_ENOMEM, "ELPA: %s", elpa_strerr(e));
+    }
+    if ((st = agree(st, err)) == KPCA_OK) {
+        const size_t nloc = (size_t)g->lld * (size_t)g->nloc;
+        for (size_t i = 0; i < nloc; i++)
+            a[i] = -a[i];
+        elpa_eigenvectors_a_h_a_d(h, a, w, zmat, &e);
+        st = e == ELPA_OK ? KPCA_OK : kpca_fail(err, KPCA_ENUMERIC, "ELPA's two-stage solver failed: %s",
+                                                elpa_strerr(e));
+        st = agree(st, err);
+    }
+    if (h != NULL)
+        elpa_deallocate(h, &e2);
+    elpa_uninit(&e2);
+    return st;
+}
+
 kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_error *err)
 {
     entered = 1;
@@ -229,7 +292,7 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
     const size_t m = fit->n, dim = fit->dim, want = job->want;
     if (m > 2147483647 / 2 || want > m)
         return kpca_fail(err, KPCA_EUSAGE, "%zu fit points are more than ScaLAPACK's 32-bit indices allow", m);
-    const int evd = job->eig == KPCA_EIG_EVD;
+    const int evd = job->eig == KPCA_EIG_EVD, elpa = job->eig == KPCA_EIG_ELPA;
     grid g;
     st = agree(grid_open(&g, (int)m, err), err);
     if (st != KPCA_OK)
@@ -333,16 +396,22 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
     double t2 = kpca_now();
     kpca_progress("eigensolve", 0, 1);
     int found = 0;
-    st = eig_run(&g, a, zmat, (int)want, evd, w, &found, err);
-    /* the wanted pairs are the last `want` of the `found` ascending ones */
+    if (elpa) {
+        st = elpa_run(&g, a, zmat, (int)want, w, err);
+        found = (int)want;
+    } else {
+        st = eig_run(&g, a, zmat, (int)want, evd, w, &found, err);
+    }
+    /* ScaLAPACK: the wanted pairs are the last `want` of the `found`
+     * ascending ones; ELPA: the first `want`, descending in mu */
     if (st == KPCA_OK)
-        st = gather_columns(&g, zmat, found - (int)want + 1, (int)want, vec, err);
+        st = gather_columns(&g, zmat, elpa ? 1 : found - (int)want + 1, (int)want, vec, err);
     kpca_progress("eigensolve", 1, 1);
     if (st != KPCA_OK)
         goto done;
     for (size_t c = 0; c < want; c++) {
-        size_t src = want - 1 - c; /* column of vec, ascending -> descending */
-        job->mu[c] = w[(size_t)found - 1 - c];
+        size_t src = elpa ? c : want - 1 - c; /* column of vec */
+        job->mu[c] = elpa ? -w[c] : w[(size_t)found - 1 - c];
         memcpy(job->u + c * m, vec + src * m, m * sizeof(double));
         kpca_eig_fix_sign(job->u + c * m, m, 1);
     }
@@ -350,7 +419,7 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
     job->sec_kernel = t1 - t0;
     job->sec_center = t2 - t1;
     job->sec_eig = t3 - t2;
-    snprintf(job->note, sizeof job->note, "scalapack %dx%d", g.nprow, g.npcol);
+    snprintf(job->note, sizeof job->note, "%s %dx%d", elpa ? "2-stage" : "scalapack", g.nprow, g.npcol);
 done:
     kpca_free(a);
     kpca_free(zmat);

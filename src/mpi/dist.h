@@ -11,7 +11,8 @@
  *                        computing its own blocks; centred with row sums
  *                        reduced over the ranks; pdsyevr (RANGE = I) or
  *                        pdsyevd, chosen by k/M as on one machine
- *                        (kpca_eig_resolve); the k wanted eigenvectors are
+ *                        (kpca_eig_resolve), or ELPA's two-stage solver
+ *                        (--eig elpa); the k wanted eigenvectors are
  *                        gathered with pdgemr2d onto rank 0 and broadcast.
  *                        Memory per rank: 8 (2 M^2/P + workspace) bytes,
  *                        checked against the budget (mem.h) before the

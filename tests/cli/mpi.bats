@@ -96,6 +96,39 @@ same_projections() {
     done
 }
 
+@test "kpca-mpi --eig elpa (ELPA's two-stage solver) on 1, 2 and 4 ranks gives the single-process model" {
+    local kernel p
+    for kernel in "-d 3 -k 9" "--kernel rbf -k 120"; do
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $kernel "$TMP/fit.txt" -o "$TMP/one.h5"
+        for p in 1 2 4; do
+            # shellcheck disable=SC2086
+            run --separate-stderr mpi "$p" fit $kernel --eig elpa "$TMP/fit.txt" -o "$OUT/elpa-$p.h5"
+            assert_status 0
+            assert_stderr_contains "exact elpa 2-stage"
+            same_eigenvalues "$TMP/one.h5" "$OUT/elpa-$p.h5"
+            same_projections "$TMP/one.h5" "$OUT/elpa-$p.h5"
+        done
+    done
+}
+
+@test "--eig elpa: the plain kpca refuses it before any work, kpca-mpi refuses too many ranks for the matrix" {
+    run --separate-stderr "$KPCA" fit -k 5 --eig elpa "$TMP/fit.txt" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "the elpa eigensolver runs in the distributed build only"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" fit --components 0.9 --eig elpa "$TMP/fit.txt" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "not elpa"
+    # 60 points are one block of 64: a 2 x 2 grid leaves three ranks without any
+    head -n 60 "$TMP/fit.txt" >"$TMP/fit60.txt"
+    run --separate-stderr mpi 4 fit -k 5 --eig elpa "$TMP/fit60.txt" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "--eig elpa needs a block of the 60 x 60 matrix on every rank"
+    [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
+    assert_no_output "$OUT/m.h5"
+}
+
 @test "a distributed model is an ordinary model file: kpca reads it and it says how it was made" {
     run --separate-stderr mpi 4 fit -k 5 "$TMP/fit.txt" -o "$OUT/m.h5"
     assert_status 0
