@@ -276,15 +276,10 @@ static void toy(size_t n, size_t ld, uint64_t seed, double *x, int *y)
     }
 }
 
-static void test_toy_separable(void **state)
+/* The n x n Gram matrix (malloc'd, both triangles) of the first TD columns
+ * of x (stride ld). */
+static double *toy_gram(const double *x, size_t n, size_t ld)
 {
-    (void)state;
-    const size_t n = 90, ld = TD + 2;
-    double x[90 * (TD + 2)], xt[300 * (TD + 2)];
-    int y[90], yt[300], pred[300];
-    toy(n, ld, 11, x, y);
-    toy(300, ld, 12, xt, yt);
-    /* the Gram matrix of the first TD columns, for the GRAM backend */
     double *g = malloc(n * n * sizeof *g);
     assert_non_null(g);
     for (size_t a = 0; a < n; a++)
@@ -294,6 +289,18 @@ static void test_toy_separable(void **state)
                 s += x[a * ld + j] * x[b * ld + j];
             g[a * n + b] = s;
         }
+    return g;
+}
+
+static void test_toy_separable(void **state)
+{
+    (void)state;
+    const size_t n = 90, ld = TD + 2;
+    double x[90 * (TD + 2)], xt[300 * (TD + 2)];
+    int y[90], yt[300], pred[300];
+    toy(n, ld, 11, x, y);
+    toy(300, ld, 12, xt, yt);
+    double *g = toy_gram(x, n, ld); /* for the GRAM backend */
     for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
         for (int b = KPCA_SVM_GRAM; b <= KPCA_SVM_LIBLINEAR; b++) {
             kpca_svm_params p = kpca_svm_defaults();
@@ -707,17 +714,10 @@ static void test_gram_upper_triangle_only(void **state)
     double x[90 * TD];
     int y[90];
     toy(n, ld, 21, x, y);
-    double *full = malloc(n * n * sizeof *full), *upper = malloc(n * n * sizeof *upper);
-    assert_non_null(full);
-    assert_non_null(upper);
+    double *full = toy_gram(x, n, ld), *upper = toy_gram(x, n, ld);
     for (size_t a = 0; a < n; a++)
-        for (size_t b = 0; b < n; b++) {
-            double s = 0.0;
-            for (size_t j = 0; j < TD; j++)
-                s += x[a * ld + j] * x[b * ld + j];
-            full[a * n + b] = s;
-            upper[a * n + b] = b >= a ? s : NAN;
-        }
+        for (size_t b = 0; b < a; b++)
+            upper[a * n + b] = NAN;
     for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
         kpca_svm_params p = kpca_svm_defaults();
         p.scheme = (kpca_multiclass)sc;
