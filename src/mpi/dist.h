@@ -14,9 +14,9 @@
  *                        (kpca_eig_resolve), or ELPA's two-stage solver
  *                        (--eig elpa); the k wanted eigenvectors are
  *                        gathered with pdgemr2d onto rank 0 and broadcast.
- *                        Memory per rank: 8 (2 M^2/P + workspace) bytes,
- *                        checked against the budget (mem.h) before the
- *                        allocations.
+ *                        Memory per rank: 8 (2 M^2/P + workspace) bytes
+ *                        (ELPA: 8 (5 M^2/P), as measured), checked against
+ *                        the budget (mem.h) before the allocations.
  *   kpca_dist_transform  (cli_project) each rank projects a contiguous run
  *                        of whole KPCA_TRANSFORM_BLOCK blocks of rows, the
  *                        same blocks kpca_model_transform forms on one

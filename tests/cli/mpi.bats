@@ -176,6 +176,19 @@ same_projections() {
     assert_no_output "$OUT/m.h5"
 }
 
+@test "--eig elpa counts ELPA's own workspace in the budget: a limit that pdsyevr fits refuses ELPA, exit 6" {
+    # 1000 points on a 2 x 2 grid: 500 x 500 local blocks (2 MiB each);
+    # pdsyevr's estimate is about 7 MiB, ELPA's about 12 MiB
+    head_rows "$DATA/zip.train.gz" 1000 "$TMP/fit1000.txt"
+    run --separate-stderr mpi 4 fit -k 5 --memory-limit 10M "$TMP/fit1000.txt" -o "$OUT/ok.h5"
+    assert_status 0
+    run --separate-stderr mpi 4 fit -k 5 --eig elpa --memory-limit 10M "$TMP/fit1000.txt" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "kernel PCA on 1000 points over 4 ranks (2 x 2 grid) needs about" \
+        "more than the memory budget of 10.0 MiB"
+    assert_no_output "$OUT/m.h5"
+}
+
 @test "kpca-mpi transform: one rank that cannot read DATA stops every rank, no features" {
     "$KPCA" fit -q -k 5 "$TMP/fit.txt" -o "$TMP/m.h5"
     run --separate-stderr mpirun_t -n 1 "$KPCA_MPI" transform "$TMP/m.h5" "$TMP/test.txt" \
@@ -206,4 +219,19 @@ same_projections() {
     assert_status 2
     assert_stderr_contains "the distributed build runs the exact solver"
     assert_no_output "$OUT/m.h5"
+}
+
+@test "distributed.sh: runs on 1 and 2 ranks and with ELPA, each checked against P = 1, in a table with its provenance" {
+    run --separate-stderr env KPCA="$KPCA" KPCA_MPI="$KPCA_MPI" sh "$BATS_TEST_DIRNAME/../../scripts/distributed.sh" \
+        --out "$OUT/res" --work "$TMP/work" --runs "300:1 300:2 300:2:elpa" -k 5
+    assert_status 0
+    local csv="$OUT/res/distributed.csv"
+    [ "$(wc -l <"$csv")" -eq 4 ] || fail "expected 3 runs in $csv"
+    # every run ok, a peak RSS per rank, the P = 2 runs within 1e-10 of P = 1
+    awk -F, 'NR > 1 { if ($11 != "ok" || $8 <= 0 || split($12, r, " ") != $2) bad = 1
+                      if ($2 == 2 && ($10 == "" || $10 + 0 > 1e-10)) bad = 1 }
+             END { exit bad }' "$csv" || { cat "$csv"; fail "a run failed or differs from P = 1"; }
+    [ "$(cut -d, -f13 "$csv" | tr '\n' ' ')" = "eigensolver auto auto elpa " ] || fail "eigensolver column"
+    grep -q "commit" "$OUT/res/distributed.md" || fail "no provenance"
+    grep -q '| 300 | 2 | 1x2 | elpa |' "$OUT/res/distributed.md" || fail "no ELPA row in the table"
 }
