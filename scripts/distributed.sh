@@ -214,7 +214,8 @@ tmp="$md.tmp.$$"
     echo "resident.  The rest of a rank's memory is the input (every rank reads all of it), the gathered k vectors"
     echo "(8 M k bytes) and ScaLAPACK's workspace: for pdsyevr mostly PDSYNTRD's, (M/floor(sqrt P))^2 doubles,"
     echo "as large as M^2 for P = 1 and 2 (so 2 ranks save less than half) and M^2/P for square P; it is used"
-    echo "unevenly, hence rank 0's larger peak at P = 2."
+    echo "unevenly, hence rank 0's larger peak at P = 2.  ELPA (--eig elpa) allocates its own workspace, about"
+    echo "1.4 times K + Z more (the ratios below), evenly over the ranks."
     if [ -n "$note" ]; then
         echo
         echo "$note"
