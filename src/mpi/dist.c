@@ -304,10 +304,10 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
      * workspace, which it allocates itself, as measured: 2.4 x (K + Z) in
      * all at M = 7291 and 14582, so 5 local matrices (ScaLAPACK's is queried
      * and checked in eig_run) */
-    const double loc = (double)g.mloc * (double)g.nloc * (elpa ? 2.5 : 1.0);
+    const double loc = (double)g.mloc * (double)g.nloc, mats = elpa ? 5.0 : 2.0;
     char what[128];
     snprintf(what, sizeof what, "kernel PCA on %zu points over %d ranks (%d x %d grid)", m, np, g.nprow, g.npcol);
-    st = kpca_mem_check(8.0 * (2.0 * loc + (double)(g.mloc + g.nloc) * (double)dim + 2.0 * (double)m +
+    st = kpca_mem_check(8.0 * (mats * loc + (double)(g.mloc + g.nloc) * (double)dim + 2.0 * (double)m +
                                (double)m * (double)want),
                         what, err);
     if (st == KPCA_OK) {
