@@ -43,7 +43,7 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     unsigned char head[12];
     size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
-    /* the HDF5 signature, or the seal in front of one that kpca wrote (h5util.h) */
+    /* the HDF5 signature, or the seal in front of one that kpca wrote (h5seal.h) */
     if ((got >= 8 && memcmp(head, hdf5_sig, 8) == 0) || (got == 12 && memcmp(head, "kpca-seal 1 ", 12) == 0)) {
         *out = KPCA_FMT_HDF5;
         return KPCA_OK;

@@ -5,6 +5,7 @@
 
 #include "atomic.h"
 #include "h5util.h"
+#include "h5write.h"
 #include "version.h"
 
 /* case-insensitive: "X.H5" is HDF5 too */
@@ -26,10 +27,11 @@ kpca_format kpca_format_from_name(const char *path)
 static kpca_status write_h5(const char *path, const double *z, size_t n, size_t k, const int *y,
                             const kpca_features_meta *meta, kpca_error *err)
 {
-    hid_t f;
-    kpca_status st = kpca_h5_image_create(path, &f, err);
+    kpca_h5_writer w;
+    kpca_status st = kpca_h5_writer_open(&w, path, err);
     if (st != KPCA_OK)
         return st;
+    hid_t f = w.file;
     size_t dz[2] = {n, k}, dk[2] = {k, 0};
     st = kpca_h5_attr_write_string(f, path, "format", meta && meta->format ? meta->format : "kpca-features", err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
@@ -40,7 +42,7 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "data", dz, z, err);
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "target", n, y, err);
     if (st == KPCA_OK && meta && meta->eigval) st = kpca_h5_write_doubles(f, path, "eigenvalues", dk, meta->eigval, err);
-    return kpca_h5_image_save(f, st, path, err);
+    return kpca_h5_writer_close(&w, st, err);
 }
 
 static kpca_status write_text(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,

@@ -1,6 +1,7 @@
-/* h5util.h - small HDF5 helpers shared by the data reader, the model file
- * and the feature writer.  All of them silence HDF5's own error printing
- * (the library never prints) and report through kpca_error instead. */
+/* h5util.h - reading HDF5 files: opening one behind its seal (h5seal.h),
+ * datasets and attributes, for the data reader, the model file and the
+ * feature reader (writing: h5write.h).  All of them silence HDF5's own error
+ * printing (the library never prints) and report through kpca_error. */
 #ifndef KPCA_H5UTIL_H
 #define KPCA_H5UTIL_H
 
@@ -8,18 +9,10 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "h5seal.h"
 
 /* Turns off HDF5's automatic error stack printing (idempotent). */
 void kpca_h5_quiet(void);
-
-/* Every HDF5 file kpca writes is sealed: its first KPCA_H5_SEAL_SIZE bytes
- * are an HDF5 user block (which HDF5 and other tools skip) holding the line
- * "kpca-seal 1 length=N crc32=XXXXXXXX" for the bytes after the block.  A
- * sealed file is checked whole before libhdf5 parses it, so a truncated or
- * damaged file is refused by kpca rather than handed to libhdf5 1.10.8,
- * which has memory-safety bugs on corrupt files (fuzzing found a
- * use-after-free in H5Aexists after H5Fopen of a damaged model). */
-#define KPCA_H5_SEAL_SIZE 512
 
 typedef enum {
     KPCA_SEAL_IF_PRESENT = 0, /* check a seal if the file has one (data, features) */
@@ -36,18 +29,6 @@ kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file
 kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed,
                                      kpca_error *err);
 
-/* Writes the seal into the first KPCA_H5_SEAL_SIZE bytes of an image of n
- * bytes (n > KPCA_H5_SEAL_SIZE) made with a user block. */
-void kpca_h5_seal_image(unsigned char *buf, size_t n);
-
-/* Writing goes through an in-memory HDF5 file (the core driver, no backing
- * store): kpca_h5_image_create makes one; kpca_h5_image_save closes it and
- * writes its bytes to `path` through kpca_atomic, so every i/o error is
- * seen by kpca (HDF5's own writes to disk cannot fail half-way). */
-kpca_status kpca_h5_image_create(const char *path, hid_t *file, kpca_error *err);
-/* Always closes `file`, whether or not `ok`; writes only when ok is KPCA_OK. */
-kpca_status kpca_h5_image_save(hid_t file, kpca_status ok, const char *path, kpca_error *err);
-
 /* Reads dataset `name` under `loc` as doubles (rank 1 or 2, float or integer
  * class).  dims[1] is 1 for rank 1.  *out is allocated with kpca_malloc. */
 kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
@@ -56,16 +37,6 @@ kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, 
 kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n,
                               int **out, kpca_error *err);
 
-/* Writes a rank-1 or rank-2 dataset (dims[1] == 0 means rank 1). */
-kpca_status kpca_h5_write_doubles(hid_t loc, const char *path, const char *name, const size_t dims[2],
-                                  const double *data, kpca_error *err);
-kpca_status kpca_h5_write_ints(hid_t loc, const char *path, const char *name, size_t n,
-                               const int *data, kpca_error *err);
-
-/* Scalar attributes on `loc`. */
-kpca_status kpca_h5_attr_write_double(hid_t loc, const char *path, const char *name, double v, kpca_error *err);
-kpca_status kpca_h5_attr_write_long(hid_t loc, const char *path, const char *name, long v, kpca_error *err);
-kpca_status kpca_h5_attr_write_string(hid_t loc, const char *path, const char *name, const char *v, kpca_error *err);
 kpca_status kpca_h5_attr_read_double(hid_t loc, const char *path, const char *name, double *v, kpca_error *err);
 kpca_status kpca_h5_attr_read_long(hid_t loc, const char *path, const char *name, long *v, kpca_error *err);
 /* Reads a fixed-length string attribute into buf; KPCA_EFORMAT if it does

@@ -21,7 +21,7 @@
 #include "kernel.h"
 
 #define KPCA_MODEL_FORMAT "kpca-model"
-#define KPCA_MODEL_VERSION 2 /* 2: sealed (h5util.h) */
+#define KPCA_MODEL_VERSION 2 /* 2: sealed (h5seal.h) */
 #define KPCA_SOURCE_MAX 1024
 
 /* How a point's kernel row is centred before it meets alpha.

@@ -1,6 +1,6 @@
 /* model_io.c - the HDF5 model file.
  *
- * Sealed (h5util.h): the file's CRC-32 and length sit in a 512-byte user
+ * Sealed (h5seal.h): the file's CRC-32 and length sit in a 512-byte user
  * block in front of the HDF5 data and are checked before libhdf5 reads it.
  * Root attributes: format ("kpca-model"), version (2: sealed), kpca_version,
  * kernel ("poly", "rbf", "sigmoid", "linear"), degree, gamma, coef0, sigma
@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "h5util.h"
+#include "h5write.h"
 #include "mem.h"
 #include "model.h"
 #include "version.h"
@@ -76,10 +77,11 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     kpca_status st = kpca_model_validate(md, path, err);
     if (st != KPCA_OK)
         return st;
-    hid_t f;
-    st = kpca_h5_image_create(path, &f, err);
+    kpca_h5_writer w;
+    st = kpca_h5_writer_open(&w, path, err);
     if (st != KPCA_OK)
         return st;
+    hid_t f = w.file;
     size_t d_fitx[2] = {md->m, md->dim}, d_alpha[2] = {md->k, md->m}, d_m[2] = {md->m, 0}, d_k[2] = {md->k, 0};
     st = kpca_h5_attr_write_string(f, path, "format", KPCA_MODEL_FORMAT, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "version", KPCA_MODEL_VERSION, err);
@@ -115,7 +117,7 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "colmean", d_m, md->colmean, err);
     if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
         st = kpca_h5_write_doubles(f, path, "rho", d_k, md->rho, err);
-    return kpca_h5_image_save(f, st, path, err);
+    return kpca_h5_writer_close(&w, st, err);
 }
 
 static kpca_status read_size(hid_t f, const char *path, const char *name, long lo, long hi, size_t *out,
