@@ -6,6 +6,15 @@
 #include <string.h>
 #include <unistd.h>
 
+/* OpenBLAS's own: ends its worker threads (the next parallel call starts
+ * them again); exported by libopenblas for its fork handler */
+extern int blas_thread_shutdown_(void);
+
+void kpca_blas_park(void)
+{
+    blas_thread_shutdown_();
+}
+
 const char *kpca_blas_core(void)
 {
     const char *s = openblas_get_corename();

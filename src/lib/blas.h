@@ -33,4 +33,11 @@ const char *kpca_blas_core_hint(void);
  * library with a process-wide effect; the library itself never calls it. */
 void kpca_blas_reexec(char **argv);
 
+/* Parks OpenBLAS's worker threads now: after a parallel call they spin
+ * (sched_yield) for about 2^28 cycles waiting for the next one, taking a
+ * core from threads of kpca's own (the SVM workers) that start meanwhile.
+ * The next parallel BLAS call starts them again.  Call it only when no
+ * BLAS call is running in any thread. */
+void kpca_blas_park(void);
+
 #endif

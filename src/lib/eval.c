@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "dataset.h"
+#include "blas.h"
 #include "gram.h"
 #include "mem.h"
 #include "progress.h"
@@ -204,6 +205,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
             /* upper triangle only: the SVMs' rows read nothing else (svmtrain.h) */
             kpca_gram_striped(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g); /* G starts unset */
             kpca_progress("gram", k, order[np - 1]);
+            kpca_blas_park(); /* the SVM workers come next */
         }
         done_k = k > done_k ? k : done_k;
         double sec_gram = kpca_now() - tg;

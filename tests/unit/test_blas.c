@@ -1,6 +1,9 @@
-/* test_blas.c - the OpenBLAS core hint (lib/blas.h). */
+/* test_blas.c - the OpenBLAS core hint and the parking of its threads
+ * (lib/blas.h). */
 #include "testutil.h"
 
+#include <cblas.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,6 +63,56 @@ static void test_hint_only_for_generic_cores(void **state)
     }
 }
 
+/* C = A B' by a naive loop (the reference) and by DGEMM */
+static double gemm_error(size_t n, const double *a, const double *b, double *c)
+{
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)n, (int)n, 1.0, a, (int)n, b, (int)n, 0.0, c,
+                (int)n);
+    double worst = 0.0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            double r = 0.0;
+            for (size_t l = 0; l < n; l++)
+                r += a[i * n + l] * b[j * n + l];
+            double e = fabs(c[i * n + j] - r) / (1.0 + fabs(r));
+            worst = e > worst ? e : worst;
+        }
+    return worst;
+}
+
+/* Parked threads come back: DGEMMs large enough to run threaded give the
+ * same product before, after one park and after two in a row, and a park
+ * before any BLAS call is harmless (OpenBLAS starts its threads lazily). */
+static void test_park_then_gemm(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    kpca_blas_park();
+    double *a = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N * N);
+    double *c0 = malloc(sizeof(double) * N * N), *c1 = malloc(sizeof(double) * N * N);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c0);
+    assert_non_null(c1);
+    for (size_t i = 0; i < (size_t)N * N; i++) {
+        a[i] = sin(0.37 * (double)i);
+        b[i] = cos(0.11 * (double)i);
+    }
+    assert_true(gemm_error(N, a, b, c0) < 1e-12);
+    kpca_blas_park();
+    assert_true(gemm_error(N, a, b, c1) < 1e-12);
+    assert_memory_equal(c0, c1, sizeof(double) * N * N);
+    kpca_blas_park();
+    kpca_blas_park();
+    memset(c1, 0, sizeof(double) * N * N);
+    assert_true(gemm_error(N, a, b, c1) < 1e-12);
+    assert_memory_equal(c0, c1, sizeof(double) * N * N);
+    free(a);
+    free(b);
+    free(c0);
+    free(c1);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -80,6 +133,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hint_keeps_users_choice),
         cmocka_unit_test(test_hint_only_for_generic_cores),
+        cmocka_unit_test(test_park_then_gemm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
