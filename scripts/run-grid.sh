@@ -134,7 +134,6 @@ for d in $degrees; do
     else
         reused=1
     fi
-    kept=$("$KPCA" info "$model" | awk '$1 == "components" { print $2 }')
     for part in train test; do # both at once
         f="$fitdir/d$d.$part.h5"
         if [ $force = 1 ] || [ ! -f "$f" ]; then
@@ -146,6 +145,8 @@ for d in $degrees; do
             reused=1
         fi
     done
+    # the model's component count, read while the transforms run
+    kept=$("$KPCA" info "$model" | awk '$1 == "components" { print $2 }')
     for p in ${tbg:-}; do
         wait "$p" || { tbg=""; stop_fail=1; }
     done
