@@ -14,6 +14,7 @@
  *        FLOORS: also write the floors as KEY=VALUE lines to that file)
  * Phases run one after another, so each has the whole machine (OpenBLAS's
  * threads for BLAS and LAPACK, one worker per CPU for the SVMs). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,24 +140,38 @@ int main(int argc, char **argv)
         return 1;
     }
     for (int s = 0; s < 2; s++) {
-        memcpy(A, K, m * m * sizeof(double));
-        lapack_int found = 0, info;
-        t0 = kpca_now();
-        if (s == 0)
-            info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)m, A, (lapack_int)m, w);
-        else
-            info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', (lapack_int)m, A, (lapack_int)m, 0.0, 0.0,
-                                  (lapack_int)(m - k + 1), (lapack_int)m, 0.0, &found, w, z, (lapack_int)m, isuppz);
-        double sec = kpca_now() - t0;
-        if (info != 0) {
-            fprintf(stderr, "bench_phases: LAPACK info %d\n", (int)info);
-            return 1;
+        /* dsyevd, the fit's floor, the median of three runs (as the fit's) */
+        int reps = s == 0 ? 3 : 1;
+        double runs[3];
+        for (int r = 0; r < reps; r++) {
+            memcpy(A, K, m * m * sizeof(double));
+            lapack_int found = 0, info;
+            t0 = kpca_now();
+            if (s == 0)
+                info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)m, A, (lapack_int)m, w);
+            else
+                info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', (lapack_int)m, A, (lapack_int)m, 0.0, 0.0,
+                                      (lapack_int)(m - k + 1), (lapack_int)m, 0.0, &found, w, z, (lapack_int)m,
+                                      isuppz);
+            runs[r] = kpca_now() - t0;
+            if (info != 0) {
+                fprintf(stderr, "bench_phases: LAPACK info %d\n", (int)info);
+                return 1;
+            }
+        }
+        double sec = runs[0];
+        char lnote[96] = "LAPACK's driver, for reference";
+        if (reps == 3) {
+            double lo = fmin(runs[0], fmin(runs[1], runs[2])), hi = fmax(runs[0], fmax(runs[1], runs[2]));
+            sec = runs[0] + runs[1] + runs[2] - lo - hi;
+            snprintf(lnote, sizeof lnote, "LAPACK's driver, for reference; median of %.3f, %.3f, %.3f", runs[0],
+                     runs[1], runs[2]);
         }
         if (fastest == 0 || sec < fastest)
             fastest = sec;
         if (s == 0)
             sec_dsyevd = sec;
-        row(s == 0 ? "LAPACKE_dsyevd (all pairs)" : "LAPACKE_dsyevr (top k)", sec, 0, "LAPACK's driver, for reference");
+        row(s == 0 ? "LAPACKE_dsyevd (all pairs)" : "LAPACKE_dsyevr (top k)", sec, 0, lnote);
     }
     free(isuppz);
     free(w);
