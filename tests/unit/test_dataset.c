@@ -126,6 +126,66 @@ static void test_esl_good_plain_and_gzip(void **state)
     }
 }
 
+/* Values are read bit for bit as strtod reads them, whatever their form:
+ * the reader's fast path for plain decimals of up to 15 digits (one
+ * correctly rounded division) and strtod for everything else (more digits,
+ * exponents, "1.", ".5", a leading +, -0) must agree on every value of a
+ * file of 4000 of them drawn at random. */
+static void test_esl_values_as_strtod(void **state)
+{
+    (void)state;
+    enum { ROWS = 500, COLS = 8 };
+    static char text[ROWS * COLS * 40 + ROWS * 8];
+    static char tok[ROWS][COLS][40];
+    size_t len = 0;
+    unsigned long long r = 88172645463325252ull;
+    for (int i = 0; i < ROWS; i++) {
+        len += (size_t)sprintf(text + len, "%d", i % 10);
+        for (int j = 0; j < COLS; j++) {
+            char *t = tok[i][j];
+            size_t n = 0;
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            int form = (int)(r % 8), whole = (int)((r >> 8) % 10), fracd = (int)((r >> 16) % 19);
+            if ((r >> 24) % 3 == 0)
+                t[n++] = '-';
+            else if ((r >> 24) % 7 == 1)
+                t[n++] = '+';
+            for (int k = 0; k < whole && form != 5; k++)
+                t[n++] = (char)('0' + (r >> (28 + 2 * k)) % 10);
+            if (form != 6) {
+                t[n++] = '.';
+                for (int k = 0; k < fracd; k++) {
+                    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+                    t[n++] = (char)('0' + r % 10);
+                }
+            }
+            if (n == 0 || (n == 1 && (t[0] == '-' || t[0] == '+' || t[0] == '.')) ||
+                (n == 2 && t[1] == '.' && (t[0] == '-' || t[0] == '+')))
+                t[n++] = '7';
+            if (form == 7)
+                n += (size_t)sprintf(t + n, "e%d", (int)(r % 9) - 4);
+            t[n] = '\0';
+            len += (size_t)sprintf(text + len, " %s", t);
+        }
+        text[len++] = '\n';
+    }
+    text[len] = '\0';
+    char path[256];
+    write_text("esl_values.txt", text, path, sizeof path);
+    kpca_dataset ds;
+    kpca_error err;
+    if (kpca_read_esl(path, COLS, &ds, &err) != KPCA_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(ds.n, ROWS);
+    for (int i = 0; i < ROWS; i++)
+        for (int j = 0; j < COLS; j++) {
+            double want = strtod(tok[i][j], NULL), got = ds.x[(size_t)i * COLS + (size_t)j];
+            if (memcmp(&want, &got, sizeof want) != 0)
+                fail_msg("'%s': read %.17g, strtod %.17g", tok[i][j], got, want);
+        }
+    kpca_dataset_free(&ds);
+}
+
 static void test_esl_long_lines(void **state)
 {
     (void)state;
@@ -784,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_esl_bad_files),
         cmocka_unit_test(test_esl_empty_and_blank),
         cmocka_unit_test(test_esl_nul_byte),
+        cmocka_unit_test(test_esl_values_as_strtod),
         cmocka_unit_test(test_esl_truncated_gzip),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_libsvm_good),
