@@ -34,7 +34,7 @@ for f in data/zip.train.gz data/zip.test.gz; do
 done
 say() { printf '%s\n' "$*" >&2; }
 now() { date +%s.%N; }
-since() { echo "$(now) $1" | awk '{ printf "%.1f", $1 - $2 }'; }
+since() { echo "$(now) $1" | awk -v f="%.${2:-1}f" '{ printf f, $1 - $2 }'; } # since T [DECIMALS]
 # median3 CMD...: runs CMD three times; prints the median seconds, then the
 # three runs ("2.41 (2.39, 2.41, 2.57)"): one slow or lucky run of a 2 s
 # command must not decide a ratio
@@ -43,7 +43,7 @@ median3() {
     for i in 1 2 3; do
         t=$(now)
         "$@" || return 1
-        m3="$m3 $(echo "$(now) $t" | awk '{ printf "%.2f", $1 - $2 }')"
+        m3="$m3 $(since "$t" 2)"
     done
     echo "$m3" | awk '{ x = $1; y = $2; z = $3
         m = x <= y ? (y <= z ? y : (x <= z ? z : x)) : (x <= z ? x : (y <= z ? z : y))

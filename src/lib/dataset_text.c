@@ -155,12 +155,18 @@ static const char *token_at(const char *p, char *out, size_t cap)
     return out;
 }
 
+/* A number's token ends at a blank, the end of the line or `stop` ('\0':
+ * none). */
+static int ends_token(char c, char stop)
+{
+    return c == '\0' || is_blank(c) || (stop != '\0' && c == stop);
+}
+
 /* A plain decimal of at most 15 digits ([+-]digits[.digits], as USPS and
  * most data files write them): its digits m make an integer below 2^53 and
  * 10^f (f <= 15 fraction digits) is exact, so m / 10^f is one correctly
  * rounded division, the very double strtod returns.  1 with *v and *end
- * when the token ends at a blank, the end of the line or `stop`; 0 for
- * anything else (exponents, more digits, inf, nan, hex...), left to strtod. */
+ * when the token ends there (ends_token); 0 for anything else (exponents, more digits, inf, nan, hex...), left to strtod. */
 static int parse_plain(const char *p, char stop, double *v, const char **end)
 {
     static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -176,7 +182,7 @@ static int parse_plain(const char *p, char stop, double *v, const char **end)
     if (*s == '.')
         for (s++; *s >= '0' && *s <= '9'; s++, digits++, frac++)
             m = m * 10 + (uint64_t)(*s - '0');
-    if (digits == 0 || digits > 15 || !(*s == '\0' || is_blank(*s) || (stop != '\0' && *s == stop)))
+    if (digits == 0 || digits > 15 || !ends_token(*s, stop))
         return 0;
     double d = (double)m / p10[frac];
     *v = neg ? -d : d;
@@ -196,7 +202,7 @@ static int parse_value(const char **pp, char stop, double *v)
     char *end;
     errno = 0;
     double d = strtod(p, &end);
-    if (end == p || !(*end == '\0' || is_blank(*end) || (stop != '\0' && *end == stop)))
+    if (end == p || !ends_token(*end, stop))
         return -1;
     if (!isfinite(d))
         return -2;
