@@ -45,12 +45,48 @@ machine_stamp() {
 
 # Temporary files: add each to $tmpfiles; lib_traps removes them when the
 # script exits, also on SIGINT (exit 130) and SIGTERM (exit 143), after
-# calling the script's cleanup_hook when it defines one.
+# stopping the steps under way (lib_spawn) and calling the script's
+# cleanup_hook when it defines one.
 tmpfiles=""
 cleanup() {
+    if [ -n "$children" ]; then
+        # shellcheck disable=SC2086 # a list of process ids
+        kill $children 2>/dev/null || true
+        # each kpca removes the output it was writing before it dies
+        # shellcheck disable=SC2086
+        wait $children 2>/dev/null || true
+        children=""
+    fi
     # shellcheck disable=SC2086 # a list of names without blanks
     [ -z "$tmpfiles" ] || rm -f $tmpfiles
     if command -v cleanup_hook >/dev/null 2>&1; then cleanup_hook; fi
+}
+
+# Steps as child processes that a signal to the script stops too.  A shell
+# runs its trap only once the foreground command has finished, and kill(1)
+# reaches the script alone, so a plain `kpca fit` would go on for minutes
+# after `kill SCRIPT` (and a background one outlive it).  lib_spawn CMD...
+# starts CMD in the background and records it ($! is its pid); lib_wait PID
+# waits for it and returns its status; lib_run CMD... is the two in one, a
+# foreground step the traps can interrupt.  On exit, cleanup sends SIGTERM
+# to the steps still running and waits for them (kpca then removes its
+# half-written output).  Background steps of a non-interactive shell ignore
+# SIGINT, so Ctrl-C reaches them through this too.
+children=""
+lib_spawn() {
+    "$@" &
+    children="$children $!"
+}
+lib_wait() {
+    _rc=0
+    wait "$1" || _rc=$?
+    # shellcheck disable=SC2086 # a list of process ids
+    children=$(printf '%s\n' $children | awk -v p="$1" '$1 != p' | paste -sd' ' -)
+    return "$_rc"
+}
+lib_run() {
+    lib_spawn "$@"
+    lib_wait $!
 }
 lib_traps() {
     trap cleanup EXIT

@@ -84,6 +84,7 @@ for f in data/zip.train.gz data/zip.test.gz; do
     [ -f "$f" ] || { echo "run-grid.sh: $f missing: run make data" >&2; exit 2; }
 done
 case "$jobs" in ''|*[!0-9]*|0) echo "run-grid.sh: --jobs needs a positive whole number, got '$jobs'" >&2; exit 2 ;; esac
+lib_traps
 if [ "$jobs" -gt 1 ]; then
     # Each degree is an independent chain (fit, transforms, eval) with its own
     # cache files: run the chains as jobs, each into its own scratch output,
@@ -94,7 +95,7 @@ if [ "$jobs" -gt 1 ]; then
     set -- --components "$comps" --subset "$subset" --seed "$seed" --eval "$evalopts" --name "$name" \
         --work "$work" --title "$title" ${smooth:+--smooth "$smooth"}
     # shellcheck disable=SC2046 # --force, when given, is one word
-    parallel --will-cite --halt now,fail=1 -j "$jobs" -q sh scripts/run-grid.sh --degrees {} \
+    lib_run parallel --will-cite --halt now,fail=1 -j "$jobs" -q sh scripts/run-grid.sh --degrees {} \
         --out "$work/jobs/d{}" $([ "$force" = 1 ] && echo --force) "$@" ::: $degrees ||
         { echo "run-grid.sh: a job failed (see above)" >&2; exit 1; }
     GRID_CMDLINE=$cmdline exec sh scripts/run-grid.sh --degrees "$degrees" --out "$out" "$@"
@@ -107,15 +108,14 @@ evaltag=$(printf '%s' "$evalopts" | tr -c 'A-Za-z0-9.,=-' '_')
 celldir="$fitdir/eval-$evaltag"
 mkdir -p "$fitdir" "$celldir" "$out"
 # A degree's eval runs in the background while the next degree fits (the
-# eigensolver's tridiagonal reduction leaves a core idle); on a signal the
-# steps under way are stopped, and each leaves either its whole file or none.
+# eigensolver's tridiagonal reduction leaves a core idle).  Every step is a
+# child of lib_spawn/lib_run (lib.sh): on SIGINT or SIGTERM the steps under
+# way are stopped at once, and each leaves either its whole file or none.
 bg=""
-cleanup_hook() { [ -z "$bg" ] || kill $bg 2>/dev/null || true; }
-lib_traps
-# waits for the background steps; a failed one fails the run
+# waits for the background eval; a failed one fails the run
 wait_bg() {
     for p in $bg; do
-        wait "$p" || { bg=""; echo "run-grid.sh: a step failed (see above)" >&2; exit 1; }
+        lib_wait "$p" || { bg=""; echo "run-grid.sh: a step failed (see above)" >&2; exit 1; }
     done
     bg=""
 }
@@ -129,7 +129,7 @@ for d in $degrees; do
     if [ $force = 1 ] || [ ! -f "$model" ] || ! "$KPCA" info "$model" >/dev/null 2>&1; then
         say "== d=$d: fit on $subset digits"
         # shellcheck disable=SC2086
-        "$KPCA" fit -q $smoothopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
+        lib_run "$KPCA" fit -q $smoothopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
         rm -f "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" "$celldir/d$d.csv"
     else
         reused=1
@@ -139,7 +139,7 @@ for d in $degrees; do
         if [ $force = 1 ] || [ ! -f "$f" ]; then
             say "== d=$d: transform the $part digits"
             # shellcheck disable=SC2086
-            "$KPCA" transform -q $smoothopt "$model" "data/zip.$part.gz" -o "$f" &
+            lib_spawn "$KPCA" transform -q $smoothopt "$model" "data/zip.$part.gz" -o "$f"
             tbg="${tbg:-} $!"
         else
             reused=1
@@ -148,7 +148,7 @@ for d in $degrees; do
     # the model's component count, read while the transforms run
     kept=$("$KPCA" info "$model" | awk '$1 == "components" { print $2 }')
     for p in ${tbg:-}; do
-        wait "$p" || { tbg=""; stop_fail=1; }
+        lib_wait "$p" || { tbg=""; stop_fail=1; }
     done
     tbg=""
     [ -z "${stop_fail:-}" ] || { wait_bg; echo "run-grid.sh: transform failed" >&2; exit 1; }
@@ -168,8 +168,8 @@ for d in $degrees; do
         say "== d=$d: eval at $ks components ($evalopts)"
         wait_bg # one eval at a time
         # shellcheck disable=SC2086
-        "$KPCA" eval -q -k "$ks" $evalopts "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" --csv "$cells" \
-            --predictions "$pred" >/dev/null &
+        lib_spawn "$KPCA" eval -q -k "$ks" $evalopts "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" --csv "$cells" \
+            --predictions "$pred" >/dev/null
         bg=$!
     else
         reused=1

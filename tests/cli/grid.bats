@@ -4,9 +4,16 @@
 
 load helper
 
+GRID_SH="$BATS_TEST_DIRNAME/../../scripts/run-grid.sh"
+
+grid_args() {
+    args=(--degrees "1 2" --components 8,16,300 --subset 300 --eval "-c 1" --name tiny --out "$OUT" --work "$TMP/work")
+}
+
 grid() {
-    KPCA="$KPCA" "$BATS_TEST_DIRNAME/../../scripts/run-grid.sh" --degrees "1 2" --components 8,16,300 \
-        --subset 300 --eval "-c 1" --name tiny --out "$OUT" --work "$TMP/work" "$@"
+    local args
+    grid_args
+    KPCA="$KPCA" "$GRID_SH" "${args[@]}" "$@"
 }
 
 @test "grid: CSV, Markdown, JSON (and PNG with gnuplot) with every cell and provenance" {
@@ -49,14 +56,34 @@ grid() {
     [ "$(printf '%s\n' "$output" | awk 'NR == 2 { print $3 }')" = "$(awk -F, '$1 == 2 && $2 == 16 { print $4 }' "$OUT/tiny.csv")" ]
 }
 
-@test "grid: an interrupted run leaves no partial file, and the next run completes" {
-    grid >/dev/null 2>&1 &
-    local pid=$!
-    sleep 2
-    kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" || true
-    sleep 3 # a kpca step already started finishes (or not) on its own
-    assert_no_tmp "$OUT"
+@test "grid: SIGINT or SIGTERM stops the step under way at once, leaves no partial file; the next run completes" {
+    slow_kpca
+    local args sig pid step status watchdog stray
+    grid_args
+    for sig in INT TERM; do
+        rm -f "$TMP/fit2.pid"
+        # the script itself gets the signal (a background function would be a
+        # subshell), with SIGINT as from a terminal (a background job of a
+        # script starts with SIGINT ignored, which no trap can undo)
+        KPCA="$TMP/kpca-slow" env --default-signal=INT "$GRID_SH" "${args[@]}" >/dev/null 2>&1 3>&- &
+        pid=$!
+        await_file "$TMP/fit2.pid" # d = 1 is done and d = 2's fit is under way
+        step=$(cat "$TMP/fit2.pid")
+        kill -"$sig" "$pid"
+        # the script exits within seconds, not when its ten-minute step ends
+        (sleep 20 && kill -KILL "$pid") >/dev/null 2>&1 3>&- &
+        watchdog=$!
+        status=0
+        wait "$pid" || status=$?
+        kill "$watchdog" 2>/dev/null || true
+        kill -0 "$step" 2>/dev/null && kill "$step" && stray=1 || stray=0
+        [ "$status" -ne 137 ] || fail "SIG$sig: the script still ran 20 s after the signal"
+        [ "$status" -eq $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: exit status $status"
+        [ "$stray" = 0 ] || fail "SIG$sig: the step under way outlived the script"
+        assert_no_tmp "$OUT"
+        assert_no_tmp "$TMP/work/fit-m300-s0"
+        [ ! -e "$OUT/tiny.csv" ] || fail "SIG$sig: a table was written"
+    done
     run grid
     [ "$status" -eq 0 ]
     [ "$(awk -F, 'NR > 1' "$OUT/tiny.csv" | wc -l)" -eq 4 ]
@@ -64,19 +91,20 @@ grid() {
 
 @test "grid: SIGINT or SIGTERM keeps every finished step and cell; the next run reuses them" {
     grid --degrees 1 >/dev/null 2>&1
-    local work="$TMP/work" f sig
+    local work="$TMP/work" f sig args
+    grid_args
     mkdir -p "$TMP/before"
     for f in $(cd "$work" && find . -type f | sort); do
         mkdir -p "$TMP/before/$(dirname "$f")"
         cp -p "$work/$f" "$TMP/before/$f"
     done
     for sig in INT TERM; do
-        grid --degrees "1 2" >/dev/null 2>&1 &
+        # the script itself gets the signal (a background function would be a subshell)
+        KPCA="$KPCA" env --default-signal=INT "$GRID_SH" "${args[@]}" --degrees "1 2" >/dev/null 2>&1 3>&- &
         local pid=$!
         sleep 1
         kill -"$sig" "$pid" 2>/dev/null || true
         wait "$pid" || true
-        sleep 2
         assert_no_tmp "$OUT"
         # every file of the finished degree is still there, byte for byte
         for f in $(cd "$TMP/before" && find . -type f); do

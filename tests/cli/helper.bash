@@ -124,6 +124,30 @@ assert_no_tmp() {
     [ -z "$left" ] || fail "temporary files left in $1: $left"
 }
 
+# slow_kpca: $TMP/kpca-slow, kpca except that `fit -d 2` writes its pid to
+# $TMP/fit2.pid and then sleeps ten minutes instead: a step under way for
+# the scripts' signal tests (KPCA=$TMP/kpca-slow)
+slow_kpca() {
+    cat >"$TMP/kpca-slow" <<EOF
+#!/bin/sh
+case " \$* " in
+*" fit "*" -d 2 "*) echo \$\$ >"$TMP/fit2.pid.tmp" && mv "$TMP/fit2.pid.tmp" "$TMP/fit2.pid"; exec sleep 600 3>&- ;;
+esac
+exec "$KPCA" "\$@"
+EOF
+    chmod +x "$TMP/kpca-slow"
+}
+
+# await_file F: wait up to a minute for F to appear
+await_file() {
+    local i
+    for i in $(seq 600); do
+        [ -e "$1" ] && return 0
+        sleep 0.1
+    done
+    fail "$1 did not appear within a minute"
+}
+
 # head_rows GZ N OUT: the first N rows of a gzip'd ESL file as plain text
 head_rows() {
     gzip -dc "$1" | head -n "$2" >"$3"
