@@ -88,6 +88,13 @@ lib_run() {
     lib_spawn "$@"
     lib_wait $!
 }
+# lib_tmp FILE: sets $tmp to DIR/.NAME.tmp.PID beside FILE (DIR/NAME), the
+# name to write FILE under until it is complete and renamed, and adds it to
+# $tmpfiles.  (Not in $(...): a subshell's $tmpfiles is lost.)
+lib_tmp() {
+    tmp="$(dirname "$1")/.$(basename "$1").tmp.$$"
+    tmpfiles="$tmpfiles $tmp"
+}
 lib_traps() {
     trap cleanup EXIT
     trap 'exit 130' INT

@@ -64,15 +64,10 @@ done
 command -v "$SVM_TRAIN" >/dev/null && command -v "$SVM_PREDICT" >/dev/null ||
     { echo "paper-claims.sh: no svm-train/svm-predict (Debian package libsvm-tools)" >&2; exit 2; }
 mkdir -p "$work" "$out"
-tmpfiles=""
-cleanup() { [ -z "$tmpfiles" ] || rm -f $tmpfiles; }
-trap cleanup EXIT
-trap 'cleanup; exit 130' INT
-trap 'cleanup; exit 143' TERM
-say() { printf '%s\n' "$*" >&2; }
+# a step's file is made under a temporary name (lib_tmp) and renamed when
+# complete; the steps run as children (lib_run), which a signal stops too
+lib_traps
 start=$(date +%s)
-# a step's file is made under a temporary name and renamed when complete
-tmpname() { t="$1.tmp.$$"; tmpfiles="$tmpfiles $t"; printf '%s' "$t"; }
 
 # ---- the pixels: LIBSVM files (training part as asked) ----------------------
 tag=all
@@ -81,14 +76,14 @@ trsvm="$work/pixels-$tag.train.svm"
 tesvm="$work/pixels.test.svm"
 to_svm() { awk '{ printf "%d", $1; for (i = 2; i <= NF; i++) if ($i + 0 != 0) printf " %d:%s", i - 1, $i; printf "\n" }'; }
 if [ ! -f "$trsvm" ]; then
-    t=$(tmpname "$trsvm")
-    if [ -n "$rows" ]; then gzip -dc data/zip.train.gz | head -n "$rows" | to_svm >"$t"; else gzip -dc data/zip.train.gz | to_svm >"$t"; fi
-    mv "$t" "$trsvm"
+    lib_tmp "$trsvm"
+    if [ -n "$rows" ]; then gzip -dc data/zip.train.gz | head -n "$rows" | to_svm >"$tmp"; else gzip -dc data/zip.train.gz | to_svm >"$tmp"; fi
+    mv "$tmp" "$trsvm"
 fi
 if [ ! -f "$tesvm" ]; then
-    t=$(tmpname "$tesvm")
-    gzip -dc data/zip.test.gz | to_svm >"$t"
-    mv "$t" "$tesvm"
+    lib_tmp "$tesvm"
+    gzip -dc data/zip.test.gz | to_svm >"$tmp"
+    mv "$tmp" "$tesvm"
 fi
 ntrain=$(wc -l <"$trsvm")
 
@@ -102,7 +97,7 @@ for v in headline cv; do
         eval "o=\$lin_${v}_opts"
         say "== linear SVM on the pixels: kpca eval $o"
         # shellcheck disable=SC2086
-        "$KPCA" eval -q $o "$trsvm" "$tesvm" --csv "$f.csv" --predictions "$f.pred" >/dev/null
+        lib_run "$KPCA" eval -q $o "$trsvm" "$tesvm" --csv "$f.csv" --predictions "$f.pred" >/dev/null
     fi
 done
 
@@ -120,8 +115,10 @@ for d in $pdeg; do
         if awk -F, -v d="$d" -v c="$c" '$1 == d && $2 == c { f = 1 } END { exit !f }' "$cvf"; then continue; fi
         say "== poly SVM on the pixels: 5-fold CV on the training digits, degree $d, C = $c"
         t0=$(date +%s)
-        acc=$("$SVM_TRAIN" -s 0 -t 1 -d "$d" -g "$gamma" -r 0 -c "$c" -m 400 -v 5 "$trsvm" |
-            sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%$/\1/p')
+        lib_tmp "$work/poly-cv.out"
+        lib_run "$SVM_TRAIN" -s 0 -t 1 -d "$d" -g "$gamma" -r 0 -c "$c" -m 400 -v 5 "$trsvm" >"$tmp"
+        acc=$(sed -n 's/^Cross Validation Accuracy = \([0-9.]*\)%$/\1/p' "$tmp")
+        rm -f "$tmp"
         [ -n "$acc" ] || { echo "paper-claims.sh: svm-train -v 5 gave no accuracy (degree $d, C $c)" >&2; exit 1; }
         echo "$d,$c,$acc,$(($(date +%s) - t0))" >>"$cvf"
     done
@@ -134,34 +131,36 @@ pc=$(echo "$best" | cut -d, -f2)
 pf="$work/poly-d$pd-c$pc-$tag"
 if [ $force = 1 ] || [ ! -f "$pf.pred" ]; then
     say "== poly SVM on the pixels: degree $pd, C = $pc on all $ntrain training digits, then the test digits"
-    t=$(tmpname "$pf.model")
-    "$SVM_TRAIN" -q -s 0 -t 1 -d "$pd" -g "$gamma" -r 0 -c "$pc" -m 400 "$trsvm" "$t"
-    mv "$t" "$pf.model"
-    t=$(tmpname "$pf.pred")
-    "$SVM_PREDICT" "$tesvm" "$pf.model" "$t" >"$pf.out"
-    mv "$t" "$pf.pred"
+    lib_tmp "$pf.model"
+    lib_run "$SVM_TRAIN" -q -s 0 -t 1 -d "$pd" -g "$gamma" -r 0 -c "$pc" -m 400 "$trsvm" "$tmp"
+    mv "$tmp" "$pf.model"
+    lib_tmp "$pf.pred"
+    lib_run "$SVM_PREDICT" "$tesvm" "$pf.model" "$tmp" >"$pf.out"
+    mv "$tmp" "$pf.pred"
 fi
 
 # ---- one matrix: the grid's columns and the three reference columns -------
-all=$(tmpname "$work/all.csv")
+lib_tmp "$work/all.csv"
+all=$tmp
+tmpfiles="$tmpfiles $all.ref"
 printf '%s\n' "lin_px,lincv_px,poly_px" >"$all.ref"
 paste -d, "$work/linear-headline-$tag.pred" "$work/linear-cv-$tag.pred" "$pf.pred" | sed 's/\.0*,/,/g; s/\.0*$//' >>"$all.ref"
-tmpfiles="$tmpfiles $all.ref"
 paste -d, "$pred" "$all.ref" >"$all"
 [ "$(awk -F, '{ print NF }' "$all" | sort -u | wc -l)" -eq 1 ] || { echo "paper-claims.sh: predictions of unequal length" >&2; exit 1; }
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+commit=$(commit_stamp)
 libsvm=$(dpkg-query -W -f='${Version}' libsvm-tools 2>/dev/null || echo unknown)
 secs=$(($(date +%s) - start))
 
 md="$out/paper-claims.md"
 cmp="$out/paper-claims.csv"
-tmd=$(tmpname "$md")
-tcmp=$(tmpname "$cmp")
+lib_tmp "$md"
+tmd=$tmp
+lib_tmp "$cmp"
+tcmp=$tmp
 awk -F, -v md="$tmd" -v cmpf="$tcmp" -v cmd="$cmdline" -v ver="$version" -v commit="$commit" \
-    -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v machine="$(uname -sm), $(nproc) cores, $cpu" -v secs="$secs" \
+    -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v machine="$(machine_stamp)" -v secs="$secs" \
     -v grid="$in/$grid" -v libsvm="$libsvm" -v pd="$pd" -v pc="$pc" -v gamma="$gamma" -v ntrain="$ntrain" \
     -v linopts="$lin_headline_opts" -v lincvopts="$lin_cv_opts" -v pdeg="$pdeg" -v pcost="$pcost" \
     -v lincsv="$work/linear-cv-$tag.csv" -v cvf="$cvf" '

@@ -59,3 +59,41 @@ PY
     [[ "$output" == *"fake-predictions.csv missing"* ]] || { echo "$output"; false; }
     [ ! -e "$OUT/paper-claims.md" ]
 }
+
+@test "paper-claims: SIGTERM during the cross-validation stops it at once; no temporary file, no table" {
+    command -v svm-train >/dev/null || skip "no svm-train (Debian package libsvm-tools)"
+    make_predictions "$TMP/fake-predictions.csv"
+    # svm-train, except that the cross-validation writes its pid and sleeps ten minutes
+    cat >"$TMP/svm-train-slow" <<EOF2
+#!/bin/sh
+case " \$* " in
+*" -v 5 "*) echo \$\$ >"$TMP/cv.pid.tmp" && mv "$TMP/cv.pid.tmp" "$TMP/cv.pid"; exec sleep 600 3>&- ;;
+esac
+exec svm-train "\$@"
+EOF2
+    chmod +x "$TMP/svm-train-slow"
+    local pid step status watchdog
+    SVM_TRAIN="$TMP/svm-train-slow" KPCA="$KPCA" "$REPO/scripts/paper-claims.sh" --grid fake --in "$TMP" \
+        --out "$OUT" --work "$TMP/work" --train-rows 300 --poly-degrees 2 --poly-costs 1 >/dev/null 2>&1 3>&- &
+    pid=$!
+    await_file "$TMP/cv.pid"
+    step=$(cat "$TMP/cv.pid")
+    kill -TERM "$pid"
+    (sleep 20 && kill -KILL "$pid") >/dev/null 2>&1 3>&- &
+    watchdog=$!
+    status=0
+    wait "$pid" || status=$?
+    kill "$watchdog" 2>/dev/null || true
+    if kill -0 "$step" 2>/dev/null; then
+        kill "$step"
+        fail "the cross-validation outlived the script"
+    fi
+    [ "$status" -ne 137 ] || fail "the script still ran 20 s after SIGTERM"
+    [ "$status" -eq 143 ] || fail "exit status $status"
+    assert_no_tmp "$TMP/work"
+    assert_no_tmp "$OUT"
+    [ ! -e "$OUT/paper-claims.md" ] || fail "a table was written"
+    # the pixel files made before the signal are whole: the next run uses them
+    run claims
+    [ "$status" -eq 0 ] || { show_run; fail "the next run failed"; }
+}
