@@ -24,6 +24,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
+. scripts/lib.sh
 out=results
 work=build/reduce
 sizes=64,200,600,1500
@@ -57,9 +58,10 @@ draw() {
     done; done
     plot="$plot '$csv' using ((strcol(3) eq \"full\") ? \$4 : 1/0):11 with points pt 7 ps 1.5 lc rgb 'black' title 'full models (d = 2, 3, 4; K = 256, 2048)',"
     plot="$plot '$csv' using ((strcol(3) eq \"nystrom\") ? \$4 : 1/0):11 with points pt 6 ps 2 lc rgb 'black' title 'Nystrom, d = 3, L = vectors'"
+    lib_tmp "$png"
     gnuplot <<EOF
 set terminal pngcairo size 900,600
-set output '$png.tmp'
+set output '$tmp'
 set datafile separator ','
 set logscale x
 set xlabel 'kernel evaluations per point (reduced-set vectors, landmarks, or the $subset fit points)'
@@ -69,21 +71,21 @@ set key top right
 set grid
 plot $plot
 EOF
-    mv "$png.tmp" "$png"
+    mv "$tmp" "$png"
 }
 
 [ $quick = 1 ] && { degrees=3; ks="16 64"; subset=500; sizes=16,64; }
+lib_traps
 if [ $replot = 1 ]; then draw; echo "reduce.sh: redrew $out/reduced-set.png" >&2; exit 0; fi
 [ -x "$KPCA" ] || { echo "reduce.sh: $KPCA not built: run make" >&2; exit 2; }
 mkdir -p "$out" "$work"
 maxk=$(echo $ks | tr ' ' '\n' | sort -n | tail -n 1)
-EVAL="--multiclass ovo --scale norm -c 10"
+EVAL=$HEADLINE_EVAL # scripts/lib.sh
 start=$(date +%s)
 # the code measured: the commit at the start ("-dirty": code, not results/, differs from it)
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
+commit=$(commit_stamp)
 rows="$work/rows.csv"
 : >"$rows"
-say() { echo "reduce.sh: $*" >&2; }
 
 # projection seconds of MODEL on the training digits (features to $2)
 project() {
@@ -98,9 +100,9 @@ evaluate() {
 for d in $degrees; do
     model="$work/d$d.h5"
     say "d=$d: fit on $subset digits, $maxk components"
-    "$KPCA" fit -q -d "$d" -m "$subset" -k "$maxk" data/zip.train.gz -o "$model"
+    lib_run "$KPCA" fit -q -d "$d" -m "$subset" -k "$maxk" data/zip.train.gz -o "$model"
     for k in $ks; do
-        "$KPCA" transform -q -k "$k" "$model" data/zip.test.gz -o "$work/d$d.test.h5"
+        lib_run "$KPCA" transform -q -k "$k" "$model" data/zip.test.gz -o "$work/d$d.test.h5"
         ptime=$(project "$model" "$work/d$d.train.h5" "$k")
         err=$(evaluate "$work/d$d.train.h5" "$work/d$d.test.h5" "$k")
         say "d=$d k=$k full: error $err %, projection $ptime s"
@@ -111,12 +113,12 @@ for d in $degrees; do
             [ "$m" -gt 1000 ] && iter=10
             small="$work/d$d-k$k-m$m.h5"
             t0=$(date +%s.%N)
-            "$KPCA" reduce -q -k "$k" -m "$m" --iter $iter "$model" -o "$small"
+            lib_run "$KPCA" reduce -q -k "$k" -m "$m" --iter $iter "$model" -o "$small"
             t1=$(date +%s.%N)
             rsec=$(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')
             rho=$("$KPCA" info "$small" | awk '$1 == "residual_mean" { m = $2 } $1 == "residual_max" { x = $2 } END { print m "," x }')
             ptime=$(project "$small" "$work/r.train.h5")
-            "$KPCA" transform -q "$small" data/zip.test.gz -o "$work/r.test.h5"
+            lib_run "$KPCA" transform -q "$small" data/zip.test.gz -o "$work/r.test.h5"
             err=$(evaluate "$work/r.train.h5" "$work/r.test.h5" "$k")
             say "d=$d k=$k M_RED=$m: rho $rho, error $err %, projection $ptime s, reduce $rsec s"
             echo "$d,$k,reduced,$m,$iter,$rho,$rsec,$ptime,$err" >>"$rows"
@@ -135,12 +137,12 @@ for m in $(echo "$sizes" | tr ',' ' '); do
         done_ny="$done_ny$m:$kk "
         nm="$work/ny-d$nd-l$m-k$kk.h5"
         t0=$(date +%s.%N)
-        "$KPCA" fit -q -d $nd -m "$subset" --solver nystrom --landmarks "$m" -k "$kk" data/zip.train.gz -o "$nm"
+        lib_run "$KPCA" fit -q -d $nd -m "$subset" --solver nystrom --landmarks "$m" -k "$kk" data/zip.train.gz -o "$nm"
         t1=$(date +%s.%N)
         rsec=$(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')
         got=$("$KPCA" info "$nm" | awk '$1 == "components" { print $2 }')
         ptime=$(project "$nm" "$work/n.train.h5")
-        "$KPCA" transform -q "$nm" data/zip.test.gz -o "$work/n.test.h5"
+        lib_run "$KPCA" transform -q "$nm" data/zip.test.gz -o "$work/n.test.h5"
         err=$(evaluate "$work/n.train.h5" "$work/n.test.h5" "$got")
         say "d=$nd nystrom l=$m k=$got: error $err %, projection $ptime s"
         echo "$nd,$k,nystrom,$m,0,,,$rsec,$ptime,$err,$got" >>"$rows"
@@ -149,20 +151,21 @@ done
 end=$(date +%s)
 
 csv="$out/reduced-set.csv"
+lib_tmp "$csv"
 {
     echo "degree,k,model,vectors,iterations,rho_mean,rho_max,make_s,projection_s,speedup,test_error_pct,components_used"
     awk -F, '$3 == "full" { full[$1 "," $2] = $9 }
         { f = full[$1 "," $2]; sp = ($9 > 0 && f != "") ? sprintf("%.2f", f / $9) : ""
           printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, sp, $10, ($11 == "" ? $2 : $11) }' "$rows"
-} >"$csv.tmp" && mv "$csv.tmp" "$csv"
+} >"$tmp" && mv "$tmp" "$csv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 blas=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
-cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 md="$out/reduced-set.md"
+lib_tmp "$md"
 awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v blas="$blas" \
-    -v machine="$(uname -sm), $(nproc) cores, $cpu" -v secs=$((end - start)) -v subset=$subset '
+    -v machine="$(machine_stamp)" -v secs=$((end - start)) -v subset=$subset -v evalopts="$EVAL" '
 NR == 1 { next }
 { row[NR] = $0; n = NR }
 END {
@@ -171,7 +174,7 @@ END {
     print "The machine was shared with other jobs: the seconds are noisy (ratios within one run only).\n"
     printf "Models: the first %d training digits, `kpca fit -d D -k 2048`; reduced with `kpca reduce -k K -m M_RED --iter N` ", subset
     print "(L-BFGS from a seeded subset of the fit points, 20 iterations, 10 above 1000 vectors). rho: the residual |V_c - V~_c|^2 of a component (|V_c| = 1), mean and largest over the K components. "
-    print "Test error: all 7291 training digits projected, `kpca eval -k K --multiclass ovo --scale norm -c 10`, 2007 test digits. "
+    print "Test error: all 7291 training digits projected, `kpca eval -k K " evalopts "`, 2007 test digits. "
     print "Projection: seconds of the projection phase of `kpca transform -v` on the 7291 training digits; speed-up = full model / this one. "
     print "A reduced set of all " subset " fit points is the full model itself (rho = 0): the `full` rows stand for it. "
     print "Nystrom (d = 3): `kpca fit --solver nystrom --landmarks L` with L = M_RED uniform landmarks, the same kernel evaluations per point, and at most L components.\n"
@@ -182,7 +185,7 @@ END {
         name = f[3]; if (f[3] == "nystrom") name = "nystrom (" f[12] " comp.)"
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2], name, f[4], f[6], f[7], f[8], f[9], f[10], f[11]
     }
-}' "$csv" >"$md.tmp" && mv "$md.tmp" "$md"
+}' "$csv" >"$tmp" && mv "$tmp" "$md"
 
 draw
 say "wrote $csv, $md and the plot"

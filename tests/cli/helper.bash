@@ -124,25 +124,54 @@ assert_no_tmp() {
     [ -z "$left" ] || fail "temporary files left in $1: $left"
 }
 
-# slow_kpca: $TMP/kpca-slow, kpca except that `fit -d 2` writes its pid to
-# $TMP/fit2.pid and then sleeps ten minutes instead: a step under way for
-# the scripts' signal tests (KPCA=$TMP/kpca-slow)
+# slow_kpca PATTERN: $TMP/kpca-slow, kpca except that a command line
+# matching the shell case PATTERN (matched against " ARGS ", e.g.
+# '*" fit "*" -d 2 "*') writes its pid to $TMP/slow.pid and then sleeps ten
+# minutes instead: a step under way for the scripts' signal tests
+# (KPCA=$TMP/kpca-slow)
 slow_kpca() {
     cat >"$TMP/kpca-slow" <<EOF
 #!/bin/sh
 case " \$* " in
-*" fit "*" -d 2 "*) echo \$\$ >"$TMP/fit2.pid.tmp" && mv "$TMP/fit2.pid.tmp" "$TMP/fit2.pid"; exec sleep 600 3>&- ;;
+$1) echo \$\$ >"$TMP/slow.pid.tmp" && mv "$TMP/slow.pid.tmp" "$TMP/slow.pid"; exec sleep 600 3>&- ;;
 esac
 exec "$KPCA" "\$@"
 EOF
     chmod +x "$TMP/kpca-slow"
 }
 
-# await_file F: wait up to a minute for F to appear
+# signal_and_reap SIG PID STEP: sends SIG to the script PID (a background
+# child of the test, started with 3>&-) and waits for it.  Fails when the
+# script still runs 20 s later, or when STEP, the pid of its step under way,
+# is still alive 2 s after the script ended (the stray is killed).
+# Otherwise sets $status to the script's exit status.
+signal_and_reap() {
+    local sig="$1" pid="$2" step="$3" watchdog i
+    kill -"$sig" "$pid"
+    (sleep 20 && kill -KILL "$pid") >/dev/null 2>&1 3>&- &
+    watchdog=$!
+    status=0
+    wait "$pid" || status=$?
+    kill "$watchdog" 2>/dev/null || true
+    [ "$status" -ne 137 ] || { kill "$step" 2>/dev/null; fail "SIG$sig: the script still ran 20 s after the signal"; }
+    for i in $(seq 20); do
+        kill -0 "$step" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    kill "$step"
+    fail "SIG$sig: the step under way (pid $step) outlived the script"
+}
+
+# await_file F [PID]: wait up to a minute for F to appear; fails at once
+# when the process PID (the script meant to make F) has ended
 await_file() {
     local i
     for i in $(seq 600); do
         [ -e "$1" ] && return 0
+        if [ -n "${2:-}" ] && ! kill -0 "$2" 2>/dev/null; then
+            wait "$2" || fail "$1 never appeared: the script ended first (exit $?)"
+            fail "$1 never appeared: the script ended first (exit 0)"
+        fi
         sleep 0.1
     done
     fail "$1 did not appear within a minute"
