@@ -36,7 +36,7 @@
 #   --work DIR       data, models and intermediate files (default: build/figures)
 set -eu
 cd "$(dirname "$0")/.."
-put() { printf '%s\n' "$*"; }
+. scripts/lib.sh
 KPCA=${KPCA:-build/kpca}
 TOYDATA=${TOYDATA:-build/tools/toydata}
 
@@ -78,12 +78,8 @@ done
 command -v gnuplot >/dev/null 2>&1 || { put "figures.sh: gnuplot missing: run make deps" >&2; exit 2; }
 mkdir -p "$work" "$out"
 export LC_ALL=C
-tmpfiles=""
-trap 'rm -f $tmpfiles "$out"/*.tmp.$$.png' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-say() { printf '%s\n' "$*" >&2; }
-die() { printf 'figures.sh: %s\n' "$*" >&2; exit 1; }
+cleanup_hook() { rm -f "$out"/*.tmp.$$.png; }
+lib_traps
 start=$(date +%s)
 
 # the paper's Figure 3 shares: "d c share" (component c, degree d)

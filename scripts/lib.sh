@@ -15,6 +15,9 @@ palette_colour() {
     printf '%s\n' "$PALETTE" | cut -d' ' -f$((($1 - 1) % 7 + 1))
 }
 
+# put TEXT: TEXT and a newline on stdout (printf, not echo: no option or
+# backslash in TEXT is interpreted)
+put() { printf '%s\n' "$*"; }
 # say MESSAGE: a progress line on stderr
 say() { printf '%s\n' "$*" >&2; }
 # die MESSAGE: "SCRIPT: MESSAGE" on stderr, then exit 1

@@ -29,8 +29,6 @@
 #   --work DIR    models and intermediate files (default: build/pictures)
 set -eu
 cd "$(dirname "$0")/.."
-# put: echo without the backslash escapes of dash's echo
-put() { printf '%s\n' "$*"; }
 KPCA=${KPCA:-build/kpca}
 . scripts/lib.sh
 
