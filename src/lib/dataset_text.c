@@ -27,6 +27,12 @@ typedef struct {
 
 #define LR_MAX_LINE ((size_t)1 << 30)
 
+/* The readers' one out-of-memory message: KPCA_ENOMEM naming file and line. */
+static kpca_status oom_at(kpca_error *err, const char *path, size_t lineno)
+{
+    return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lineno);
+}
+
 static kpca_status lr_open(line_reader *lr, const char *path, kpca_error *err)
 {
     memset(lr, 0, sizeof *lr);
@@ -105,13 +111,12 @@ static int lr_next(line_reader *lr, kpca_error *err)
                                        lr->lineno + 1);
                 return -1;
             }
-            char *nb = kpca_realloc(lr->buf, lr->cap * 2);
+            char *nb = kpca_grow(lr->buf, &lr->cap, lr->cap + 1, 1, 0); /* doubles */
             if (nb == NULL) {
-                lr->status = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", lr->path, lr->lineno + 1);
+                lr->status = oom_at(err, lr->path, lr->lineno + 1);
                 return -1;
             }
             lr->buf = nb;
-            lr->cap *= 2;
         }
         size_t room = lr->cap - lr->fill - 1; /* one byte for the final NUL */
         int got = gzread(lr->gz, lr->buf + lr->fill, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
@@ -292,14 +297,12 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
                     goto fail;
                 }
                 if (count == tmp_cap) {
-                    size_t nc = tmp_cap ? 2 * tmp_cap : 512;
-                    double *nt = kpca_realloc(tmp, nc * sizeof(double));
+                    double *nt = kpca_grow(tmp, &tmp_cap, count + 1, sizeof *tmp, 512);
                     if (nt == NULL) {
-                        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
+                        st = oom_at(err, path, lr.lineno);
                         goto fail;
                     }
                     tmp = nt;
-                    tmp_cap = nc;
                 }
                 tmp[count++] = v;
             }
@@ -309,7 +312,7 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
             }
             rb.dim = count;
             if (rows_reserve(&rb, 1) != 0) {
-                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
+                st = oom_at(err, path, lr.lineno);
                 goto fail;
             }
             memcpy(rb.x, tmp, count * sizeof(double));
@@ -395,21 +398,18 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
         const char *p = skip_blanks(lr.line);
         if (*p == '\0')
             continue;
-        if (nrows + 1 >= rows_cap) {
-            size_t nc = rows_cap ? 2 * rows_cap : 1024;
-            size_t *nr = kpca_realloc(rowstart, nc * sizeof(size_t));
-            if (nr == NULL) {
-                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
-                goto fail;
-            }
-            rowstart = nr;
-            int *nl = kpca_realloc(lab, nc * sizeof(int));
+        if (nrows + 1 >= rows_cap) { /* rowstart has one more entry than rows */
+            size_t c1 = rows_cap, c2 = rows_cap;
+            size_t *nr = kpca_grow(rowstart, &c1, nrows + 2, sizeof *rowstart, 1024);
+            if (nr != NULL)
+                rowstart = nr;
+            int *nl = nr == NULL ? NULL : kpca_grow(lab, &c2, nrows + 2, sizeof *lab, 1024);
             if (nl == NULL) {
-                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
+                st = oom_at(err, path, lr.lineno);
                 goto fail;
             }
             lab = nl;
-            rows_cap = nc;
+            rows_cap = c1;
         }
         const char *lab_at = skip_blanks(p);
         if (parse_label(&p, &lab[nrows]) != 0) {
@@ -456,20 +456,17 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
                 goto fail;
             }
             if (nnz == nnz_cap) {
-                size_t nc = nnz_cap ? 2 * nnz_cap : 65536;
-                size_t *ni = kpca_realloc(idx, nc * sizeof(size_t));
-                if (ni == NULL) {
-                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
-                    goto fail;
-                }
-                idx = ni;
-                double *nv = kpca_realloc(val, nc * sizeof(double));
+                size_t c1 = nnz_cap, c2 = nnz_cap;
+                size_t *ni = kpca_grow(idx, &c1, nnz + 1, sizeof *idx, 65536);
+                if (ni != NULL)
+                    idx = ni;
+                double *nv = ni == NULL ? NULL : kpca_grow(val, &c2, nnz + 1, sizeof *val, 65536);
                 if (nv == NULL) {
-                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lr.lineno);
+                    st = oom_at(err, path, lr.lineno);
                     goto fail;
                 }
                 val = nv;
-                nnz_cap = nc;
+                nnz_cap = c1;
             }
             idx[nnz] = (size_t)ix;
             val[nnz] = v;

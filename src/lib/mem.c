@@ -126,6 +126,24 @@ void *kpca_alloc_array(size_t n, size_t m, size_t size)
     return kpca_malloc(n * m * size);
 }
 
+void *kpca_grow(void *p, size_t *cap, size_t need, size_t elem, size_t first)
+{
+    if (need == 0)
+        need = 1;
+    if (p != NULL && need <= *cap)
+        return p;
+    size_t nc = *cap != 0 ? *cap : (first != 0 ? first : 1);
+    while (nc < need)
+        nc = nc > SIZE_MAX / 2 ? need : 2 * nc;
+    if (elem != 0 && nc > SIZE_MAX / elem)
+        return NULL;
+    void *q = kpca_realloc(p, nc * elem);
+    if (q == NULL)
+        return NULL;
+    *cap = nc;
+    return q;
+}
+
 void kpca_free(void *p)
 {
     free(p);

@@ -32,6 +32,18 @@ void *kpca_realloc(void *p, size_t size);
 void *kpca_alloc_array(size_t n, size_t m, size_t size); /* n*m elements, uninitialised */
 void kpca_free(void *p);
 
+/* kpca_grow: the block p (NULL, or from this allocator) made to hold at
+ * least `need` elements of `elem` bytes, given that it holds *cap now.  When
+ * *cap < need the capacity doubles, from `first` when *cap is 0 (at least
+ * need), so that appending n elements one by one costs O(n) in all.
+ * Returns the block: p itself when it is large enough (*cap unchanged),
+ * else the reallocated block with *cap its new capacity.  NULL when the
+ * allocation fails or the size overflows: p is then untouched and still the
+ * caller's, *cap unchanged.  A need of 0 counts as 1, so NULL always means
+ * failure.  Two arrays of one capacity: grow each from a copy of *cap (the
+ * same arguments give the same new capacity) and store it once both grew. */
+void *kpca_grow(void *p, size_t *cap, size_t need, size_t elem, size_t first);
+
 /* The budget in bytes; 0 means none (the default).  Process-wide, atomic. */
 void kpca_mem_set_budget(size_t bytes);
 size_t kpca_mem_budget(void);

@@ -364,6 +364,57 @@ static void test_counter(void **state)
     kpca_free(NULL);
 }
 
+/* kpca_grow: doubling from `first`, the block kept when large enough, the
+ * contents kept across growth, and on failure or overflow NULL with the old
+ * block and capacity untouched */
+static void test_grow(void **state)
+{
+    (void)state;
+    kpca_mem_fail_after(-1);
+    size_t cap = 0;
+    int *a = kpca_grow(NULL, &cap, 1, sizeof *a, 4);
+    assert_non_null(a);
+    assert_int_equal(cap, 4);
+    for (int i = 0; i < 4; i++)
+        a[i] = i;
+    assert_ptr_equal(kpca_grow(a, &cap, 4, sizeof *a, 4), a); /* big enough: unchanged */
+    assert_int_equal(cap, 4);
+    int *b = kpca_grow(a, &cap, 5, sizeof *a, 4);
+    assert_non_null(b);
+    assert_int_equal(cap, 8); /* doubled */
+    a = b;
+    b = kpca_grow(a, &cap, 100, sizeof *a, 4);
+    assert_non_null(b);
+    assert_int_equal(cap, 128); /* doubled until it holds 100 */
+    a = b;
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(a[i], i); /* contents kept */
+    /* a failed allocation: NULL, the block and the capacity untouched */
+    kpca_mem_fail_after(0);
+    assert_null(kpca_grow(a, &cap, 129, sizeof *a, 4));
+    assert_int_equal(kpca_mem_fail_after(-1), 1);
+    assert_int_equal(cap, 128);
+    assert_int_equal(a[3], 3);
+    /* sizes that overflow fail without allocating: many elements, or a
+     * capacity whose doubling passes SIZE_MAX / 2 */
+    assert_null(kpca_grow(a, &cap, SIZE_MAX / 2, sizeof *a, 4));
+    assert_null(kpca_grow(a, &cap, 129, SIZE_MAX / 64, 4));
+    assert_int_equal(kpca_mem_fail_after(-1), 0);
+    assert_int_equal(cap, 128);
+    /* need 0 counts as 1; first 0 starts at need */
+    size_t c0 = 0;
+    char *z = kpca_grow(NULL, &c0, 0, 1, 0);
+    assert_non_null(z);
+    assert_int_equal(c0, 1);
+    size_t c3 = 0;
+    char *t = kpca_grow(NULL, &c3, 3, 1, 0);
+    assert_non_null(t);
+    assert_true(c3 >= 3);
+    kpca_free(t);
+    kpca_free(z);
+    kpca_free(a);
+}
+
 /* the memory budget: single allocations above it fail, kpca_mem_check
  * refuses estimates above it with a message naming both sizes */
 static void test_budget(void **state)
@@ -472,6 +523,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counter),
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_grow),
         cmocka_unit_test(test_read_esl),
         cmocka_unit_test(test_read_esl_long_lines),
         cmocka_unit_test(test_read_libsvm),
