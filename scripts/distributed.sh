@@ -29,6 +29,7 @@
 #                    and RSS reports are in --work from an earlier call)
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 KPCA=${KPCA:-build/kpca}
 KPCA_MPI=${KPCA_MPI:-build/kpca-mpi}
 out=results
@@ -51,19 +52,19 @@ while [ $# -gt 0 ]; do
     *) cmdline="$cmdline $1 '${2-}'" ;;
     esac
     case "$1" in
-    --out) out=$2; shift ;;
-    --work) work=$2; shift ;;
-    --sizes) sizes=$2; shift ;;
-    --ranks) ranks=$2; shift ;;
-    -k) k=$2; shift ;;
-    --eig) eig=$2; shift ;;
-    --budget) budget=$2; shift ;;
-    --runs) runs=$2; shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    --work) work=$(optval "$@"); shift ;;
+    --sizes) sizes=$(optval "$@"); shift ;;
+    --ranks) ranks=$(optval "$@"); shift ;;
+    -k) k=$(optval "$@"); shift ;;
+    --eig) eig=$(optval "$@"); shift ;;
+    --budget) budget=$(optval "$@"); shift ;;
+    --runs) runs=$(optval "$@"); shift ;;
     --force) force=1 ;;
-    --note) note=$2; shift ;;
-    --stop-after) stop_after=$2; shift ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "distributed.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    --note) note=$(optval "$@"); shift ;;
+    --stop-after) stop_after=$(optval "$@"); shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done
@@ -76,7 +77,7 @@ mkdir -p "$work" "$out"
 # the cluster of the paper estimate: M points on TN machines of TMEM GiB, TCORES cores each
 TM=100000 TN=16 TMEM=24 TCORES=2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-say() { printf 'distributed.sh: %s\n' "$*" >&2; }
+lib_traps # a signal stops the fit under way (lib_spawn) and removes the temporaries
 start=$(date +%s)
 
 data_for() {
@@ -126,8 +127,8 @@ for mp in $runs; do
         t0=$(date +%s.%N)
         # every rank under /usr/bin/time, its report named by its rank
         # shellcheck disable=SC2016
-        mpirun --oversubscribe -n "$p" sh -c 'exec /usr/bin/time -f "%M %e" -o "$0.rank$OMPI_COMM_WORLD_RANK" "$@"' \
-            "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" --eig "$e" "$data" -o "$run.h5" 2>"$run.log" &
+        lib_spawn mpirun --oversubscribe -n "$p" sh -c 'exec /usr/bin/time -f "%M %e" -o "$0.rank$OMPI_COMM_WORLD_RANK" "$@"' \
+            "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" --eig "$e" "$data" -o "$run.h5" 2>"$run.log"
         mpid=$!
         stopped=0
         if [ "$stop_after" -gt 0 ]; then
@@ -145,7 +146,7 @@ for mp in $runs; do
                 sleep 5
             done
         fi
-        if wait "$mpid" && [ "$stopped" = 0 ]; then
+        if lib_wait "$mpid" && [ "$stopped" = 0 ]; then
             st=ok
             t1=$(date +%s.%N)
             echo "$t0 $t1" | awk '{ printf "%.1f\n", $2 - $1 }' >"$run.wall"
@@ -183,14 +184,14 @@ for mp in $runs; do
 done
 
 # ---- the report --------------------------------------------------------------
-commit=$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; })
+commit=$(commit_stamp)
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 blas=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
 ver=$("$KPCA" --version | head -1)
 mpiver=$(mpirun --version 2>/dev/null | head -1)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 md="$out/distributed.md"
-tmp="$md.tmp.$$"
+lib_tmp "$md"
 {
     echo "# Exact kernel PCA over MPI ranks (kpca-mpi, ScaLAPACK and ELPA)"
     echo

@@ -53,16 +53,16 @@ cmdline="scripts/figures.sh $*"
 while [ $# -gt 0 ]; do
     case "$1" in
     --fast) fast=1; points=40; seeds=3; grid=21; csize=10; scan="" ;;
-    --points) points=$2; shift ;;
-    --seeds) seeds=$2; shift ;;
-    --seed) seed=$2; shift ;;
-    --cluster-size) csize=$2; shift ;;
-    --grid) grid=$2; shift ;;
-    --scan) scan=$2; shift ;;
-    --out) out=$2; shift ;;
-    --work) work=$2; shift ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) put "figures.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    --points) points=$(optval "$@"); shift ;;
+    --seeds) seeds=$(optval "$@"); shift ;;
+    --seed) seed=$(optval "$@"); shift ;;
+    --cluster-size) csize=$(optval "$@"); shift ;;
+    --grid) grid=$(optval "$@"); shift ;;
+    --scan) scan=$(optval "$@"); shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    --work) work=$(optval "$@"); shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done

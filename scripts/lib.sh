@@ -18,6 +18,22 @@ palette_colour() {
 # put TEXT: TEXT and a newline on stdout (printf, not echo: no option or
 # backslash in TEXT is interpreted)
 put() { printf '%s\n' "$*"; }
+# Option parsing, the same in every script:
+#   -h|--help) usage; exit 0 ;;          the header comment (line 2 up to
+#                                        `set -eu`) is the help
+#   --out) out=$(optval "$@"); shift ;;  the option's value; an option
+#                                        given last exits 2 with a message
+#   *) bad_option "$1" ;;                exit 2 with a message
+usage() { sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+optval() {
+    [ $# -ge 2 ] || { printf '%s: %s needs a value (see --help)\n' "$(basename "$0")" "$1" >&2; exit 2; }
+    printf '%s' "$2"
+}
+bad_option() {
+    printf "%s: unknown option '%s' (see --help)\n" "$(basename "$0")" "$1" >&2
+    exit 2
+}
+
 # say MESSAGE: a progress line on stderr
 say() { printf '%s\n' "$*" >&2; }
 # die MESSAGE: "SCRIPT: MESSAGE" on stderr, then exit 1

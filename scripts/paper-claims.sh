@@ -42,16 +42,16 @@ force=0
 cmdline="scripts/paper-claims.sh $*"
 while [ $# -gt 0 ]; do
     case "$1" in
-    --grid) grid=$2; shift ;;
-    --in) in=$2; shift ;;
-    --out) out=$2; shift ;;
-    --work) work=$2; shift ;;
-    --poly-degrees) pdeg=$2; shift ;;
-    --poly-costs) pcost=$2; shift ;;
-    --train-rows) rows=$2; shift ;;
+    --grid) grid=$(optval "$@"); shift ;;
+    --in) in=$(optval "$@"); shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    --work) work=$(optval "$@"); shift ;;
+    --poly-degrees) pdeg=$(optval "$@"); shift ;;
+    --poly-costs) pcost=$(optval "$@"); shift ;;
+    --train-rows) rows=$(optval "$@"); shift ;;
     --force) force=1 ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "paper-claims.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done

@@ -43,14 +43,14 @@ cmdline="scripts/pictures.sh $*"
 while [ $# -gt 0 ]; do
     case "$1" in
     --fast) fast=1; subset=300; npts=50 ;;
-    --subset) subset=$2; shift ;;
-    --points) npts=$2; shift ;;
-    --sigma) sigma=$2; shift ;;
-    --seed) seed=$2; shift ;;
-    --out) out=$2; shift ;;
-    --work) work=$2; shift ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) put "pictures.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    --subset) subset=$(optval "$@"); shift ;;
+    --points) npts=$(optval "$@"); shift ;;
+    --sigma) sigma=$(optval "$@"); shift ;;
+    --seed) seed=$(optval "$@"); shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    --work) work=$(optval "$@"); shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done

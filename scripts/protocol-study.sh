@@ -29,9 +29,10 @@ md=results/protocol-study.md
 while [ $# -gt 0 ]; do
     case "$1" in
     --force) force=--force ;;
-    --only) only=$2; shift ;;
-    --md) md=$2; shift ;;
-    *) echo "protocol-study.sh: unknown option '$1'" >&2; exit 2 ;;
+    --only) only=$(optval "$@"); shift ;;
+    --md) md=$(optval "$@"); shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done

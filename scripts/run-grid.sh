@@ -63,19 +63,19 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --full) degrees="1 2 3 4 5 6 7"; comps="32,64,128,256,512,1024,2048" ;;
     --force) force=1 ;;
-    --degrees) degrees=$2; shift ;;
-    --components) comps=$2; shift ;;
-    --subset) subset=$2; shift ;;
-    --seed) seed=$2; shift ;;
-    --smooth) smooth=$2; shift ;;
-    --eval) evalopts=$2; shift ;;
-    --name) name=$2; shift ;;
-    --out) out=$2; shift ;;
-    --work) work=$2; shift ;;
-    --title) title=$2; shift ;;
-    --jobs) jobs=$2; shift ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "run-grid.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    --degrees) degrees=$(optval "$@"); shift ;;
+    --components) comps=$(optval "$@"); shift ;;
+    --subset) subset=$(optval "$@"); shift ;;
+    --seed) seed=$(optval "$@"); shift ;;
+    --smooth) smooth=$(optval "$@"); shift ;;
+    --eval) evalopts=$(optval "$@"); shift ;;
+    --name) name=$(optval "$@"); shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    --work) work=$(optval "$@"); shift ;;
+    --title) title=$(optval "$@"); shift ;;
+    --jobs) jobs=$(optval "$@"); shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done

@@ -31,12 +31,12 @@ force=0
 cmdline="scripts/scaling.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
     case "$1" in
-    --out) out=$2; shift ;;
-    --work) work=$2; shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    --work) work=$(optval "$@"); shift ;;
     --quick) quick=1 ;;
     --force) force=1 ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "scaling.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done

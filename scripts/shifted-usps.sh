@@ -14,14 +14,15 @@
 #   --out FILE   default: build/distributed/usps-xN.txt
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 copies=2
 out=
 while [ $# -gt 0 ]; do
     case "$1" in
-    --copies) copies=$2; shift ;;
-    --out) out=$2; shift ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "shifted-usps.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    --copies) copies=$(optval "$@"); shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    -h|--help) usage; exit 0 ;;
+    -*) bad_option "$1" ;;
     *) break ;;
     esac
     shift
@@ -31,10 +32,8 @@ case "$copies" in 2|4) ;; *) echo "shifted-usps.sh: --copies must be 2 or 4, got
 [ -r "$src" ] || { echo "shifted-usps.sh: cannot read '$src' (run make data)" >&2; exit 2; }
 out=${out:-build/distributed/usps-x$copies.txt}
 mkdir -p "$(dirname "$out")"
-tmp="$out.tmp.$$"
-trap 'rm -f "$tmp"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+lib_tmp "$out"
+lib_traps
 # shift DX DY: every digit of $src moved DX pixels right and DY down
 shift_digits() {
     gzip -dc "$src" | awk -v dx="$1" -v dy="$2" '
@@ -58,5 +57,4 @@ shift_digits() {
 } >"$tmp"
 n=$(wc -l <"$tmp")
 mv "$tmp" "$out"
-trap - EXIT
 echo "shifted-usps.sh: $out: $n digits" >&2

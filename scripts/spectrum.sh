@@ -22,11 +22,11 @@ work=build/spectrum
 cmdline="scripts/spectrum.sh${*:+ $*}"
 while [ $# -gt 0 ]; do
     case "$1" in
-    --subset) subset=$2; shift ;;
-    --out) out=$2; shift ;;
-    --work) work=$2; shift ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "spectrum.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    --subset) subset=$(optval "$@"); shift ;;
+    --out) out=$(optval "$@"); shift ;;
+    --work) work=$(optval "$@"); shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done
