@@ -145,8 +145,7 @@ commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine=$(machine_stamp)
 md="$out/approx.md"
-tmp="$out/.approx.md.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/approx.md"
 awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v machine="$machine" \
     -v secs="$((end - start))" -v M="$M" -v ev="$EVAL" '
     NR == 1 { next }

@@ -79,8 +79,7 @@ done
 
 # one row per method and component count
 csv="$out/denoise.csv"
-tmp="$out/.denoise.csv.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/denoise.csv"
 echo "method,kernel,components,points,noise,seed,mse_noisy,mse_denoised,iter_mean,iter_max,converged,max_iter_hit,restarted,stalled,halvings" >"$tmp"
 run_cell() { # method label k extra-options
     m=$1 label=$2 k=$3
@@ -127,8 +126,7 @@ sigma=$(model_key "$work/kpca-rbf.model" sigma)
 
 # ---- Markdown -------------------------------------------------------------------
 md="$out/denoise.md"
-tmp="$out/.denoise.md.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/denoise.md"
 awk -F, -v comps="$comps" -v cmd="$cmdline" -v ver="$version" -v blas="$blas" -v commit="$commit" -v date="$date" \
     -v machine="$machine" -v secs="$((end - start))" -v subset="$subset" -v npts="$npts" -v noise="$noise" \
     -v seed="$seed" -v sigma="$sigma" '

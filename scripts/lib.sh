@@ -99,8 +99,9 @@ lib_spawn() {
 lib_wait() {
     _rc=0
     wait "$1" || _rc=$?
-    # shellcheck disable=SC2086 # a list of process ids
-    children=$(printf '%s\n' $children | awk -v p="$1" '$1 != p' | paste -sd' ' -)
+    _left=""
+    for _p in $children; do [ "$_p" = "$1" ] || _left="$_left $_p"; done
+    children=$_left
     return "$_rc"
 }
 lib_run() {

@@ -180,8 +180,7 @@ end=$(date +%s)
 
 # ---- assemble: every cell with the paper's value --------------------------
 csv="$out/$name.csv"
-tmp="$out/.$name.csv.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/$name.csv"
 {
     echo "degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp,ci95_low,ci95_high,paper_outside_ci"
     for d in $degrees; do
@@ -205,8 +204,7 @@ mv "$tmp" "$csv"
 
 # ---- predictions: a column per cell, in the CSV's order ---------------------
 pcsv="$out/$name-predictions.csv"
-tmp="$out/.$name-predictions.csv.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/$name-predictions.csv"
 gzip -dc data/zip.test.gz | awk '{ printf "%d\n", $1 }' >"$tmp.labels"
 tmpfiles="$tmpfiles $tmp.labels"
 cols="label"
@@ -241,8 +239,7 @@ machine=$(machine_stamp)
 
 # ---- Markdown ---------------------------------------------------------------
 md="$out/$name.md"
-tmp="$out/.$name.md.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/$name.md"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdline" -v ver="$version" \
     -v commit="$commit" -v date="$date" -v machine="$machine" -v secs="$secs" -v evalopts="$evalopts" \
     -v subset="$subset" -v seed="$seed" -v reused="$reused" -v smooth="$smooth" '
@@ -307,8 +304,7 @@ mv "$tmp" "$md"
 
 # ---- JSON -------------------------------------------------------------------
 json="$out/$name.json"
-tmp="$out/.$name.json.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/$name.json"
 jq -n --arg cmd "$cmdline" --arg ver "$version" --arg commit "$commit" --arg date "$date" --arg machine "$machine" \
     --argjson secs "$secs" --arg evalopts "$evalopts" --argjson subset "$subset" --argjson seed "$seed" \
     --argjson reused "$([ "$reused" = 1 ] && echo true || echo false)" \

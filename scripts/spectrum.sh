@@ -47,8 +47,7 @@ rbf|--kernel rbf"
 
 start=$(date +%s)
 csv="$out/usps-spectrum.csv"
-tmp="$out/.usps-spectrum.csv.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/usps-spectrum.csv"
 echo "kernel,component,eigenvalue,explained,cumulative" >"$tmp"
 echo "$kernels" | while IFS='|' read -r name opts; do
     model="$work/$name-m$subset.h5"
@@ -73,8 +72,7 @@ sigma=$(model_key "$work/rbf-m$subset.h5" sigma)
 sigma=$(printf '%.4g' "$sigma")
 
 md="$out/usps-spectrum.md"
-tmp="$out/.usps-spectrum.md.tmp.$$"
-tmpfiles="$tmpfiles $tmp"
+lib_tmp "$out/usps-spectrum.md"
 awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v machine="$machine" \
     -v secs="$((end - start))" -v m="$subset" -v sigma="$sigma" '
     NR == 1 { next }

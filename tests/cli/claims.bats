@@ -63,21 +63,14 @@ PY
 @test "paper-claims: SIGTERM during the cross-validation stops it at once; no temporary file, no table" {
     command -v svm-train >/dev/null || skip "no svm-train (Debian package libsvm-tools)"
     make_predictions "$TMP/fake-predictions.csv"
-    # svm-train, except that the cross-validation writes its pid and sleeps ten minutes
-    cat >"$TMP/svm-train-slow" <<EOF2
-#!/bin/sh
-case " \$* " in
-*" -v 5 "*) echo \$\$ >"$TMP/cv.pid.tmp" && mv "$TMP/cv.pid.tmp" "$TMP/cv.pid"; exec sleep 600 3>&- ;;
-esac
-exec svm-train "\$@"
-EOF2
-    chmod +x "$TMP/svm-train-slow"
+    # svm-train, except that the cross-validation sleeps ten minutes
+    slow_command svm-train "$(command -v svm-train)" '*" -v 5 "*'
     local pid step
     SVM_TRAIN="$TMP/svm-train-slow" KPCA="$KPCA" "$REPO/scripts/paper-claims.sh" --grid fake --in "$TMP" \
         --out "$OUT" --work "$TMP/work" --train-rows 300 --poly-degrees 2 --poly-costs 1 >/dev/null 2>&1 3>&- &
     pid=$!
-    await_file "$TMP/cv.pid" "$pid"
-    step=$(cat "$TMP/cv.pid")
+    await_file "$TMP/slow.pid" "$pid"
+    step=$(cat "$TMP/slow.pid")
     signal_and_reap TERM "$pid" "$step"
     [ "$status" -eq 143 ] || fail "exit status $status"
     assert_no_tmp "$TMP/work"

@@ -124,20 +124,23 @@ assert_no_tmp() {
     [ -z "$left" ] || fail "temporary files left in $1: $left"
 }
 
-# slow_kpca PATTERN: $TMP/kpca-slow, kpca except that a command line
-# matching the shell case PATTERN (matched against " ARGS ", e.g.
-# '*" fit "*" -d 2 "*') writes its pid to $TMP/slow.pid and then sleeps ten
-# minutes instead: a step under way for the scripts' signal tests
-# (KPCA=$TMP/kpca-slow)
-slow_kpca() {
-    cat >"$TMP/kpca-slow" <<EOF
+# slow_command NAME REAL PATTERN: $TMP/NAME-slow, the command REAL except
+# that a command line matching the shell case PATTERN (matched against
+# " ARGS ", e.g. '*" fit "*" -d 2 "*') writes its pid to $TMP/slow.pid and
+# then sleeps ten minutes instead: a step under way for the scripts' signal
+# tests.  slow_kpca PATTERN is slow_command kpca "$KPCA" PATTERN.
+slow_command() {
+    cat >"$TMP/$1-slow" <<EOF
 #!/bin/sh
 case " \$* " in
-$1) echo \$\$ >"$TMP/slow.pid.tmp" && mv "$TMP/slow.pid.tmp" "$TMP/slow.pid"; exec sleep 600 3>&- ;;
+$3) echo \$\$ >"$TMP/slow.pid.tmp" && mv "$TMP/slow.pid.tmp" "$TMP/slow.pid"; exec sleep 600 3>&- ;;
 esac
-exec "$KPCA" "\$@"
+exec "$2" "\$@"
 EOF
-    chmod +x "$TMP/kpca-slow"
+    chmod +x "$TMP/$1-slow"
+}
+slow_kpca() {
+    slow_command kpca "$KPCA" "$1"
 }
 
 # signal_and_reap SIG PID STEP: sends SIG to the script PID (a background
@@ -168,7 +171,9 @@ await_file() {
     local i
     for i in $(seq 600); do
         [ -e "$1" ] && return 0
-        if [ -n "${2:-}" ] && ! kill -0 "$2" 2>/dev/null; then
+        # ended: gone, or a zombie (kill -0 still reaches a child not yet reaped)
+        if [ -n "${2:-}" ] && { ! kill -0 "$2" 2>/dev/null ||
+            [ "$(sed 's/.*) //' "/proc/$2/stat" 2>/dev/null | cut -d' ' -f1)" = Z ]; }; then
             wait "$2" || fail "$1 never appeared: the script ended first (exit $?)"
             fail "$1 never appeared: the script ended first (exit 0)"
         fi
