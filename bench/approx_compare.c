@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include "lib/kpca.h"
+#include "lib/core/gram.h"
+#include "lib/support/blas.h"
+#include "lib/support/clock.h"
 
 static int orthonormal_columns(double *z, size_t n, size_t k)
 {

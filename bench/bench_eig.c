@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "lib/kpca.h"
+#include "lib/core/gram.h"
+#include "lib/support/blas.h"
+#include "lib/support/clock.h"
 
 int main(int argc, char **argv)
 {

@@ -26,6 +26,9 @@
 #include <stdint.h>
 
 #include "lib/kpca.h"
+#include "lib/core/gram.h"
+#include "lib/support/blas.h"
+#include "lib/support/clock.h"
 
 static void row(const char *phase, double sec, double gflop, const char *note)
 {

@@ -62,7 +62,7 @@ peak() { # peak FILE CMD...
 }
 mb() { awk '{ if ($1 != "") printf "%.0f MB", $1 / 1024; else printf "n/a (no /usr/bin/time)" }' "$1"; }
 
-# the OpenBLAS kernels kpca runs with (lib/blas.h); the sklearn run gets the same
+# the OpenBLAS kernels kpca runs with (lib/support/blas.h); the sklearn run gets the same
 core=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
 say "== phases and floors (bench_phases), d = 3 and d = 1"
 build/bench/bench_phases 3 3000 2048 "$work/floors3" >"$work/phases.md"

@@ -6,6 +6,10 @@
 #include <stdio.h>
 
 #include "lib/kpca.h"
+#include "lib/io/atomic.h"
+#include "lib/io/clobber.h"
+#include "lib/support/blas.h"
+#include "lib/support/clock.h"
 #include "opt.h"
 
 extern int cli_quiet; /* -q: no informational messages */
@@ -86,7 +90,7 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n);
     {"smooth", 0, "SIGMA", CLI_DOUBLE, &(in).smooth, 0.01, 16,                                                 \
      "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; give the same to fit and transform"}
 
-/* --memory-limit: the library's memory budget (lib/mem.h). */
+/* --memory-limit: the library's memory budget (lib/support/mem.h). */
 #define CLI_MEMORY_OPTION(dest)                                                                                \
     {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
      "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}

@@ -1,5 +1,5 @@
 /* cmd_denoise.c - kpca denoise: reconstruct points from their first K
- * components (pre-images, lib/preimage.h), optionally after adding seeded
+ * components (pre-images, lib/ext/preimage.h), optionally after adding seeded
  * Gaussian noise, and report the mean squared error to the clean input. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -210,7 +210,7 @@ int cmd_eval(int argc, char **argv)
         kpca_dataset_free(&tr);
         return r;
     }
-    /* the pairing rules (lib/featpair.h): one model, no raw data against
+    /* the pairing rules (lib/classify/featpair.h): one model, no raw data against
      * features, LIBSVM widths padded, then equal widths */
     kpca_error err;
     kpca_featpair_info pair;

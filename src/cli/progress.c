@@ -1,6 +1,6 @@
 /* progress.c - the progress meter and -v's timing line.
  *
- * The library reports phases through kpca_progress (lib/progress.h); the
+ * The library reports phases through kpca_progress (lib/support/progress.h); the
  * commands report their own reading and writing the same way.  On a
  * terminal (and without -q) the current phase is redrawn on one stderr line
  * at most five times a second, with done/total and an estimate of the time

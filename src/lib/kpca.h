@@ -1,29 +1,42 @@
-/* kpca.h - the public interface of libkpca: include this one header. */
+/* kpca.h - the public interface of libkpca: include this one header.
+ *
+ * The library is layered; each folder includes only its own and lower ones:
+ *
+ *   support/   errors, memory budget, random numbers, clock, progress, BLAS threads
+ *   io/        atomic outputs, clobber checks, HDF5 helpers, dataset readers, feature files
+ *   core/      kernels, Gram products, centring, eigensolvers, approximate solvers,
+ *              the model, its file and projection, image smoothing
+ *   ext/       pre-images and reduced sets, built on a fitted model
+ *   classify/  classifiers on features (LIBSVM, LIBLINEAR, LDA), evaluation
+ *
+ * This header is the API a program needs to fit, project and evaluate.
+ * The plumbing a command-line tool also uses (atomic outputs, clobber
+ * checks, BLAS thread control, the clock) has its own headers, included
+ * by name where needed. */
 #ifndef KPCA_H
 #define KPCA_H
 
-#include "approx.h"
-#include "atomic.h"
-#include "blas.h"
-#include "clobber.h"
-#include "clock.h"
-#include "dataset.h"
-#include "eig.h"
-#include "error.h"
-#include "featfile.h"
-#include "gram.h"
-#include "featpair.h"
-#include "kernel.h"
-#include "classifier.h"
-#include "eval.h"
-#include "lda.h"
-#include "svmtrain.h"
-#include "mem.h"
-#include "model.h"
-#include "preimage.h"
-#include "reduce.h"
-#include "progress.h"
-#include "smooth.h"
-#include "version.h"
+#include "support/error.h"
+#include "support/mem.h"
+#include "support/progress.h"
+#include "support/version.h"
+
+#include "io/dataset.h"
+#include "io/featfile.h"
+
+#include "core/kernel.h"
+#include "core/eig.h"
+#include "core/approx.h"
+#include "core/model.h"
+#include "core/smooth.h"
+
+#include "ext/preimage.h"
+#include "ext/reduce.h"
+
+#include "classify/classifier.h"
+#include "classify/featpair.h"
+#include "classify/eval.h"
+#include "classify/lda.h"
+#include "classify/svmtrain.h"
 
 #endif

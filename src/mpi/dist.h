@@ -35,6 +35,7 @@
 #define KPCA_DIST_H
 
 #include "lib/kpca.h"
+#include "lib/support/clock.h"
 
 /* ScaLAPACK block size (rows and columns of a block). */
 #define KPCA_DIST_NB 64

@@ -2,7 +2,7 @@
 # approx.bats - fit --solver randomized / nystrom from the command line, and
 # scripts/approx.sh's measurements (quick mode).
 
-load helper
+load ../helper
 
 setup() {
     common_setup

@@ -5,7 +5,7 @@
 # exit 2 and the input left byte for byte as it was; a directory given as
 # an input is called a directory.
 
-load helper
+load ../helper
 
 setup_file() {
     local d k="${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}"

@@ -2,7 +2,7 @@
 # denoise.bats - kpca denoise: pre-images from K components, seeded noise,
 # the error report, output formats, determinism, errors, no partial output.
 
-load helper
+load ../helper
 
 setup_file() {
     local d k

@@ -3,7 +3,7 @@
 # models, features and tables; eval's tables do not depend on --threads.
 # The one field that may differ is eval's train_seconds (a timing) in --csv.
 
-load helper
+load ../helper
 
 setup_file() {
     local d

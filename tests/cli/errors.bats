@@ -6,7 +6,7 @@
 # checks that neither the output file nor a temporary ".NAME.tmp.XXXXXX"
 # is left there.
 
-load helper
+load ../helper
 
 setup_file() {
     local d

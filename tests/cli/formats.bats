@@ -2,7 +2,7 @@
 # formats.bats - feature files in HDF5, LIBSVM and CSV, to a file or to
 # standard output; eval reads each and writes its table as CSV/Markdown.
 
-load helper
+load ../helper
 
 K=12
 

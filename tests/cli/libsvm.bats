@@ -8,7 +8,7 @@
 # all 7291 unscaled rows LIBSVM reaches its iteration limit and each
 # training takes half a minute).
 
-load helper
+load ../helper
 
 SVM_TRAIN=/usr/bin/svm-train
 SVM_PREDICT=/usr/bin/svm-predict

@@ -6,7 +6,7 @@
 # missing (`make mpi` installs OpenMPI + ScaLAPACK and builds it; `make check`
 # does both).  Every mpirun is bounded by `timeout`, so a hang fails a test.
 
-load helper
+load ../helper
 
 KPCA_MPI="${KPCA_MPI:-$BATS_TEST_DIRNAME/../../build/kpca-mpi}"
 

@@ -7,7 +7,7 @@
 # target, and root may do that in /dev, replacing the device node with a
 # regular file.  As root these tests use a private copy of the device.
 
-load helper
+load ../helper
 
 setup_file() {
     local d k="${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}"

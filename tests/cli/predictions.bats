@@ -6,7 +6,7 @@
 #
 # Small data: 16 components of a -d 2 -m 300 model, 1000 training rows.
 
-load helper
+load ../helper
 
 SVM_TRAIN=/usr/bin/svm-train
 SVM_PREDICT=/usr/bin/svm-predict

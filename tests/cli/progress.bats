@@ -2,7 +2,7 @@
 # progress.bats - the progress meter (only on a terminal, silenced by -q)
 # and -v's timing lines.
 
-load helper
+load ../helper
 
 setup_file() {
     local d k="${KPCA:-$BATS_TEST_DIRNAME/../../build/kpca}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The README's command synopses are the commands' own --help (one source).
 
-load helper
+load ../helper
 
 @test "README synopses match kpca CMD --help" {
     cd "$BATS_TEST_DIRNAME/../.."

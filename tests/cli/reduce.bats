@@ -3,7 +3,7 @@
 # info and transform do with them, what spectrum and denoise refuse, and the
 # bad inputs (exit codes, messages, no partial output).
 
-load helper
+load ../helper
 
 setup() {
     common_setup

@@ -2,7 +2,7 @@
 # run.bats - a small real run on USPS: fit -d 2 -m 500 -k 64, transform
 # train and test, eval -k 16,64; the same from usps.h5; determinism.
 
-load helper
+load ../helper
 
 # esl_run: the run on the ESL files, once per file (cached in the file's
 # scratch directory); sets ESL to that directory, holding model.h5,

@@ -4,7 +4,7 @@
 # reads the USPS text files itself): every component agrees up to sign
 # within 1e-6 of its largest value, on the M fit rows and 500 test rows.
 
-load helper
+load ../helper
 
 REF="$BATS_TEST_DIRNAME/../ref/sklearn_ref.py"
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # smooth.bats - fit/transform --smooth SIGMA: the Gaussian blur of the
-# 16 x 16 images (lib/smooth.h; the arithmetic is tested in
-# tests/unit/test_smooth.c), recorded in the model and checked by transform.
+# 16 x 16 images (lib/core/smooth.h; the arithmetic is tested in
+# tests/unit/core/test_smooth.c), recorded in the model and checked by transform.
 
-load helper
+load ../helper
 
 setup() {
     common_setup

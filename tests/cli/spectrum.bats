@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # spectrum.bats - kpca spectrum, --bessel, and fit --components FRACTION.
 
-load helper
+load ../helper
 
 setup() {
     common_setup

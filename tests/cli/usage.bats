@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # usage.bats - the command line itself: help, version, usage errors (exit 2).
 
-load helper
+load ../helper
 
 @test "no arguments: exit 2, usage on stderr, nothing on stdout" {
     run --separate-stderr "$KPCA"

@@ -1,0 +1,35 @@
+/* featpair.h - a training and a test set for one classifier: the rules that
+ * pair them (kpca eval).
+ *
+ * In order:
+ *   1. the kpca features of two different models (their model_id) are
+ *      refused: an error rate across two projections means nothing;
+ *   2. kpca features against raw data (ESL text, HDF5 without kpca's seal)
+ *      are refused: the raw data must be projected first;
+ *   3. two LIBSVM files may differ in their largest index (LIBSVM omits
+ *      zeros): the narrower is padded with zeros to the wider's width; a
+ *      dense file's width is never changed;
+ *   4. then both must have the same number of features per point.
+ * The names are the ones the messages use (the file names).
+ */
+#ifndef KPCA_FEATPAIR_H
+#define KPCA_FEATPAIR_H
+
+#include <stddef.h>
+
+#include "io/dataset.h"
+#include "support/error.h"
+
+typedef struct {
+    int padded;          /* 0: none; 1: the training set was padded; 2: the test set */
+    size_t from, to;     /* when padded: its width before and after */
+} kpca_featpair_info;
+
+/* Applies the rules to tr and te (the narrower LIBSVM set may be widened in
+ * place).  KPCA_EFORMAT naming the files when they cannot be paired,
+ * KPCA_ENOMEM when padding fails; info (may be NULL) says what was padded,
+ * so that the caller can warn. */
+kpca_status kpca_featpair(kpca_dataset *tr, const char *tr_name, kpca_dataset *te, const char *te_name,
+                          kpca_featpair_info *info, kpca_error *err);
+
+#endif

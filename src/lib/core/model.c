@@ -1,0 +1,582 @@
+#include "core/model.h"
+
+#include <cblas.h>
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/approx.h"
+#include "support/clock.h"
+#include "support/mem.h"
+#include "support/names.h"
+#include "support/progress.h"
+
+static const char *const solver_names[] = {"exact", "randomized", "nystrom"};
+static const char *const landmark_names[] = {"uniform", "kmeans"};
+
+#define NSOLVERS (sizeof solver_names / sizeof solver_names[0])
+#define NLANDMARK (sizeof landmark_names / sizeof landmark_names[0])
+
+const char *kpca_solver_name(kpca_solver s)
+{
+    return kpca_name_of(solver_names, NSOLVERS, (unsigned)s);
+}
+
+int kpca_solver_parse(const char *name, kpca_solver *out)
+{
+    int i = kpca_name_index(solver_names, NSOLVERS, name);
+    if (i >= 0)
+        *out = (kpca_solver)i;
+    return i >= 0 ? 0 : -1;
+}
+
+const char *kpca_landmark_method_name(kpca_landmark_method m)
+{
+    return kpca_name_of(landmark_names, NLANDMARK, (unsigned)m);
+}
+
+int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out)
+{
+    int i = kpca_name_index(landmark_names, NLANDMARK, name);
+    if (i >= 0)
+        *out = (kpca_landmark_method)i;
+    return i >= 0 ? 0 : -1;
+}
+
+kpca_fit_params kpca_fit_defaults(int degree)
+{
+    kpca_fit_params p;
+    p.kernel = kpca_kernel_poly(degree);
+    p.solver = KPCA_SOLVER_EXACT;
+    p.oversample = KPCA_RSVD_OVERSAMPLE;
+    p.power_iters = KPCA_RSVD_POWER_ITERS;
+    p.landmarks = KPCA_DEFAULT_LANDMARKS;
+    p.landmark_method = KPCA_LANDMARKS_UNIFORM;
+    p.kmeans_iter = KPCA_DEFAULT_KMEANS_ITER;
+    p.seed = 1;
+    p.components = 0;
+    p.variance = 0.0;
+    p.tol = -1.0;
+    p.eig = KPCA_EIG_AUTO;
+    return p;
+}
+
+void kpca_model_free(kpca_model *model)
+{
+    if (model == NULL)
+        return;
+    kpca_free(model->fitx);
+    kpca_free(model->fity);
+    kpca_free(model->alpha);
+    kpca_free(model->eigval);
+    kpca_free(model->colmean);
+    kpca_free(model->rho);
+    memset(model, 0, sizeof *model);
+}
+
+typedef struct {
+    double fraction, trace;
+} variance_goal;
+
+/* the fewest leading eigenpairs whose (positive) eigenvalues reach the
+ * fraction of the trace; all positive ones when rounding keeps it short */
+static size_t choose_by_variance(const double *mu, size_t n, void *ctx)
+{
+    const variance_goal *g = ctx;
+    double sum = 0.0, goal = g->fraction * g->trace;
+    size_t k = 0;
+    while (k < n && mu[k] > 0.0) {
+        sum += mu[k++];
+        if (sum >= goal)
+            break;
+    }
+    return k ? k : 1;
+}
+
+/* Nystrom kernel PCA: landmarks (uniform rows or k-means centres), K_LL and
+ * K_nL, then approx.h's kpca_nystrom_pca; the model's points are the
+ * landmarks and its centring NYSTROM (model.h). */
+static kpca_status fit_nystrom(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
+                               kpca_fit_info *info, kpca_error *err)
+{
+    const size_t n = fit->n, dim = fit->dim, l = p->landmarks;
+    size_t want = p->components ? p->components : l; /* kpca_fit_check: l in 2..n, want <= l */
+    char what[128];
+    snprintf(what, sizeof what, "Nystrom kernel PCA with %zu landmarks on %zu points", l, n);
+    kpca_status st = kpca_mem_check(
+        8.0 * ((double)n * (double)(2 * l + 2 * want) + 4.0 * (double)l * (double)l + (double)l * (double)dim), what,
+        err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_fit_info inf;
+    memset(&inf, 0, sizeof inf);
+    inf.requested = want;
+    inf.tol = p->tol >= 0.0 ? p->tol : (double)l * DBL_EPSILON;
+    double *kll = kpca_alloc_array(l, l, sizeof(double));
+    double *knl = kpca_alloc_array(n, l, sizeof(double));
+    double *proj = kpca_alloc_array(want, l, sizeof(double));
+    double *ev = kpca_alloc_array(want, 1, sizeof(double));
+    size_t *idx = kpca_alloc_array(l, 1, sizeof(size_t));
+    model->fitx = kpca_alloc_array(l, dim, sizeof(double));
+    model->fity = kpca_alloc_array(l, 1, sizeof(int));
+    model->colmean = kpca_alloc_array(l, 1, sizeof(double));
+    if (kll == NULL || knl == NULL || proj == NULL || ev == NULL || idx == NULL || model->fitx == NULL ||
+        model->fity == NULL || model->colmean == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %s", what);
+        goto done;
+    }
+    double t0 = kpca_now();
+    kpca_progress("landmarks", 0, 1);
+    if (p->landmark_method == KPCA_LANDMARKS_KMEANS) {
+        st = kpca_landmarks_kmeans(fit->x, n, dim, l, p->seed, p->kmeans_iter, model->fitx, NULL, err);
+        for (size_t j = 0; j < l; j++)
+            model->fity[j] = -1; /* centres, not digits */
+    } else {
+        st = kpca_landmarks_uniform(n, l, p->seed, idx, err);
+        for (size_t j = 0; st == KPCA_OK && j < l; j++) {
+            memcpy(model->fitx + j * dim, fit->x + idx[j] * dim, dim * sizeof(double));
+            model->fity[j] = fit->y[idx[j]];
+        }
+    }
+    kpca_progress("landmarks", 1, 1);
+    if (st != KPCA_OK)
+        goto done;
+    double t1 = kpca_now();
+    kpca_progress("kernel", 0, 1);
+    kpca_kernel_gram(&p->kernel, model->fitx, l, dim, kll);
+    kpca_kernel_cross(&p->kernel, fit->x, n, model->fitx, l, dim, knl);
+    kpca_progress("kernel", 1, 1);
+    for (size_t i = 0; i < n * l; i++)
+        if (!isfinite(knl[i])) {
+            char kd[96];
+            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
+                           kpca_kernel_describe(&p->kernel, kd, sizeof kd));
+            goto done;
+        }
+    double t2 = kpca_now();
+    kpca_progress("eigensolve", 0, 1);
+    size_t kept = 0;
+    double trace = 0.0;
+    st = kpca_nystrom_pca(kll, knl, n, l, want, p->tol, proj, model->colmean, ev, NULL, &kept, &trace, err);
+    kpca_progress("eigensolve", 1, 1);
+    if (st != KPCA_OK)
+        goto done;
+    double t3 = kpca_now();
+    model->alpha = kpca_alloc_array(kept, l, sizeof(double));
+    model->eigval = kpca_alloc_array(kept, 1, sizeof(double));
+    if (model->alpha == NULL || model->eigval == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto done;
+    }
+    memcpy(model->alpha, proj, kept * l * sizeof(double));
+    memcpy(model->eigval, ev, kept * sizeof(double));
+    model->kernel = p->kernel;
+    model->centring = KPCA_CENTRE_NYSTROM;
+    model->fit_n = n;
+    snprintf(model->solver, sizeof model->solver, "nystrom %s l=%zu seed=%llu",
+             kpca_landmark_method_name(p->landmark_method), l, (unsigned long long)p->seed);
+    model->m = l;
+    model->dim = dim;
+    model->k = kept;
+    model->grandmean = 0.0;
+    model->trace = trace;
+    kpca_dataset_range(fit, &model->input_lo, &model->input_hi);
+    inf.kept = kept;
+    inf.eig_used = KPCA_EIG_AUTO;
+    inf.sec_kernel = (t1 - t0) + (t2 - t1);
+    inf.sec_eig = t3 - t2;
+    if (info != NULL)
+        *info = inf;
+done:
+    kpca_free(kll);
+    kpca_free(knl);
+    kpca_free(proj);
+    kpca_free(ev);
+    kpca_free(idx);
+    if (st != KPCA_OK)
+        kpca_model_free(model);
+    return st;
+}
+
+/* kpca_fail that also names the parameter at fault */
+static kpca_status param_fail(const char **param, const char *name, kpca_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static kpca_status param_fail(const char **param, const char *name, kpca_error *err, const char *fmt, ...)
+{
+    if (param != NULL)
+        *param = name;
+    va_list ap;
+    va_start(ap, fmt);
+    kpca_vfail(err, KPCA_EUSAGE, fmt, ap);
+    va_end(ap);
+    return KPCA_EUSAGE;
+}
+
+kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **param, kpca_error *err)
+{
+    if (param != NULL)
+        *param = NULL;
+    const kpca_kernel_type kt = p->kernel.type;
+    /* the kernel: its data-dependent defaults are set once the data is read */
+    if (m > 0 || kt == KPCA_KERNEL_POLY || kt == KPCA_KERNEL_LINEAR) {
+        kpca_status st = kpca_kernel_check_param(&p->kernel, param, err);
+        if (st != KPCA_OK)
+            return st;
+    }
+    if (p->solver != KPCA_SOLVER_EXACT && p->solver != KPCA_SOLVER_RANDOMIZED && p->solver != KPCA_SOLVER_NYSTROM)
+        return param_fail(param, "solver", err, "unknown solver %d", (int)p->solver);
+    const int by_variance = p->variance != 0.0;
+    if (by_variance) {
+        if (!(p->variance > 0.0 && p->variance < 1.0))
+            return param_fail(param, "variance", err, "variance fraction %g out of range (expected 0 < f < 1)",
+                              p->variance);
+        if (p->solver != KPCA_SOLVER_EXACT)
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs every eigenvalue: the exact solver only");
+        if (p->eig == KPCA_EIG_EVR || p->eig == KPCA_EIG_ELPA)
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs every eigenvalue: the EVD driver (evd or auto), not "
+                              "%s", kpca_eig_method_name(p->eig));
+        if (kt == KPCA_KERNEL_SIGMOID)
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
+                              "mixes positive and negative eigenvalues; give a number of components");
+        if (m > 0 && !kpca_eig_evd_fits(m))
+            return param_fail(param, "variance", err,
+                              "a variance fraction needs every eigenvalue of the %zu x %zu kernel matrix, more than "
+                              "LAPACK's 32-bit workspace sizes allow (at most 46338 points); give a number of "
+                              "components", m, m);
+    }
+    if (p->solver == KPCA_SOLVER_RANDOMIZED && p->components == 0)
+        return param_fail(param, "components", err,
+                          "the randomized solver needs the number of components");
+    if (m == 0)
+        return KPCA_OK;
+    if (!by_variance && p->components > m)
+        return param_fail(param, "components", err, "cannot keep %zu components: more components than the %zu fit "
+                          "points", p->components, m);
+    if (p->solver == KPCA_SOLVER_NYSTROM) {
+        if (p->landmarks < 2 || p->landmarks > m)
+            return param_fail(param, "landmarks", err, "cannot take %zu landmarks: more landmarks than the %zu fit "
+                              "points (or fewer than 2)", p->landmarks, m);
+        if (p->components > p->landmarks)
+            return param_fail(param, "components", err, "cannot keep %zu components: more components than the %zu "
+                              "landmarks", p->components, p->landmarks);
+    }
+    return KPCA_OK;
+}
+
+static kpca_exact_solver exact_solver = NULL;
+
+void kpca_model_set_exact_solver(kpca_exact_solver fn)
+{
+    exact_solver = fn;
+}
+
+/* The fit points, the kernel matrix's column means and the k x m vectors of
+ * the exact solver: what every driver of the fit allocates. */
+static kpca_status fit_alloc(const kpca_dataset *fit, size_t want, kpca_model *model, double **u, double **mu,
+                             kpca_error *err)
+{
+    const size_t m = fit->n, dim = fit->dim;
+    *u = kpca_alloc_array(want, m, sizeof(double));
+    *mu = kpca_alloc_array(want, 1, sizeof(double));
+    model->fitx = kpca_alloc_array(m, dim, sizeof(double));
+    model->fity = kpca_alloc_array(m, 1, sizeof(int));
+    model->colmean = kpca_alloc_array(m, 1, sizeof(double));
+    if (*u == NULL || *mu == NULL || model->fitx == NULL || model->fity == NULL || model->colmean == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu eigenvectors of %zu points", want, m);
+    memcpy(model->fitx, fit->x, m * dim * sizeof(double));
+    memcpy(model->fity, fit->y, m * sizeof(int));
+    return KPCA_OK;
+}
+
+/* The exact solver of kpca_model_set_exact_solver (e.g. the distributed one). */
+static kpca_status fit_hooked(const kpca_dataset *fit, const kpca_fit_params *p, size_t want, kpca_fit_info *inf,
+                              kpca_model *model, double **u, double **mu, double *raw_trace, double *trace,
+                              char *note, kpca_error *err)
+{
+    kpca_status st = fit_alloc(fit, want, model, u, mu, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_exact_job job;
+    memset(&job, 0, sizeof job);
+    job.kernel = p->kernel;
+    job.want = want;
+    job.eig = inf->eig_used;
+    job.mu = *mu;
+    job.u = *u;
+    job.colmean = model->colmean;
+    st = exact_solver(fit, &job, err);
+    if (st != KPCA_OK)
+        return st;
+    model->grandmean = job.grandmean;
+    *raw_trace = job.raw_trace;
+    *trace = job.trace;
+    inf->sec_kernel = job.sec_kernel;
+    inf->sec_center = job.sec_center;
+    inf->sec_eig = job.sec_eig;
+    memcpy(note, job.note, sizeof job.note);
+    note[sizeof job.note - 1] = '\0';
+    return KPCA_OK;
+}
+
+/* The single-process solvers on the m x m kernel matrix: exact (a count or a
+ * variance fraction) and randomized.  *want may change (variance). */
+static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, int by_variance, size_t *want_io,
+                             size_t *sketch_out, kpca_fit_info *inf_io, kpca_model *model, double **u_out,
+                             double **mu_out, double *raw_trace_out, double *trace_out, kpca_error *err)
+{
+    const size_t m = fit->n, dim = fit->dim;
+    size_t want = *want_io;
+    kpca_fit_info inf = *inf_io;
+    kpca_status st;
+    double *K = NULL, *u = NULL, *mu = NULL;
+    /* K, the eigensolver's workspace and vectors (EVD: z and dstedc's work,
+     * m x m each; EVR and randomized: less than one m x m and the k wanted
+     * vectors), the kept vectors, the fit points */
+    const double md2 = (double)m * (double)m, kmd = (double)want * (double)m;
+    char what[64];
+    snprintf(what, sizeof what, "kernel PCA on %zu points", m);
+    const int evd = inf.eig_used == KPCA_EIG_EVD && p->solver == KPCA_SOLVER_EXACT;
+    st = kpca_mem_check(8.0 * (evd ? 3.0 * md2 + kmd : 2.0 * md2 + 2.0 * kmd) + 8.0 * (double)m * (double)dim, what,
+                        err);
+    if (st != KPCA_OK)
+        return st;
+    st = fit_alloc(fit, want, model, &u, &mu, err);
+    if (st != KPCA_OK)
+        goto fail;
+    K = kpca_alloc_array(m, m, sizeof(double));
+    if (K == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel matrix", m, m);
+        goto fail;
+    }
+
+    double t0 = kpca_now();
+    kpca_progress("kernel", 0, 1);
+    kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
+    for (size_t i = 0; i < m * m; i++) {
+        if (!isfinite(K[i])) {
+            char kd[96];
+            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
+                           kpca_kernel_describe(&p->kernel, kd, sizeof kd));
+            goto fail;
+        }
+    }
+    double t1 = kpca_now();
+    kpca_progress("kernel", 1, 1);
+    kpca_progress("centring", 0, 1);
+    double raw_trace = 0.0;
+    for (size_t i = 0; i < m; i++)
+        raw_trace += fabs(K[i * m + i]);
+    kpca_center_fit(K, m, model->colmean, &model->grandmean);
+    double trace = 0.0;
+    for (size_t i = 0; i < m; i++)
+        trace += K[i * m + i];
+    int finite = isfinite(trace) && isfinite(model->grandmean);
+    for (size_t i = 0; finite && i < m * m; i++)
+        finite = isfinite(K[i]);
+    if (!finite) {
+        char kd[96];
+        st = kpca_fail(err, KPCA_ENUMERIC, "kernel values too large to centre (%s: overflow)",
+                       kpca_kernel_describe(&p->kernel, kd, sizeof kd));
+        goto fail;
+    }
+    double t2 = kpca_now();
+    kpca_progress("centring", 1, 1);
+    kpca_progress("eigensolve", 0, 1);
+    size_t sketch = 0;
+    if (by_variance) {
+        variance_goal goal = {p->variance, trace};
+        st = kpca_eig_top_chosen(K, m, choose_by_variance, &goal, &want, mu, u, err);
+        inf.requested = want;
+    } else if (p->solver == KPCA_SOLVER_RANDOMIZED) {
+        sketch = kpca_rsvd_sketch(m, want, p->oversample);
+        st = kpca_eig_randomized(K, m, want, p->oversample, p->power_iters, p->seed, mu, u, err);
+    } else {
+        st = kpca_eig_top(K, m, want, inf.eig_used, mu, u, err);
+    }
+    double t3 = kpca_now();
+    kpca_progress("eigensolve", 1, 1);
+    kpca_free(K);
+    K = NULL;
+    if (st != KPCA_OK)
+        goto fail;
+    inf.sec_kernel = t1 - t0;
+    inf.sec_center = t2 - t1;
+    inf.sec_eig = t3 - t2;
+    *want_io = want;
+    *sketch_out = sketch;
+    *inf_io = inf;
+    *u_out = u;
+    *mu_out = mu;
+    *raw_trace_out = raw_trace;
+    *trace_out = trace;
+    return KPCA_OK;
+fail:
+    kpca_free(K);
+    *u_out = u;
+    *mu_out = mu;
+    return st;
+}
+
+kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
+                           kpca_fit_info *info, kpca_error *err)
+{
+    memset(model, 0, sizeof *model);
+    const size_t m = fit->n, dim = fit->dim;
+    if (m < 2)
+        return kpca_fail(err, KPCA_EFORMAT, "kernel PCA needs at least 2 fit points, got %zu", m);
+    kpca_status st = kpca_fit_check(p, m, NULL, err);
+    if (st != KPCA_OK)
+        return st;
+    const int by_variance = p->variance != 0.0;
+    size_t want = p->components && !by_variance ? p->components : m;
+    if (exact_solver != NULL && (by_variance || p->solver != KPCA_SOLVER_EXACT))
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "the distributed build runs the exact solver with a number of components only (not %s): "
+                         "run kpca on one machine for it",
+                         by_variance ? "a variance fraction" : p->solver == KPCA_SOLVER_NYSTROM ? "--solver nystrom"
+                                                                                               : "--solver randomized");
+    if (exact_solver == NULL && p->eig == KPCA_EIG_ELPA && p->solver == KPCA_SOLVER_EXACT)
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "the elpa eigensolver runs in the distributed build only: mpirun -n P build/kpca-mpi fit "
+                         "--eig elpa ... (make mpi)");
+    if (p->solver == KPCA_SOLVER_NYSTROM)
+        return fit_nystrom(fit, p, model, info, err);
+    double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
+
+    kpca_fit_info inf;
+    memset(&inf, 0, sizeof inf);
+    inf.requested = want;
+    inf.tol = tol;
+    inf.eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, m, want);
+
+    double *u = NULL, *mu = NULL;
+    double raw_trace = 0.0, trace = 0.0;
+    size_t sketch = 0;
+    char solver_note[KPCA_EXACT_NOTE_MAX] = "";
+    if (exact_solver != NULL) {
+        st = fit_hooked(fit, p, want, &inf, model, &u, &mu, &raw_trace, &trace, solver_note, err);
+    } else {
+        st = fit_local(fit, p, by_variance, &want, &sketch, &inf, model, &u, &mu, &raw_trace, &trace, err);
+    }
+    if (st != KPCA_OK)
+        goto fail;
+
+    /* drop eigenvalues below tol * mu_1, and below tol * trace(uncentred K):
+     * the rounding noise of the centring, which can exceed tol * mu_1 when
+     * the points nearly coincide in feature space */
+    size_t kept = 0;
+    const double floor_mu = tol * fmax(mu[0], raw_trace);
+    if (isfinite(mu[0]))
+        while (kept < want && mu[kept] > floor_mu)
+            kept++;
+    if (kept == 0) {
+        st = kpca_fail(err, KPCA_ENUMERIC,
+                       "the centred kernel matrix is zero: all fit points coincide in feature space");
+        goto fail;
+    }
+    inf.kept = kept;
+    for (size_t c = kept; c < want; c++)
+        inf.negative += mu[c] < -floor_mu;
+    model->alpha = kpca_alloc_array(kept, m, sizeof(double));
+    model->eigval = kpca_alloc_array(kept, 1, sizeof(double));
+    if (model->alpha == NULL || model->eigval == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (size_t c = 0; c < kept; c++) {
+        double s = 1.0 / sqrt(mu[c]);
+        model->eigval[c] = mu[c];
+        for (size_t i = 0; i < m; i++)
+            model->alpha[c * m + i] = u[c * m + i] * s;
+    }
+    kpca_free(u);
+    kpca_free(mu);
+    model->kernel = p->kernel;
+    model->centring = KPCA_CENTRE_KERNEL;
+    model->fit_n = m;
+    if (p->solver == KPCA_SOLVER_RANDOMIZED)
+        snprintf(model->solver, sizeof model->solver, "randomized s=%zu q=%zu seed=%llu", sketch, p->power_iters,
+                 (unsigned long long)p->seed);
+    else if (solver_note[0] != '\0')
+        snprintf(model->solver, sizeof model->solver, "exact %s %s", kpca_eig_method_name(inf.eig_used), solver_note);
+    else
+        snprintf(model->solver, sizeof model->solver, "exact %s", kpca_eig_method_name(inf.eig_used));
+    model->m = m;
+    model->dim = dim;
+    model->k = kept;
+    model->trace = trace;
+    kpca_dataset_range(fit, &model->input_lo, &model->input_hi);
+    if (info != NULL)
+        *info = inf;
+    return KPCA_OK;
+fail:
+    kpca_free(u);
+    kpca_free(mu);
+    kpca_model_free(model);
+    return st;
+}
+
+kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_error *err)
+{
+    kpca_error kerr;
+    if (kpca_kernel_check(&md->kernel, &kerr) != KPCA_OK)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': invalid kernel: %s", path, kerr.msg);
+    const int reduced = md->centring == KPCA_CENTRE_REDUCED;
+    if (md->m < (reduced ? 1u : 2u) || md->dim < 1 || md->k < 1 || (!reduced && md->k > md->m))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': inconsistent sizes (m=%zu, dim=%zu, k=%zu)", path, md->m,
+                         md->dim, md->k);
+    for (size_t i = 0; i < md->m * md->dim; i++)
+        if (!isfinite(md->fitx[i]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': fit point %zu has a non-finite value", path, i / md->dim + 1);
+    for (size_t i = 0; i < md->k * md->m; i++)
+        if (!isfinite(md->alpha[i]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': alpha of component %zu has a non-finite value", path,
+                             i / md->m + 1);
+    for (size_t c = 0; c < md->k; c++) {
+        double v = md->eigval[c];
+        if (!isfinite(v) || v <= 0.0 || (c > 0 && v > md->eigval[c - 1]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': eigenvalue %zu (%g) is not positive and descending", path,
+                             c + 1, v);
+    }
+    for (size_t i = 0; i < md->m; i++)
+        if (!isfinite(md->colmean[i]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': column mean %zu is not finite", path, i + 1);
+    for (const char *c = md->solver; *c; c++)
+        if (iscntrl((unsigned char)*c))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': the solver description holds a control character", path);
+    if (md->centring == KPCA_CENTRE_KERNEL ? md->fit_n != md->m : (md->fit_n != 0 && md->fit_n < md->m))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': %zu fit points do not fit %zu model points", path, md->fit_n, md->m);
+    if (md->centring != KPCA_CENTRE_KERNEL && md->grandmean != 0.0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a %s model has grand mean %g, expected 0", path,
+                         reduced ? "reduced" : "Nystrom", md->grandmean);
+    if (reduced && md->rho == NULL)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a reduced model without its residuals", path);
+    for (size_t c = 0; reduced && c < md->k; c++)
+        if (!isfinite(md->rho[c]) || md->rho[c] < 0.0)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': residual %zu (%g) is not a finite non-negative number", path,
+                             c + 1, md->rho[c]);
+    for (const char *c = md->reduction; *c; c++)
+        if (iscntrl((unsigned char)*c))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': the reduction description holds a control character", path);
+    if (!isfinite(md->grandmean) || !isfinite(md->trace) || !isfinite(md->input_lo) || !isfinite(md->input_hi))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a scalar statistic is not finite", path);
+    return KPCA_OK;
+}
+
+double kpca_model_explained(const kpca_model *model, size_t first, size_t count)
+{
+    double sum = 0.0;
+    for (size_t c = first; c < first + count && c < model->k; c++)
+        sum += model->eigval[c];
+    return model->trace != 0.0 ? sum / model->trace : 0.0;
+}

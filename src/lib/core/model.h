@@ -1,0 +1,199 @@
+/* model.h - kernel PCA: fit, projection, and the model file.
+ *
+ * Fit (Schölkopf, Smola & Müller 1998): K = k(X, X) on the m fit points,
+ * centred in feature space, K~ u = mu u for the largest mu; alpha = u/sqrt(mu)
+ * so that mu (alpha.alpha) = 1.  Eigenvalues mu <= tol * max(mu_1, trace of
+ * the uncentred K) (and any mu <= 0) are dropped as rounding noise: the model
+ * keeps k <= requested components, and none (all fit points coincide in
+ * feature space) is KPCA_ENUMERIC.
+ * Projection of x: z_c(x) = sum_i alpha_c[i] k~(x_i, x), the kernel row
+ * centred with the fit's column means and grand mean.  Fit points project
+ * to sqrt(mu_c) u_c.
+ */
+#ifndef KPCA_MODEL_H
+#define KPCA_MODEL_H
+
+#include <stddef.h>
+
+#include "io/dataset.h"
+#include "core/eig.h"
+#include "support/error.h"
+#include "core/kernel.h"
+
+#define KPCA_MODEL_FORMAT "kpca-model"
+#define KPCA_MODEL_VERSION 2 /* 2: sealed (h5seal.h) */
+#define KPCA_SOURCE_MAX 1024
+
+/* How a point's kernel row is centred before it meets alpha.
+ * KERNEL: the paper's k~(x_i, x) = k(x_i, x) - colmean_i - mean_j k(x_j, x)
+ *         + grandmean, the m model points being the fit points.
+ * NYSTROM: the m model points are landmarks and z = alpha (k_L(x) - colmean):
+ *         the centring of the Nystrom features (approx.h) is folded into
+ *         alpha and colmean; grandmean is 0. */
+/* REDUCED: a reduced-set model (reduce.h): the m model points are the
+ *         vectors z_j, alpha holds the coefficients beta, and
+ *         z = alpha (k_Z(x) - colmean) with colmean_j = the mean of k(z_j, x_i)
+ *         over the original fit points; grandmean is 0; k may exceed m. */
+typedef enum { KPCA_CENTRE_KERNEL = 0, KPCA_CENTRE_NYSTROM, KPCA_CENTRE_REDUCED } kpca_centring;
+
+#define KPCA_SOLVER_MAX 64
+
+typedef struct {
+    kpca_kernel kernel;
+    kpca_centring centring;
+    char solver[KPCA_SOLVER_MAX]; /* how the components were found, e.g. "exact evd",
+                                   * "randomized p=10 q=2", "nystrom kmeans l=500" */
+    size_t m;         /* fit points (landmarks for NYSTROM) */
+    size_t fit_n;     /* points the components were fitted on: m for KERNEL,
+                       * n >= m for NYSTROM (the covariance is over them);
+                       * 0 = unknown, a Nystrom model from before the attribute */
+    size_t dim;       /* input dimension */
+    size_t k;         /* components kept */
+    double *fitx;     /* m x dim fit points (owned) */
+    int *fity;        /* m labels of the fit points (owned; provenance only) */
+    double *alpha;    /* k x m: row c is alpha_c (owned) */
+    double *eigval;   /* k eigenvalues mu_c of the centred K, descending (owned) */
+    double *colmean;  /* m column means of the uncentred K (owned) */
+    double grandmean; /* mean of colmean */
+    double trace;     /* trace of the centred K: sum of all its eigenvalues */
+    double input_lo, input_hi; /* range of the fit data's values */
+    char source[KPCA_SOURCE_MAX]; /* free-text provenance (file, subset) */
+    /* REDUCED only (NULL / empty otherwise): */
+    double *rho;      /* k residuals ||V_c - V~_c||^2 of the expansions (owned) */
+    char reduction[KPCA_SOURCE_MAX]; /* how the reduced set was made */
+} kpca_model;
+
+/* How the components are found (see README "Approximate solvers").
+ * EXACT: the dense eigensolver (eig.h) on the centred M x M kernel matrix.
+ * RANDOMIZED: the randomized eigensolver (approx.h) on the same matrix.
+ * NYSTROM: kernel PCA of the Nystrom approximation built on `landmarks`
+ *          points; the model keeps the landmarks (centring NYSTROM). */
+typedef enum { KPCA_SOLVER_EXACT = 0, KPCA_SOLVER_RANDOMIZED, KPCA_SOLVER_NYSTROM } kpca_solver;
+typedef enum { KPCA_LANDMARKS_UNIFORM = 0, KPCA_LANDMARKS_KMEANS } kpca_landmark_method;
+
+const char *kpca_solver_name(kpca_solver s);
+int kpca_solver_parse(const char *name, kpca_solver *out);
+const char *kpca_landmark_method_name(kpca_landmark_method m);
+int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out);
+
+typedef struct {
+    kpca_kernel kernel;
+    kpca_solver solver;
+    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components
+                            * (kpca_rsvd_sketch) */
+    size_t power_iters;    /* RANDOMIZED: products with K~ beyond the first */
+    size_t landmarks;      /* NYSTROM: landmark count l (<= fit points) */
+    kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
+    size_t kmeans_iter;    /* NYSTROM + KMEANS: Lloyd passes at most */
+    uint64_t seed;         /* RANDOMIZED, NYSTROM: the random stream */
+    size_t components;     /* wanted; 0 means as many as the fit points allow */
+    double variance;       /* in (0, 1): instead, the fewest components whose
+                            * eigenvalues sum to this fraction of the trace of
+                            * the centred K (needs all eigenvalues: EVD); 0: off */
+    double tol;            /* relative eigenvalue tolerance; < 0: default m * DBL_EPSILON */
+    kpca_eig_method eig;   /* eigensolver driver */
+} kpca_fit_params;
+
+typedef struct {
+    size_t requested;         /* components asked of the eigensolver */
+    size_t kept;              /* components kept (eigenvalue above tolerance) */
+    size_t negative;          /* of the requested, eigenvalues below -tolerance: the
+                               * kernel is not positive semi-definite (sigmoid) */
+    double tol;               /* tolerance used (relative to max(mu_1, trace of uncentred K)) */
+    kpca_eig_method eig_used; /* driver actually used */
+    double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
+} kpca_fit_info;
+
+/* Defaults of the approximate solvers (the randomized solver's: approx.h,
+ * KPCA_RSVD_OVERSAMPLE and KPCA_RSVD_POWER_ITERS) */
+#define KPCA_DEFAULT_LANDMARKS 1000
+#define KPCA_DEFAULT_KMEANS_ITER 20
+
+/* Default fit parameters: the paper's kernel of the given degree, exact. */
+kpca_fit_params kpca_fit_defaults(int degree);
+
+/* Checks fit parameters before the work: every rule kpca_model_fit
+ * enforces lives here.  m = 0 (the data not read yet): the rules that need
+ * no data (a variance fraction in (0, 1), not with the sigmoid kernel, the
+ * randomized or Nystrom solver or the EVR driver; the randomized solver needs
+ * a number of components; a polynomial kernel's parameters); the kernel's
+ * data-dependent defaults (rbf sigma, sigmoid gamma) are not checked then.
+ * m >= 2 fit points: all rules, the kernel (kpca_kernel_check), counts
+ * against m and the landmarks, LAPACK's limit for a variance fraction.
+ * KPCA_EUSAGE with a message; *param (if param is not NULL) names the
+ * field at fault ("variance", "components", "landmarks", "solver", "eig",
+ * or the kernel's "degree", "gamma", "coef0", "sigma"), NULL if none. */
+kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **param, kpca_error *err);
+
+/* Fits on all rows of `fit` (choose a subset with kpca_dataset_select).
+ * *model is overwritten (free with kpca_model_free); info may be NULL. */
+kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
+                           kpca_fit_info *info, kpca_error *err);
+
+/* The exact solver's core as a replaceable step (the distributed build,
+ * src/mpi/, plugs in ScaLAPACK): from the fit points and the kernel, the
+ * `want` largest eigenpairs of the centred kernel matrix.  kpca_model_fit
+ * keeps everything else (tolerance, alpha = u / sqrt(mu), the model fields),
+ * so a model fitted through the hook has the very same form. */
+#define KPCA_EXACT_NOTE_MAX 32
+
+typedef struct {
+    /* in */
+    kpca_kernel kernel;
+    size_t want;         /* 1..m pairs */
+    kpca_eig_method eig; /* resolved driver: EVD or EVR (kpca_eig_resolve) */
+    /* out, allocated by the caller */
+    double *mu;          /* want eigenvalues, descending */
+    double *u;           /* want x m unit eigenvectors (rows), signed by kpca_eig_fix_sign */
+    double *colmean;     /* m column means of the uncentred K */
+    double grandmean;    /* mean of colmean */
+    double trace;        /* trace of the centred K */
+    double raw_trace;    /* sum of |K_ii| of the uncentred K */
+    double sec_kernel, sec_center, sec_eig;
+    char note[KPCA_EXACT_NOTE_MAX]; /* appended to the model's solver text, e.g. "scalapack 2x2" */
+} kpca_exact_job;
+
+typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job *job, kpca_error *err);
+
+/* Replaces the exact solver for --solver exact with a number of components
+ * (NULL: the single-process one, the default).  Process-wide; with a hook
+ * set, kpca_model_fit refuses the randomized and Nystrom solvers and a
+ * variance fraction (KPCA_EUSAGE) rather than run them outside it. */
+void kpca_model_set_exact_solver(kpca_exact_solver fn);
+
+/* z (n x k, row-major) = the first k components of the n points x (n x dim).
+ * With an exact model, a row equal bit for bit to a fit point x_j gets
+ * mu alpha_j (= sqrt(mu) u_j, what K~ alpha gives in exact arithmetic;
+ * the two agree to about 1e-12 relative) without its m kernel values and
+ * k m multiply-adds: projecting the training set that holds the fit points
+ * costs the other rows only.  Cost: O(n dim) to look the rows up, then
+ * 2 (n - matches) m (dim + k) flops. */
+kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
+                                 double *z, kpca_error *err);
+
+/* Rows per block in kpca_model_transform (bounds the kernel block's memory). */
+#define KPCA_TRANSFORM_BLOCK 1024
+
+void kpca_model_free(kpca_model *model);
+
+/* Checks every invariant of a model (shapes, finiteness, positive descending
+ * eigenvalues, valid kernel); `path` only names it in messages. */
+kpca_status kpca_model_validate(const kpca_model *model, const char *path, kpca_error *err);
+
+/* HDF5 model file, written atomically; see README "Model file". */
+kpca_status kpca_model_save(const kpca_model *model, const char *path, kpca_error *err);
+kpca_status kpca_model_load(const char *path, kpca_model *model, kpca_error *err);
+
+/* The share of trace(K~) explained by components first .. first+count-1
+ * (within 0..k-1): the sum of their eigenvalues (in order) over the trace,
+ * signed (an indefinite kernel's trace includes negative eigenvalues); 0 for
+ * a zero trace.  Every "explained" figure kpca prints comes from here:
+ * (0, k) is the kept share, (0, i + 1) the cumulative one. */
+double kpca_model_explained(const kpca_model *model, size_t first, size_t count);
+
+/* The model's fingerprint: the CRC-32 of its arrays and numbers (the file's
+ * `checksum`).  kpca transform records it in HDF5 features (`model_id`), so
+ * that eval can refuse the features of two different models. */
+unsigned long kpca_model_fingerprint(const kpca_model *model);
+
+#endif

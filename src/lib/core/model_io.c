@@ -1,0 +1,226 @@
+/* model_io.c - the HDF5 model file.
+ *
+ * Sealed (h5seal.h): the file's CRC-32 and length sit in a 512-byte user
+ * block in front of the HDF5 data and are checked before libhdf5 reads it.
+ * Root attributes: format ("kpca-model"), version (2: sealed), kpca_version,
+ * kernel ("poly", "rbf", "sigmoid", "linear"), degree, gamma, coef0, sigma
+ * (rbf only), centring ("nystrom" or "reduced" only; optional), solver
+ * (optional), reduction (reduced only: how the reduced set was made), m,
+ * fit_points (optional: m unless nystrom), dim, k, grandmean, trace,
+ * input_lo, input_hi, source, checksum (CRC-32 of the arrays and numbers).
+ * Datasets: fit_x (m x dim), fit_y (m), alpha (k x m), eigenvalues (k),
+ * colmean (m); reduced models add rho (k: the residual of every
+ * component's expansion) and may have k > m.  Loading checks the version, every shape, the checksum and
+ * kpca_model_validate, so a truncated or altered file is refused.
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include "io/h5util.h"
+#include "io/h5write.h"
+#include "support/mem.h"
+#include "core/model.h"
+#include "support/version.h"
+
+static unsigned long crc_bytes(unsigned long crc, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    while (n > 0) {
+        uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+        crc = crc32(crc, b, chunk);
+        b += chunk;
+        n -= chunk;
+    }
+    return crc;
+}
+
+static unsigned long model_checksum(const kpca_model *md)
+{
+    unsigned long crc = crc32(0L, Z_NULL, 0);
+    long long sizes[4] = {(long long)md->m, (long long)md->dim, (long long)md->k, (long long)md->kernel.degree};
+    double scalars[6] = {md->kernel.gamma, md->kernel.coef0, md->grandmean, md->trace, md->input_lo, md->input_hi};
+    crc = crc_bytes(crc, sizes, sizeof sizes);
+    crc = crc_bytes(crc, scalars, sizeof scalars);
+    if (md->centring != KPCA_CENTRE_KERNEL) { /* exact models keep their checksum */
+        long long c = (long long)md->centring;
+        crc = crc_bytes(crc, &c, sizeof c);
+    }
+    if (md->fit_n != 0 && md->fit_n != md->m) { /* so do models without fit_points */
+        long long n = (long long)md->fit_n;
+        crc = crc_bytes(crc, &n, sizeof n);
+    }
+    if (md->kernel.type != KPCA_KERNEL_POLY) { /* poly models keep their checksum */
+        long long type = (long long)md->kernel.type;
+        crc = crc_bytes(crc, &type, sizeof type);
+        crc = crc_bytes(crc, &md->kernel.sigma, sizeof md->kernel.sigma);
+    }
+    crc = crc_bytes(crc, md->fitx, md->m * md->dim * sizeof(double));
+    crc = crc_bytes(crc, md->fity, md->m * sizeof(int));
+    crc = crc_bytes(crc, md->alpha, md->k * md->m * sizeof(double));
+    crc = crc_bytes(crc, md->eigval, md->k * sizeof(double));
+    crc = crc_bytes(crc, md->colmean, md->m * sizeof(double));
+    if (md->centring == KPCA_CENTRE_REDUCED) {
+        crc = crc_bytes(crc, md->rho, md->k * sizeof(double));
+        crc = crc_bytes(crc, md->reduction, strlen(md->reduction));
+    }
+    return crc;
+}
+
+unsigned long kpca_model_fingerprint(const kpca_model *md)
+{
+    return model_checksum(md);
+}
+
+kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *err)
+{
+    kpca_h5_quiet();
+    kpca_status st = kpca_model_validate(md, path, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_h5_writer w;
+    st = kpca_h5_writer_open(&w, path, err);
+    if (st != KPCA_OK)
+        return st;
+    hid_t f = w.file;
+    size_t d_fitx[2] = {md->m, md->dim}, d_alpha[2] = {md->k, md->m}, d_m[2] = {md->m, 0}, d_k[2] = {md->k, 0};
+    st = kpca_h5_attr_write_string(f, path, "format", KPCA_MODEL_FORMAT, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "version", KPCA_MODEL_VERSION, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kernel", kpca_kernel_name(md->kernel.type), err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "degree", md->kernel.degree, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "gamma", md->kernel.gamma, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "coef0", md->kernel.coef0, err);
+    if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
+        st = kpca_h5_attr_write_double(f, path, "sigma", md->kernel.sigma, err);
+    if (st == KPCA_OK && md->centring != KPCA_CENTRE_KERNEL)
+        st = kpca_h5_attr_write_string(f, path, "centring",
+                                       md->centring == KPCA_CENTRE_NYSTROM ? "nystrom" : "reduced", err);
+    if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
+        st = kpca_h5_attr_write_string(f, path, "reduction", md->reduction, err);
+    if (st == KPCA_OK && md->solver[0] != '\0')
+        st = kpca_h5_attr_write_string(f, path, "solver", md->solver, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "m", (long)md->m, err);
+    if (st == KPCA_OK && md->fit_n != 0)
+        st = kpca_h5_attr_write_long(f, path, "fit_points", (long)md->fit_n, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "dim", (long)md->dim, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "k", (long)md->k, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "grandmean", md->grandmean, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "trace", md->trace, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "input_lo", md->input_lo, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "input_hi", md->input_hi, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "source", md->source, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)model_checksum(md), err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "fit_x", d_fitx, md->fitx, err);
+    if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "fit_y", md->m, md->fity, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "eigenvalues", d_k, md->eigval, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "colmean", d_m, md->colmean, err);
+    if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
+        st = kpca_h5_write_doubles(f, path, "rho", d_k, md->rho, err);
+    return kpca_h5_writer_close(&w, st, err);
+}
+
+static kpca_status read_size(hid_t f, const char *path, const char *name, long lo, long hi, size_t *out,
+                             kpca_error *err)
+{
+    long v;
+    kpca_status st = kpca_h5_attr_read_long(f, path, name, &v, err);
+    if (st != KPCA_OK)
+        return st;
+    if (v < lo || v > hi)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' = %ld out of range (%ld..%ld)", path, name, v, lo, hi);
+    *out = (size_t)v;
+    return KPCA_OK;
+}
+
+static kpca_status expect_dims(const char *path, const char *name, const size_t got[2], size_t r, size_t c,
+                               kpca_error *err)
+{
+    if (got[0] != r || got[1] != c)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' is %zu x %zu, expected %zu x %zu", path, name,
+                         got[0], got[1], r, c);
+    return KPCA_OK;
+}
+
+kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
+{
+    memset(md, 0, sizeof *md);
+    hid_t f;
+    kpca_status st = kpca_h5_open_read(path, KPCA_SEAL_REQUIRED, &f, err);
+    if (st != KPCA_OK)
+        return st;
+    char fmt[64], kname[32];
+    long version = 0, degree = 0, checksum = 0;
+    size_t dims[2], ny = 0;
+    st = kpca_h5_attr_read_string(f, path, "format", fmt, sizeof fmt, err);
+    if (st == KPCA_OK && strcmp(fmt, KPCA_MODEL_FORMAT) != 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': not a kpca model (format '%s')", path, fmt);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "version", &version, err);
+    if (st == KPCA_OK && version != KPCA_MODEL_VERSION)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': model version %ld is not supported (this kpca reads version %d)",
+                       path, version, KPCA_MODEL_VERSION);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "kernel", kname, sizeof kname, err);
+    if (st == KPCA_OK && kpca_kernel_parse(kname, &md->kernel.type) != 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown kernel '%s' (expected poly, rbf, sigmoid or linear)", path,
+                       kname);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "degree", &degree, err);
+    if (st == KPCA_OK && (degree < 1 || degree > KPCA_MAX_DEGREE))
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': degree %ld out of range", path, degree);
+    md->kernel.degree = (int)degree;
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "gamma", &md->kernel.gamma, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "coef0", &md->kernel.coef0, err);
+    if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
+        st = kpca_h5_attr_read_double(f, path, "sigma", &md->kernel.sigma, err);
+    /* optional: absent in the models of the exact solver before them */
+    md->centring = KPCA_CENTRE_KERNEL;
+    if (st == KPCA_OK && H5Aexists(f, "centring") > 0) {
+        char cname[32];
+        st = kpca_h5_attr_read_string(f, path, "centring", cname, sizeof cname, err);
+        if (st == KPCA_OK && strcmp(cname, "nystrom") == 0)
+            md->centring = KPCA_CENTRE_NYSTROM;
+        else if (st == KPCA_OK && strcmp(cname, "reduced") == 0)
+            md->centring = KPCA_CENTRE_REDUCED;
+        else if (st == KPCA_OK && strcmp(cname, "kernel") != 0)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown centring '%s' (expected kernel, nystrom or reduced)",
+                           path, cname);
+    }
+    if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
+        st = kpca_h5_attr_read_text(f, path, "reduction", md->reduction, sizeof md->reduction, err);
+    if (st == KPCA_OK && H5Aexists(f, "solver") > 0)
+        st = kpca_h5_attr_read_string(f, path, "solver", md->solver, sizeof md->solver, err);
+    const int reduced = md->centring == KPCA_CENTRE_REDUCED;
+    if (st == KPCA_OK) st = read_size(f, path, "m", reduced ? 1 : 2, 100000000L, &md->m, err);
+    if (st == KPCA_OK) /* optional: absent before it; m for kernel-centred models */
+        md->fit_n = md->centring == KPCA_CENTRE_KERNEL ? md->m : 0;
+    if (st == KPCA_OK && H5Aexists(f, "fit_points") > 0)
+        st = read_size(f, path, "fit_points", 2, 100000000L, &md->fit_n, err);
+    if (st == KPCA_OK) st = read_size(f, path, "dim", 1, 100000000L, &md->dim, err);
+    if (st == KPCA_OK) st = read_size(f, path, "k", 1, reduced ? 100000000L : (long)md->m, &md->k, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "grandmean", &md->grandmean, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "trace", &md->trace, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_lo", &md->input_lo, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_hi", &md->input_hi, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "source", md->source, sizeof md->source, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
+    if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);
+    if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "fit_y", &ny, &md->fity, err);
+    if (st == KPCA_OK && ny != md->m)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'fit_y' has %zu labels, expected %zu", path, ny, md->m);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "alpha", 2, dims, &md->alpha, err);
+    if (st == KPCA_OK) st = expect_dims(path, "alpha", dims, md->k, md->m, err);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "eigenvalues", 1, dims, &md->eigval, err);
+    if (st == KPCA_OK) st = expect_dims(path, "eigenvalues", dims, md->k, 1, err);
+    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "colmean", 1, dims, &md->colmean, err);
+    if (st == KPCA_OK) st = expect_dims(path, "colmean", dims, md->m, 1, err);
+    if (st == KPCA_OK && reduced) st = kpca_h5_read_doubles(f, path, "rho", 1, dims, &md->rho, err);
+    if (st == KPCA_OK && reduced) st = expect_dims(path, "rho", dims, md->k, 1, err);
+    H5Fclose(f);
+    if (st == KPCA_OK && (unsigned long)checksum != model_checksum(md))
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);
+    if (st == KPCA_OK)
+        st = kpca_model_validate(md, path, err);
+    if (st != KPCA_OK)
+        kpca_model_free(md);
+    return st;
+}

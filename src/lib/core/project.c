@@ -1,0 +1,148 @@
+/* project.c - projection onto a model's components (kpca_model_transform,
+ * model.h): each point's kernel row against the model points, centred as
+ * the model says, times alpha; an exact model's fit points copied. */
+#include <cblas.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/kernel.h"
+#include "support/mem.h"
+#include "core/model.h"
+#include "support/progress.h"
+
+/* The fit point whose row is bit for bit x (dim values), or SIZE_MAX: an
+ * open-addressing table of the fit rows' hashes, built once per transform
+ * (O(m dim)); NULL table: none. */
+typedef struct {
+    size_t cap; /* a power of two > 2 m */
+    size_t *slot; /* fit point + 1, 0 empty */
+} fit_index;
+
+static uint64_t row_hash(const double *x, size_t dim)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (size_t c = 0; c < dim; c++) {
+        uint64_t b;
+        memcpy(&b, &x[c], sizeof b);
+        h = (h ^ b) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static int fit_index_build(const kpca_model *md, fit_index *fi)
+{
+    fi->cap = 16;
+    while (fi->cap < 2 * md->m + 1)
+        fi->cap *= 2;
+    fi->slot = kpca_calloc(fi->cap, sizeof(size_t));
+    if (fi->slot == NULL)
+        return -1;
+    for (size_t j = 0; j < md->m; j++) {
+        size_t s = (size_t)row_hash(md->fitx + j * md->dim, md->dim) & (fi->cap - 1);
+        while (fi->slot[s] != 0)
+            s = (s + 1) & (fi->cap - 1);
+        fi->slot[s] = j + 1;
+    }
+    return 0;
+}
+
+static size_t fit_index_find(const kpca_model *md, const fit_index *fi, const double *x)
+{
+    size_t s = (size_t)row_hash(x, md->dim) & (fi->cap - 1);
+    for (; fi->slot[s] != 0; s = (s + 1) & (fi->cap - 1)) {
+        size_t j = fi->slot[s] - 1;
+        if (memcmp(md->fitx + j * md->dim, x, md->dim * sizeof(double)) == 0)
+            return j;
+    }
+    return SIZE_MAX;
+}
+
+kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
+                                 double *z, kpca_error *err)
+{
+    if (dim != model->dim)
+        return kpca_fail(err, KPCA_EFORMAT, "the data has %zu values per point but the model expects %zu",
+                         dim, model->dim);
+    if (k == 0 || k > model->k)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot project onto %zu components: the model has %zu", k, model->k);
+    const size_t m = model->m;
+    size_t block = n < KPCA_TRANSFORM_BLOCK ? n : KPCA_TRANSFORM_BLOCK;
+    /* An exact model's fit point x_j projects to K~ alpha = mu alpha_j (its
+     * eigenvectors are exact to rounding): such rows are copied; in a block
+     * that has some, the other rows are gathered (xb), projected (zb) and
+     * scattered back. */
+    const int exact = model->centring == KPCA_CENTRE_KERNEL && strncmp(model->solver, "exact", 5) == 0;
+    fit_index fi = {0, NULL};
+    size_t *other = NULL; /* rows of the block that are not fit points */
+    double *xb = NULL, *zb = NULL;
+    double *kt = kpca_alloc_array(block ? block : 1, m, sizeof(double));
+    kpca_status st = KPCA_OK;
+    if (kt == NULL || (exact && n > 0 && fit_index_build(model, &fi) != 0)) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel block", block, m);
+        goto done;
+    }
+    if (fi.slot != NULL) {
+        other = kpca_alloc_array(block, 1, sizeof(size_t));
+        xb = kpca_alloc_array(block, dim, sizeof(double));
+        zb = kpca_alloc_array(block, k, sizeof(double));
+        if (other == NULL || xb == NULL || zb == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu-row block", block);
+            goto done;
+        }
+    }
+    /* blocks of the input's rows, the same whatever rows match, so that a
+     * row's features depend on its block alone (kpca-mpi splits by blocks) */
+    for (size_t r0 = 0; r0 < n; r0 += block) {
+        size_t nb = n - r0 < block ? n - r0 : block, no = nb;
+        kpca_progress("projection", r0, n);
+        const double *xs = x + r0 * dim;
+        double *zs = z + r0 * k;
+        if (fi.slot != NULL) {
+            no = 0;
+            for (size_t r = r0; r < r0 + nb; r++) {
+                size_t j = fit_index_find(model, &fi, x + r * dim);
+                if (j == SIZE_MAX) {
+                    other[no++] = r;
+                    continue;
+                }
+                for (size_t c = 0; c < k; c++)
+                    z[r * k + c] = model->eigval[c] * model->alpha[c * m + j];
+            }
+            if (no == 0)
+                continue;
+            if (no < nb) { /* gather the other rows */
+                for (size_t r = 0; r < no; r++)
+                    memcpy(xb + r * dim, x + other[r] * dim, dim * sizeof(double));
+                xs = xb;
+                zs = zb;
+            }
+        }
+        kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
+        if (model->centring != KPCA_CENTRE_KERNEL) { /* NYSTROM, REDUCED */
+            for (size_t r = 0; r < no; r++)
+                cblas_daxpy((int)m, -1.0, model->colmean, 1, kt + r * m, 1);
+        } else {
+            kpca_center_cross(kt, no, m, model->colmean, model->grandmean);
+        }
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)no, (int)k, (int)m, 1.0, kt, (int)m,
+                    model->alpha, (int)m, 0.0, zs, (int)k);
+        if (zs == zb) /* scatter */
+            for (size_t r = 0; r < no; r++)
+                memcpy(z + other[r] * k, zb + r * k, k * sizeof(double));
+    }
+    kpca_progress("projection", n, n);
+    for (size_t i = 0; i < n * k; i++)
+        if (!isfinite(z[i])) {
+            st = kpca_fail(err, KPCA_ENUMERIC, "projection overflow at point %zu (kernel values too large)", i / k + 1);
+            break;
+        }
+done:
+    kpca_free(kt);
+    kpca_free(fi.slot);
+    kpca_free(other);
+    kpca_free(xb);
+    kpca_free(zb);
+    return st;
+}

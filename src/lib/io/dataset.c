@@ -1,0 +1,284 @@
+/* dataset.c - format detection, data-set helpers and transforms. */
+#include "io/dataset.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "io/clobber.h"
+#include "support/mem.h"
+#include "support/names.h"
+#include "support/rng.h"
+
+static const char *const format_names[] = {"auto", "esl", "libsvm", "hdf5", "csv"};
+
+#define NFORMATS (sizeof format_names / sizeof format_names[0])
+
+const char *kpca_format_name(kpca_format f)
+{
+    return (unsigned)f < NFORMATS ? kpca_name_of(format_names, NFORMATS, (unsigned)f) : NULL;
+}
+
+int kpca_format_parse(const char *name, kpca_format *out)
+{
+    int i = kpca_name_index(format_names, NFORMATS, name);
+    if (i < 0 && strcmp(name, "h5") == 0) /* an alias */
+        i = KPCA_FMT_HDF5;
+    if (i < 0)
+        return -1;
+    *out = (kpca_format)i;
+    return 0;
+}
+
+static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+
+kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    unsigned char head[12];
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    /* the HDF5 signature, or the seal in front of one that kpca wrote (h5seal.h) */
+    if ((got >= 8 && memcmp(head, hdf5_sig, 8) == 0) || (got == 12 && memcmp(head, "kpca-seal 1 ", 12) == 0)) {
+        *out = KPCA_FMT_HDF5;
+        return KPCA_OK;
+    }
+    if (got == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': file is empty", path);
+
+    gzFile gz = gzopen(path, "rb");
+    if (gz == NULL)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    /* LIBSVM if any of the first 20 non-blank lines holds an index:value
+     * pair (a LIBSVM point may have no pairs at all), else ESL */
+    char buf[4096];
+    kpca_format fmt = KPCA_FMT_AUTO;
+    int lines = 0;
+    while (fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL) {
+        const char *p = buf;
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (*p == '\0')
+            continue; /* blank line */
+        lines++;
+        fmt = strchr(p, ':') != NULL ? KPCA_FMT_LIBSVM : KPCA_FMT_ESL;
+    }
+    int zerr;
+    const char *zmsg = gzerror(gz, &zerr);
+    char zcopy[256];
+    snprintf(zcopy, sizeof zcopy, "%s", zmsg != NULL ? zmsg : "");
+    gzclose(gz);
+    if (fmt == KPCA_FMT_AUTO) {
+        if (zerr != Z_OK && zerr != Z_STREAM_END)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': corrupt or truncated gzip data (%s)", path, zcopy);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data (file is empty or blank)", path);
+    }
+    *out = fmt;
+    return KPCA_OK;
+}
+
+kpca_status kpca_split_spec(const char *spec, char **file, const char **group, kpca_error *err)
+{
+    struct stat st;
+    *group = NULL;
+    const char *colon = strrchr(spec, ':');
+    if (colon != NULL && stat(spec, &st) != 0) {
+        size_t len = (size_t)(colon - spec);
+        char *f = kpca_malloc(len + 1);
+        if (f == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        memcpy(f, spec, len);
+        f[len] = '\0';
+        if (stat(f, &st) == 0) {
+            *file = f;
+            *group = colon + 1;
+            return KPCA_OK;
+        }
+        kpca_free(f);
+    }
+    size_t len = strlen(spec);
+    char *f = kpca_malloc(len + 1);
+    if (f == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    memcpy(f, spec, len + 1);
+    *file = f;
+    return KPCA_OK;
+}
+
+kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
+                              kpca_dataset *ds, kpca_error *err)
+{
+    static const kpca_read_opts defaults = {KPCA_FMT_AUTO, NULL, 0};
+    if (opts == NULL)
+        opts = &defaults;
+    memset(ds, 0, sizeof *ds);
+
+    char *file = NULL;
+    const char *group = NULL;
+    kpca_status st = kpca_split_spec(spec, &file, &group, err);
+    if (st != KPCA_OK)
+        return st;
+    if ((st = kpca_input_check(file, err)) != KPCA_OK) {
+        kpca_free(file);
+        return st;
+    }
+    if (opts->group != NULL)
+        group = opts->group;
+
+    kpca_format fmt = opts->format;
+    if (fmt == KPCA_FMT_AUTO) {
+        st = kpca_detect_format(file, &fmt, err);
+        if (st != KPCA_OK) {
+            kpca_free(file);
+            return st;
+        }
+    }
+    if (group != NULL && fmt != KPCA_FMT_HDF5) {
+        st = kpca_fail(err, KPCA_EUSAGE, "'%s': a group ('%s') was given but the file is %s text, not HDF5",
+                       file, group, kpca_format_name(fmt));
+        kpca_free(file);
+        return st;
+    }
+    switch (fmt) {
+    case KPCA_FMT_ESL: st = kpca_read_esl(file, opts->dim, ds, err); break;
+    case KPCA_FMT_LIBSVM: st = kpca_read_libsvm(file, opts->dim, ds, err); break;
+    case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, err); break;
+    default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", file, kpca_format_name(fmt));
+    }
+    if (st == KPCA_OK)
+        ds->format = fmt;
+    kpca_free(file);
+    return st;
+}
+
+void kpca_dataset_free(kpca_dataset *ds)
+{
+    if (ds == NULL)
+        return;
+    kpca_free(ds->x);
+    kpca_free(ds->y);
+    memset(ds, 0, sizeof *ds);
+}
+
+kpca_status kpca_dataset_pad(kpca_dataset *ds, size_t dim, kpca_error *err)
+{
+    if (dim < ds->dim)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot narrow a data set from %zu to %zu values", ds->dim, dim);
+    if (dim == ds->dim)
+        return KPCA_OK;
+    double *x = kpca_alloc_array(ds->n, dim, sizeof(double));
+    if (x == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu data set", ds->n, dim);
+    for (size_t i = 0; i < ds->n; i++) {
+        memcpy(x + i * dim, ds->x + i * ds->dim, ds->dim * sizeof(double));
+        memset(x + i * dim + ds->dim, 0, (dim - ds->dim) * sizeof(double));
+    }
+    kpca_free(ds->x);
+    ds->x = x;
+    ds->dim = dim;
+    return KPCA_OK;
+}
+
+kpca_status kpca_dataset_alloc(kpca_dataset *ds, size_t n, size_t dim, kpca_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    ds->x = kpca_alloc_array(n, dim, sizeof(double));
+    ds->y = kpca_alloc_array(n, 1, sizeof(int));
+    if (ds->x == NULL || ds->y == NULL) {
+        kpca_dataset_free(ds);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu data set", n, dim);
+    }
+    if (n * dim > 0)
+        memset(ds->x, 0, n * dim * sizeof(double));
+    if (n > 0)
+        memset(ds->y, 0, n * sizeof(int));
+    ds->n = n;
+    ds->dim = dim;
+    return KPCA_OK;
+}
+
+kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size_t m,
+                                kpca_dataset *dst, kpca_error *err)
+{
+    kpca_status st = kpca_dataset_alloc(dst, m, src->dim, err);
+    if (st != KPCA_OK)
+        return st;
+    for (size_t i = 0; i < m; i++) {
+        if (idx[i] >= src->n) {
+            kpca_dataset_free(dst);
+            return kpca_fail(err, KPCA_EUSAGE, "row index %zu out of range (%zu rows)", idx[i], src->n);
+        }
+        memcpy(dst->x + i * src->dim, src->x + idx[i] * src->dim, src->dim * sizeof(double));
+        dst->y[i] = src->y[idx[i]];
+    }
+    return KPCA_OK;
+}
+
+kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, kpca_error *err)
+{
+    if (m > n)
+        return kpca_fail(err, KPCA_EUSAGE, "subset of %zu rows requested but the data has only %zu", m, n);
+    if (seed == 0) {
+        for (size_t i = 0; i < m; i++)
+            idx[i] = i;
+        return KPCA_OK;
+    }
+    /* Selection sampling (Knuth's Algorithm S): one pass, output ascending. */
+    uint64_t s = seed;
+    size_t chosen = 0;
+    for (size_t i = 0; i < n && chosen < m; i++) {
+        if (kpca_rng_below(&s, (uint64_t)(n - i)) < (uint64_t)(m - chosen))
+            idx[chosen++] = i;
+    }
+    return KPCA_OK;
+}
+
+void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed)
+{
+    uint64_t s = seed;
+    size_t total = ds->n * ds->dim;
+    for (size_t i = 0; i < total; i += 2) {
+        double z0, z1;
+        kpca_rng_normal_pair(&s, sd, &z0, &z1);
+        ds->x[i] += z0;
+        if (i + 1 < total)
+            ds->x[i + 1] += z1;
+    }
+}
+
+void kpca_dataset_rescale(kpca_dataset *ds, double lo, double hi)
+{
+    double a = 2.0 / (hi - lo), b = -1.0 - a * lo;
+    size_t total = ds->n * ds->dim;
+    for (size_t i = 0; i < total; i++)
+        ds->x[i] = a * ds->x[i] + b;
+}
+
+void kpca_dataset_round(kpca_dataset *ds, int decimals)
+{
+    double scale = pow(10.0, decimals);
+    size_t total = ds->n * ds->dim;
+    for (size_t i = 0; i < total; i++) {
+        double r = round(ds->x[i] * scale) / scale;
+        ds->x[i] = r == 0.0 ? 0.0 : r; /* no negative zeros */
+    }
+}
+
+void kpca_dataset_range(const kpca_dataset *ds, double *lo, double *hi)
+{
+    size_t total = ds->n * ds->dim;
+    double a = total ? ds->x[0] : 0.0, b = a;
+    for (size_t i = 1; i < total; i++) {
+        if (ds->x[i] < a)
+            a = ds->x[i];
+        if (ds->x[i] > b)
+            b = ds->x[i];
+    }
+    *lo = a;
+    *hi = b;
+}

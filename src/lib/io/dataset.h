@@ -1,0 +1,109 @@
+/* dataset.h - labelled data sets and their readers.
+ *
+ * A kpca_dataset owns a dense row-major matrix x (n rows of dim doubles) and
+ * n integer labels y.  Readers accept three formats, detected from content:
+ *
+ *   ESL text   "label v1 v2 ... vD" per line, plain or gzip (the USPS
+ *              zip.train.gz layout: digit labels 0..9, written 0.0000 or
+ *              0); every line must have the same D.
+ *   LIBSVM     "label idx:val idx:val ..." with 1-based, strictly ascending
+ *              indices; plain or gzip; D is the largest index seen (or the
+ *              dim given in the options; an index beyond it is an error).
+ *   HDF5       a group holding `data` (n x D, any float or integer type) and
+ *              `target` (n, integer type).  The group comes from the
+ *              options or from a "FILE:GROUP" suffix; "/" is the default.
+ *
+ * Blank lines in text files are skipped; CR before LF is accepted; every
+ * value must be a finite number and every label an integer.
+ */
+#ifndef KPCA_DATASET_H
+#define KPCA_DATASET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "support/error.h"
+#include "support/rng.h" /* kpca_splitmix64, once declared here */
+
+typedef enum {
+    KPCA_FMT_AUTO = 0,
+    KPCA_FMT_ESL,
+    KPCA_FMT_LIBSVM,
+    KPCA_FMT_HDF5,
+    KPCA_FMT_CSV /* output only (features) */
+} kpca_format;
+
+typedef struct {
+    size_t n, dim;
+    double *x;          /* n*dim, row-major, owned */
+    int *y;             /* n labels, owned */
+    kpca_format format; /* the format it was read from (AUTO if built in memory) */
+    int features;       /* 1: an HDF5 file of kpca features (format "kpca-features") */
+    unsigned long model_id; /* kpca features: their model's fingerprint
+                             * (kpca_model_fingerprint); 0: none recorded */
+} kpca_dataset;
+
+typedef struct {
+    kpca_format format; /* KPCA_FMT_AUTO: detect from content */
+    const char *group;  /* HDF5 group; NULL: from "FILE:GROUP" or "/" */
+    size_t dim;         /* expected dimension; 0: take it from the file */
+} kpca_read_opts;
+
+/* "esl", "libsvm", "hdf5", "csv"; NULL for an unknown value. */
+const char *kpca_format_name(kpca_format f);
+/* Parses a format name; returns 0 on success, -1 if unknown. */
+int kpca_format_parse(const char *name, kpca_format *out);
+
+/* Detects the format of `path` from its first bytes (HDF5 signature; else the
+ * first non-blank text line, through gzip if compressed, with ':' meaning
+ * LIBSVM).  The path must not carry a ":GROUP" suffix. */
+kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err);
+
+/* Reads `spec` ("FILE" or "FILE:GROUP" for HDF5) into *ds (overwritten;
+ * free with kpca_dataset_free).  On failure *ds is left empty. */
+kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
+                              kpca_dataset *ds, kpca_error *err);
+
+/* Format-specific readers used by kpca_dataset_read. */
+kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
+kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
+kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim,
+                           kpca_dataset *ds, kpca_error *err);
+
+/* Splits "FILE:GROUP" when FILE exists and FILE:GROUP does not.  Writes a
+ * newly allocated file name to *file and a pointer into spec (or NULL) to
+ * *group. */
+kpca_status kpca_split_spec(const char *spec, char **file, const char **group, kpca_error *err);
+
+void kpca_dataset_free(kpca_dataset *ds);
+
+/* Widens every row to `dim` >= ds->dim values with zeros: LIBSVM files omit
+ * zeros, so two files of one feature space can show different largest
+ * indices. */
+kpca_status kpca_dataset_pad(kpca_dataset *ds, size_t dim, kpca_error *err);
+
+/* Allocates an n x dim data set with zeroed values. */
+kpca_status kpca_dataset_alloc(kpca_dataset *ds, size_t n, size_t dim, kpca_error *err);
+
+/* Copies rows idx[0..m-1] of src into *dst. */
+kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size_t m,
+                                kpca_dataset *dst, kpca_error *err);
+
+/* Writes m distinct row indices of 0..n-1, ascending, into idx: the first m
+ * rows when seed == 0, else a uniform random subset drawn with the given
+ * seed (deterministic on every platform). */
+kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, kpca_error *err);
+
+/* Adds independent Gaussian noise of standard deviation sd to every value,
+ * row by row: kpca_rng_normal_pair (rng.h) from `seed`, so the
+ * same seed gives the same noise on every platform with an IEEE libm.
+ * Values are not clipped. */
+void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed);
+/* Maps values from [lo, hi] linearly onto [-1, 1] (lo < hi). */
+void kpca_dataset_rescale(kpca_dataset *ds, double lo, double hi);
+/* Rounds every value to `decimals` decimal places (0..15). */
+void kpca_dataset_round(kpca_dataset *ds, int decimals);
+/* Smallest and largest value (0, 0 for an empty set). */
+void kpca_dataset_range(const kpca_dataset *ds, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,110 @@
+/* dataset_h5.c - HDF5 reader: GROUP/data (n x D) and GROUP/target (n). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/dataset.h"
+#include "io/h5util.h"
+#include "support/mem.h"
+
+/* Collects the names of the root's groups, comma-separated, for messages. */
+static herr_t collect_group(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)info;
+    char *buf = data;
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    int is_group = o >= 0 && H5Iget_type(o) == H5I_GROUP;
+    if (o >= 0)
+        H5Oclose(o);
+    if (is_group) {
+        size_t len = strlen(buf);
+        if (len + strlen(name) + 3 < 256)
+            snprintf(buf + len, 256 - len, "%s%s", len ? ", " : "", name);
+    }
+    return 0;
+}
+
+kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca_dataset *ds, kpca_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    hid_t f;
+    int sealed = 0;
+    kpca_status st = kpca_h5_open_read_sealed(path, KPCA_SEAL_IF_PRESENT, &f, &sealed, err);
+    if (st != KPCA_OK)
+        return st;
+    hid_t g = -1;
+    int is_root = strcmp(group, "/") == 0 || group[0] == '\0';
+    if (!is_root && H5Lexists(f, group, H5P_DEFAULT) <= 0) {
+        g = -1;
+    } else {
+        g = H5Gopen2(f, is_root ? "/" : group, H5P_DEFAULT);
+    }
+    if (g < 0) {
+        char names[256] = "";
+        H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_group, names);
+        H5Fclose(f);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no group '%s' (groups here: %s)", path, group,
+                         names[0] ? names : "none");
+    }
+    if (is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0) {
+        char names[256] = "";
+        H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_group, names);
+        H5Gclose(g);
+        H5Fclose(f);
+        if (names[0])
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': choose a group with FILE:GROUP (groups here: %s)", path, names);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no dataset 'data' at the root", path);
+    }
+    size_t dims[2], ny = 0;
+    double *x = NULL;
+    int *y = NULL;
+    st = kpca_h5_read_doubles(g, path, "data", 2, dims, &x, err);
+    if (st == KPCA_OK)
+        st = kpca_h5_read_ints(g, path, "target", &ny, &y, err);
+    /* kpca's own feature files say so and name their model (both optional);
+     * they are sealed, and only a sealed file's attributes are looked at:
+     * H5Aexists is one of libhdf5's unsafe calls on a damaged file */
+    int features = 0;
+    long model_id = 0;
+    if (st == KPCA_OK && sealed && is_root && H5Aexists(f, "format") > 0) {
+        char fmt[64];
+        st = kpca_h5_attr_read_string(f, path, "format", fmt, sizeof fmt, err);
+        features = st == KPCA_OK && strcmp(fmt, "kpca-features") == 0;
+    }
+    if (st == KPCA_OK && features && H5Aexists(f, "model_id") > 0)
+        st = kpca_h5_attr_read_long(f, path, "model_id", &model_id, err);
+    H5Gclose(g);
+    H5Fclose(f);
+    if (st != KPCA_OK)
+        goto fail;
+    if (ny != dims[0]) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' has %zu rows but 'target' has %zu labels", path, dims[0], ny);
+        goto fail;
+    }
+    if (dims[0] == 0 || dims[1] == 0) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' is empty (%zu x %zu)", path, dims[0], dims[1]);
+        goto fail;
+    }
+    if (dim != 0 && dims[1] != dim) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' has %zu columns, expected %zu", path, dims[1], dim);
+        goto fail;
+    }
+    for (size_t i = 0; i < dims[0] * dims[1]; i++) {
+        if (!isfinite(x[i])) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' row %zu column %zu is not a finite number", path,
+                           i / dims[1] + 1, i % dims[1] + 1);
+            goto fail;
+        }
+    }
+    ds->x = x;
+    ds->y = y;
+    ds->n = dims[0];
+    ds->dim = dims[1];
+    ds->features = features;
+    ds->model_id = (unsigned long)model_id;
+    return KPCA_OK;
+fail:
+    kpca_free(x);
+    kpca_free(y);
+    return st;
+}

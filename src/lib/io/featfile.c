@@ -1,0 +1,89 @@
+#include "io/featfile.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "io/atomic.h"
+#include "io/h5util.h"
+#include "io/h5write.h"
+#include "support/version.h"
+
+/* case-insensitive: "X.H5" is HDF5 too */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+kpca_format kpca_format_from_name(const char *path)
+{
+    if (ends_with(path, ".h5") || ends_with(path, ".hdf5") || ends_with(path, ".he5"))
+        return KPCA_FMT_HDF5;
+    if (ends_with(path, ".csv"))
+        return KPCA_FMT_CSV;
+    return KPCA_FMT_LIBSVM;
+}
+
+static kpca_status write_h5(const char *path, const double *z, size_t n, size_t k, const int *y,
+                            const kpca_features_meta *meta, kpca_error *err)
+{
+    kpca_h5_writer w;
+    kpca_status st = kpca_h5_writer_open(&w, path, err);
+    if (st != KPCA_OK)
+        return st;
+    hid_t f = w.file;
+    size_t dz[2] = {n, k}, dk[2] = {k, 0};
+    st = kpca_h5_attr_write_string(f, path, "format", meta && meta->format ? meta->format : "kpca-features", err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
+    if (st == KPCA_OK && meta && meta->model) st = kpca_h5_attr_write_string(f, path, "model", meta->model, err);
+    if (st == KPCA_OK && meta && meta->model_id)
+        st = kpca_h5_attr_write_long(f, path, "model_id", (long)meta->model_id, err);
+    if (st == KPCA_OK && meta && meta->source) st = kpca_h5_attr_write_string(f, path, "source", meta->source, err);
+    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "data", dz, z, err);
+    if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "target", n, y, err);
+    if (st == KPCA_OK && meta && meta->eigval) st = kpca_h5_write_doubles(f, path, "eigenvalues", dk, meta->eigval, err);
+    return kpca_h5_writer_close(&w, st, err);
+}
+
+static kpca_status write_text(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
+                              const int *y, char column, kpca_error *err)
+{
+    kpca_atomic at;
+    kpca_status st = kpca_atomic_begin(&at, path, err);
+    if (st != KPCA_OK)
+        return st;
+    FILE *fp = at.fp;
+    if (fmt == KPCA_FMT_CSV) {
+        fputs("label", fp);
+        for (size_t c = 0; c < k; c++)
+            fprintf(fp, ",%c%zu", column, c + 1);
+        fputc('\n', fp);
+    }
+    for (size_t i = 0; i < n && !ferror(fp); i++) {
+        fprintf(fp, "%d", y[i]);
+        const double *row = z + i * k;
+        if (fmt == KPCA_FMT_CSV)
+            for (size_t c = 0; c < k; c++)
+                fprintf(fp, ",%.17g", row[c]);
+        else
+            for (size_t c = 0; c < k; c++)
+                fprintf(fp, " %zu:%.17g", c + 1, row[c]);
+        fputc('\n', fp);
+    }
+    if (ferror(fp)) {
+        kpca_atomic_abort(&at);
+        return kpca_fail(err, KPCA_EIO, "cannot write '%s'", path);
+    }
+    return kpca_atomic_commit(&at, err);
+}
+
+kpca_status kpca_features_write(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
+                                const int *y, const kpca_features_meta *meta, kpca_error *err)
+{
+    switch (fmt) {
+    case KPCA_FMT_HDF5: return write_h5(path, z, n, k, y, meta, err);
+    case KPCA_FMT_LIBSVM:
+    case KPCA_FMT_CSV: return write_text(path, fmt, z, n, k, y, meta && meta->column ? meta->column : 'z', err);
+    default: return kpca_fail(err, KPCA_EUSAGE, "cannot write features as '%s'", kpca_format_name(fmt));
+    }
+}

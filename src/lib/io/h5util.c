@@ -1,0 +1,312 @@
+#include "io/h5util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/h5seal.h"
+#include "support/mem.h"
+
+void kpca_h5_quiet(void)
+{
+    static int done = 0;
+    if (!done) {
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+        done = 1;
+    }
+}
+
+kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file, kpca_error *err)
+{
+    int sealed;
+    return kpca_h5_open_read_sealed(path, mode, file, &sealed, err);
+}
+
+kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed_out,
+                                     kpca_error *err)
+{
+    *sealed_out = 0;
+    kpca_h5_quiet();
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': Is a directory", path);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    int sealed = 0;
+    kpca_status sst = kpca_h5_seal_check_fd(fd, path, &sealed, err);
+    int bad_sb = sst == KPCA_OK && kpca_h5_superblock_implausible(fd, st.st_size);
+    close(fd);
+    if (sst != KPCA_OK)
+        return sst;
+    if (sealed == 0 && mode == KPCA_SEAL_REQUIRED)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no kpca seal: not a file written by this kpca (or its first bytes are damaged)",
+                         path);
+    htri_t is = H5Fis_hdf5(path);
+    if (is < 0)
+        return kpca_fail(err, KPCA_EIO, "cannot read '%s'", path);
+    if (is == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': not an HDF5 file (or a damaged one)", path);
+    if (bad_sb)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': damaged HDF5 superblock (sizes or end of file out of range)", path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot open as HDF5 (damaged file?)", path);
+    *file = f;
+    *sealed_out = sealed;
+    return KPCA_OK;
+}
+
+/* Opens dataset `name`, checks rank and class; fills dims. */
+static kpca_status open_checked(hid_t loc, const char *path, const char *name, int rank_lo, int rank_hi,
+                                int want_int, hid_t *dset, hsize_t dims[2], kpca_error *err)
+{
+    htri_t ex = H5Lexists(loc, name, H5P_DEFAULT);
+    if (ex <= 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no dataset '%s'", path, name);
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' is not a readable dataset", path, name);
+    hid_t sp = H5Dget_space(d);
+    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    hsize_t dd[H5S_MAX_RANK];
+    if (rank >= 0 && rank <= H5S_MAX_RANK)
+        H5Sget_simple_extent_dims(sp, dd, NULL);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (rank < rank_lo || rank > rank_hi || (rank == 2 && rank_hi == 2 && rank_lo == 1 && dd[1] != 1)) {
+        H5Dclose(d);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' has rank %d, expected %s", path, name, rank,
+                         rank_hi == 1 || (rank_lo == 1 && rank_hi == 2) ? "a vector" : rank_lo == 2 ? "a matrix (rank 2)" : "rank 1 or 2");
+    }
+    hid_t t = H5Dget_type(d);
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    if (t >= 0)
+        H5Tclose(t);
+    if (want_int ? cls != H5T_INTEGER : (cls != H5T_FLOAT && cls != H5T_INTEGER)) {
+        H5Dclose(d);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' has the wrong type, expected %s", path, name,
+                         want_int ? "integers" : "numbers (float or integer)");
+    }
+    dims[0] = rank >= 1 ? dd[0] : 1;
+    dims[1] = rank >= 2 ? dd[1] : 1;
+    *dset = d;
+    return KPCA_OK;
+}
+
+/* bytes per value in the file (8 when unknown) */
+static size_t file_type_size(hid_t d)
+{
+    size_t tsize = 8;
+    hid_t ft = H5Dget_type(d);
+    if (ft >= 0) {
+        size_t sz = H5Tget_size(ft);
+        if (sz > 0)
+            tsize = sz;
+        H5Tclose(ft);
+    }
+    return tsize;
+}
+
+kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
+                                 size_t dims[2], double **out, kpca_error *err)
+{
+    hid_t d;
+    hsize_t hd[2];
+    kpca_status st = open_checked(loc, path, name, want_rank, want_rank, 0, &d, hd, err);
+    if (st != KPCA_OK)
+        return st;
+    char what[160];
+    snprintf(what, sizeof what, "dataset '%s' in '%s' (%llu x %llu)", name, path, (unsigned long long)hd[0],
+             (unsigned long long)hd[1]);
+    /* our doubles, plus libhdf5's conversion buffer (a value of the file's type each) */
+    st = kpca_mem_check((double)hd[0] * (double)hd[1] * (double)(sizeof(double) + file_type_size(d)), what, err);
+    if (st != KPCA_OK) {
+        H5Dclose(d);
+        return st;
+    }
+    double *buf = kpca_alloc_array((size_t)hd[0], (size_t)hd[1], sizeof(double));
+    if (buf == NULL) {
+        H5Dclose(d);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s' (%llu x %llu)", name, path,
+                         (unsigned long long)hd[0], (unsigned long long)hd[1]);
+    }
+    herr_t r = (hd[0] * hd[1] == 0) ? 0 : H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    H5Dclose(d);
+    if (r < 0) {
+        kpca_free(buf);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+    }
+    dims[0] = (size_t)hd[0];
+    dims[1] = (size_t)hd[1];
+    *out = buf;
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n, int **out, kpca_error *err)
+{
+    hid_t d;
+    hsize_t hd[2];
+    kpca_status st = open_checked(loc, path, name, 1, 2, 1, &d, hd, err);
+    if (st != KPCA_OK)
+        return st;
+    char what[160];
+    snprintf(what, sizeof what, "dataset '%s' in '%s' (%llu values)", name, path, (unsigned long long)hd[0]);
+    st = kpca_mem_check((double)hd[0] * (double)(sizeof(long long) + sizeof(int) + file_type_size(d)), what, err);
+    if (st != KPCA_OK) {
+        H5Dclose(d);
+        return st;
+    }
+    /* read as 64-bit and range-check: HDF5 would clamp silently into int */
+    long long *wide = kpca_alloc_array((size_t)hd[0], 1, sizeof(long long));
+    int *buf = kpca_alloc_array((size_t)hd[0], 1, sizeof(int));
+    if (wide == NULL || buf == NULL) {
+        H5Dclose(d);
+        kpca_free(wide);
+        kpca_free(buf);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s'", name, path);
+    }
+    herr_t r = hd[0] == 0 ? 0 : H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide);
+    H5Dclose(d);
+    if (r < 0) {
+        kpca_free(wide);
+        kpca_free(buf);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+    }
+    for (size_t i = 0; i < (size_t)hd[0]; i++) {
+        if (wide[i] < INT_MIN || wide[i] > INT_MAX) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' row %zu: label %lld is beyond int", path, name,
+                           i + 1, wide[i]);
+            kpca_free(wide);
+            kpca_free(buf);
+            return st;
+        }
+        buf[i] = (int)wide[i];
+    }
+    kpca_free(wide);
+    *n = (size_t)hd[0];
+    *out = buf;
+    return KPCA_OK;
+}
+
+static kpca_status attr_open(hid_t loc, const char *path, const char *name, H5T_class_t want, hid_t *a,
+                             kpca_error *err)
+{
+    if (H5Aexists(loc, name) <= 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': missing attribute '%s'", path, name);
+    hid_t h = H5Aopen(loc, name, H5P_DEFAULT);
+    if (h < 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot open attribute '%s'", path, name);
+    hid_t sp = H5Aget_space(h);
+    int scalar = sp >= 0 && H5Sget_simple_extent_type(sp) == H5S_SCALAR;
+    if (sp >= 0)
+        H5Sclose(sp);
+    hid_t t = H5Aget_type(h);
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    if (t >= 0)
+        H5Tclose(t);
+    if (!scalar || cls != want) {
+        H5Aclose(h);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' has the wrong type or shape", path, name);
+    }
+    *a = h;
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_attr_read_double(hid_t loc, const char *path, const char *name, double *v, kpca_error *err)
+{
+    hid_t a;
+    kpca_status st = attr_open(loc, path, name, H5T_FLOAT, &a, err);
+    if (st != KPCA_OK)
+        return st;
+    herr_t r = H5Aread(a, H5T_NATIVE_DOUBLE, v);
+    H5Aclose(a);
+    if (r < 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read attribute '%s'", path, name);
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_attr_read_long(hid_t loc, const char *path, const char *name, long *v, kpca_error *err)
+{
+    hid_t a;
+    kpca_status st = attr_open(loc, path, name, H5T_INTEGER, &a, err);
+    if (st != KPCA_OK)
+        return st;
+    long long ll = 0;
+    herr_t r = H5Aread(a, H5T_NATIVE_LLONG, &ll);
+    H5Aclose(a);
+    if (r < 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read attribute '%s'", path, name);
+    *v = (long)ll;
+    return KPCA_OK;
+}
+
+static kpca_status read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap, int text,
+                               kpca_error *err)
+{
+    hid_t a;
+    kpca_status st = attr_open(loc, path, name, H5T_STRING, &a, err);
+    if (st != KPCA_OK)
+        return st;
+    hid_t ft = H5Aget_type(a);
+    size_t sz = ft >= 0 ? H5Tget_size(ft) : 0;
+    htri_t vl = ft >= 0 ? H5Tis_variable_str(ft) : -1;
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (vl != 0 || sz == 0 || sz > 65536) {
+        H5Aclose(a);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' is not a fixed-length string", path, name);
+    }
+    char *tmp = kpca_malloc(sz + 1);
+    if (tmp == NULL) {
+        H5Aclose(a);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mt, sz);
+    H5Tset_strpad(mt, H5T_STR_NULLPAD); /* every byte, whatever padding the file used */
+    herr_t r = H5Aread(a, mt, tmp);
+    H5Tclose(mt);
+    H5Aclose(a);
+    if (r < 0) {
+        kpca_free(tmp);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read attribute '%s'", path, name);
+    }
+    tmp[sz] = '\0';
+    size_t len = strlen(tmp);
+    kpca_status st2 = KPCA_OK;
+    if (len >= cap)
+        st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' is %zu characters long, expected at most %zu", path,
+                        name, len, cap - 1);
+    for (size_t i = 0; st2 == KPCA_OK && i < len; i++)
+        if (!iscntrl((unsigned char)tmp[i]))
+            continue;
+        else if (text)
+            tmp[i] = '?';
+        else
+            st2 = kpca_fail(err, KPCA_EFORMAT, "'%s': attribute '%s' holds a control character at byte %zu", path,
+                            name, i + 1);
+    if (st2 == KPCA_OK)
+        memcpy(buf, tmp, len + 1);
+    kpca_free(tmp);
+    return st2;
+}
+
+kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                     kpca_error *err)
+{
+    return read_string(loc, path, name, buf, cap, 0, err);
+}
+
+kpca_status kpca_h5_attr_read_text(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                   kpca_error *err)
+{
+    return read_string(loc, path, name, buf, cap, 1, err);
+}

@@ -1,0 +1,51 @@
+/* h5util.h - reading HDF5 files: opening one behind its seal (h5seal.h),
+ * datasets and attributes, for the data reader, the model file and the
+ * feature reader (writing: h5write.h).  All of them silence HDF5's own error
+ * printing (the library never prints) and report through kpca_error. */
+#ifndef KPCA_H5UTIL_H
+#define KPCA_H5UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+#include "support/error.h"
+#include "io/h5seal.h"
+
+/* Turns off HDF5's automatic error stack printing (idempotent). */
+void kpca_h5_quiet(void);
+
+typedef enum {
+    KPCA_SEAL_IF_PRESENT = 0, /* check a seal if the file has one (data, features) */
+    KPCA_SEAL_REQUIRED        /* refuse a file without one (models) */
+} kpca_seal_mode;
+
+/* Opens `path` read-only after checking its seal as `mode` says; a missing
+ * file is KPCA_EIO, a non-HDF5, unsealed (when required) or damaged one
+ * KPCA_EFORMAT. */
+kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file, kpca_error *err);
+/* The same, saying whether the file carried a (valid) seal: only then may a
+ * reader look further than it must (libhdf5 1.10.8 has memory-safety bugs on
+ * damaged files, e.g. in H5Aexists, that a seal keeps away). */
+kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed,
+                                     kpca_error *err);
+
+/* Reads dataset `name` under `loc` as doubles (rank 1 or 2, float or integer
+ * class).  dims[1] is 1 for rank 1.  *out is allocated with kpca_malloc. */
+kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
+                                 size_t dims[2], double **out, kpca_error *err);
+/* Reads an integer-class dataset of rank 1 (or n x 1) as ints. */
+kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n,
+                              int **out, kpca_error *err);
+
+kpca_status kpca_h5_attr_read_double(hid_t loc, const char *path, const char *name, double *v, kpca_error *err);
+kpca_status kpca_h5_attr_read_long(hid_t loc, const char *path, const char *name, long *v, kpca_error *err);
+/* Reads a fixed-length string attribute into buf; KPCA_EFORMAT if it does
+ * not fit cap - 1 characters or holds a control character. */
+kpca_status kpca_h5_attr_read_string(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                     kpca_error *err);
+/* The same for free text (provenance): control characters become '?', so
+ * that a file written before they were refused still reads. */
+kpca_status kpca_h5_attr_read_text(hid_t loc, const char *path, const char *name, char *buf, size_t cap,
+                                   kpca_error *err);
+
+#endif

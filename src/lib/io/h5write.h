@@ -1,0 +1,52 @@
+/* h5write.h - writing kpca's HDF5 files (models, features): all or
+ * nothing, sealed (h5seal.h), the same bytes for the same data.  Like the
+ * readers (h5util.h) these never print and report through kpca_error. */
+#ifndef KPCA_H5WRITE_H
+#define KPCA_H5WRITE_H
+
+#include <hdf5.h>
+#include <stddef.h>
+
+#include "io/atomic.h"
+#include "support/error.h"
+
+/* An HDF5 file being written, all or nothing (kpca_atomic).  For a regular
+ * file, HDF5 writes the temporary file beside the destination itself (its
+ * sec2 driver), and kpca_h5_writer_close seals it and renames it into place:
+ * the data goes from the caller's arrays to the page cache once, with no
+ * copy of the file in memory (a 120 MB feature file cost three first-touched
+ * copies through the in-memory image before).  For standard output ("-"), a
+ * device or a FIFO, which HDF5 cannot seek in, the file is built in memory
+ * (the core driver) and written out at close.  Any failure, HDF5's own
+ * writes included, leaves no output and reports KPCA_EIO: libhdf5 1.10.8
+ * crashes at exit after one of its writes failed, so every dataset's disk
+ * blocks are reserved (posix_fallocate) before HDF5 writes it, and a file
+ * system that cannot reserve gets the in-memory image. */
+typedef struct {
+    hid_t file;       /* where the caller writes its datasets and attributes */
+    kpca_atomic out;  /* the destination (its temporary file when direct) */
+    const char *path; /* the destination as the caller named it (borrowed) */
+    int direct;       /* 1: HDF5 writes out.tmp itself; 0: in-memory image */
+} kpca_h5_writer;
+
+/* Starts writing `path` (borrowed until close): creates the temporary file
+ * (or opens the device) now, so an output that cannot be created fails here. */
+kpca_status kpca_h5_writer_open(kpca_h5_writer *w, const char *path, kpca_error *err);
+/* Closes w->file, whether or not `ok`; when ok is KPCA_OK seals the file and
+ * puts it in place (or writes the image out), else removes what was
+ * written and returns ok.  Cost: one pass over the file for its CRC-32 (from
+ * the page cache) and an fsync. */
+kpca_status kpca_h5_writer_close(kpca_h5_writer *w, kpca_status ok, kpca_error *err);
+
+/* Writes a rank-1 or rank-2 dataset (dims[1] == 0 means rank 1). */
+kpca_status kpca_h5_write_doubles(hid_t loc, const char *path, const char *name, const size_t dims[2],
+                                  const double *data, kpca_error *err);
+kpca_status kpca_h5_write_ints(hid_t loc, const char *path, const char *name, size_t n,
+                               const int *data, kpca_error *err);
+
+/* Scalar attributes on `loc`. */
+kpca_status kpca_h5_attr_write_double(hid_t loc, const char *path, const char *name, double v, kpca_error *err);
+kpca_status kpca_h5_attr_write_long(hid_t loc, const char *path, const char *name, long v, kpca_error *err);
+kpca_status kpca_h5_attr_write_string(hid_t loc, const char *path, const char *name, const char *v, kpca_error *err);
+
+#endif

@@ -1,0 +1,70 @@
+/* test_featpair.c - the rules that pair eval's training and test sets
+ * (lib/classify/featpair.h): each fires alone, with the exit status its kind needs. */
+#include "testutil.h"
+
+static void make(kpca_dataset *ds, size_t dim, kpca_format fmt, int features, unsigned long id)
+{
+    tu_random_dataset(ds, 4, dim, 2, 1);
+    ds->format = fmt;
+    ds->features = features;
+    ds->model_id = id;
+}
+
+static void test_featpair_rules(void **state)
+{
+    (void)state;
+    kpca_dataset tr, te;
+    kpca_error err;
+    kpca_featpair_info info;
+    /* features of one model: paired, nothing padded */
+    make(&tr, 3, KPCA_FMT_HDF5, 1, 7);
+    make(&te, 3, KPCA_FMT_HDF5, 1, 7);
+    assert_int_equal(kpca_featpair(&tr, "a", &te, "b", &info, &err), KPCA_OK);
+    assert_int_equal(info.padded, 0);
+    /* two models */
+    te.model_id = 8;
+    assert_int_equal(kpca_featpair(&tr, "a", &te, "b", &info, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "two different models"));
+    kpca_dataset_free(&te);
+    /* features against raw ESL text, either way round */
+    make(&te, 3, KPCA_FMT_ESL, 0, 0);
+    assert_int_equal(kpca_featpair(&tr, "a", &te, "b", &info, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "'a' holds kpca features but 'b' holds raw data"));
+    assert_int_equal(kpca_featpair(&te, "b", &tr, "a", &info, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "'a' holds kpca features but 'b' holds raw data"));
+    kpca_dataset_free(&tr);
+    kpca_dataset_free(&te);
+    /* two LIBSVM files: the narrower padded with zeros, either side */
+    make(&tr, 5, KPCA_FMT_LIBSVM, 0, 0);
+    make(&te, 3, KPCA_FMT_LIBSVM, 0, 0);
+    double last = te.x[3 * 3 + 2];
+    assert_int_equal(kpca_featpair(&tr, "a", &te, "b", &info, &err), KPCA_OK);
+    assert_int_equal(info.padded, 2);
+    assert_int_equal(info.from, 3);
+    assert_int_equal(info.to, 5);
+    assert_int_equal(te.dim, 5);
+    assert_true(te.x[3 * 5 + 2] == last && te.x[3 * 5 + 3] == 0.0 && te.x[3 * 5 + 4] == 0.0);
+    kpca_dataset_free(&tr);
+    make(&tr, 2, KPCA_FMT_LIBSVM, 0, 0);
+    assert_int_equal(kpca_featpair(&tr, "a", &te, "b", &info, &err), KPCA_OK);
+    assert_int_equal(info.padded, 1);
+    assert_int_equal(tr.dim, 5);
+    kpca_dataset_free(&tr);
+    kpca_dataset_free(&te);
+    /* a dense file's width is never changed */
+    make(&tr, 5, KPCA_FMT_LIBSVM, 0, 0);
+    make(&te, 3, KPCA_FMT_ESL, 0, 0);
+    assert_int_equal(kpca_featpair(&tr, "a", &te, "b", &info, &err), KPCA_EFORMAT);
+    assert_string_equal(err.msg, "'b' has 3 features per point but 'a' has 5");
+    assert_int_equal(te.dim, 3);
+    kpca_dataset_free(&tr);
+    kpca_dataset_free(&te);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_featpair_rules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
