@@ -23,7 +23,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: claims scaling fuzz-sealed approx spectrum pictures denoise all check test unit cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: claims scaling fuzz-sealed approx spectrum pictures denoise reduce all check test unit cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -78,11 +78,15 @@ unit: $(UNIT_BIN) $(BUILD)/kpca
 # tests/cli: the binaries (kpca, kpca-mpi); tests/scripts: the experiment scripts
 TEST_ENV = OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_COMPARE=$(abspath $(BUILD)/bench/approx_compare) \
 	    KPCA_MPI=$(abspath $(BUILD)/kpca-mpi)
+# Each run leaves a TAP report in $(BUILD)/bats/<folder>/report.tap, from
+# which `make test` prints the skipped tests and why (tests/bats-skips.sh).
+BATS = rm -rf $(BUILD)/bats/$(1) && mkdir -p $(BUILD)/bats/$(1) && \
+	$(TEST_ENV) bats --report-formatter tap --output $(BUILD)/bats/$(1) tests/$(1)
 cli-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data mpi-if-available
-	$(TEST_ENV) bats tests/cli
+	$(call BATS,cli)
 
 script-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data
-	$(TEST_ENV) bats tests/scripts
+	$(call BATS,scripts)
 
 # The README's two commands.  Both install missing Debian packages first and
 # then re-enter make, so that pkg-config sees the freshly installed libraries.
@@ -128,7 +132,13 @@ pictures: $(BUILD)/kpca data
 denoise: all
 	KPCA=$(BUILD)/kpca sh scripts/denoise.sh --work $(BUILD)/denoise
 
+# reduced-set feature extraction (kpca reduce) against the full model and
+# Nystrom (results/reduced-set.md .csv .png; about 20 minutes)
+reduce: all
+	KPCA=$(BUILD)/kpca sh scripts/reduce.sh --work $(BUILD)/reduce
+
 test: all unit fuzz-replay cli-test script-test
+	@sh tests/bats-skips.sh $(BUILD)/bats/cli/report.tap $(BUILD)/bats/scripts/report.tap
 
 deps:
 	@sh scripts/install-deps.sh
@@ -210,7 +220,10 @@ clean:
 
 help:
 	@echo "make            build build/kpca (and ./kpca) and copy USPS into data/"
+	@echo "make data       copy (or download) USPS into data/"
 	@echo "make check      build and run every test (unit, fuzz corpus, CLI), then again under ASan + UBSan"
+	@echo "make test       every test once, without the sanitizers; lists the skipped ones and why"
+	@echo "make unit       the cmocka unit tests (tests/unit/)"
 	@echo "make experiment the paper grid, its whole Table 1, the LDA grid and the claims (results/)"
 	@echo "make claims     the paper's conclusions tested, McNemar on per-digit predictions (results/paper-claims.md)"
 	@echo "make study      the protocol study (results/protocol-study.md)"
@@ -224,12 +237,14 @@ help:
 	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
+	@echo "make fuzz-sealed fuzz the model loader behind the seal, FUZZ_SECONDS (60)"
 	@echo "make valgrind   unit tests, fuzz corpus and small-data CLI tests under valgrind"
 	@echo "make deps       install missing Debian packages"
 	@echo "make man        build/kpca.1, the man page (from the option tables)"
 	@echo "make install    kpca and kpca.1 under PREFIX (/usr/local), DESTDIR honoured; make uninstall"
 	@echo "make mpi        build/kpca-mpi: fit and transform over MPI ranks with ScaLAPACK (installs OpenMPI)"
 	@echo "make distributed kpca-mpi on 1, 2, 4 ranks: time and memory per rank (results/distributed.md)"
+	@echo "make clean      remove build/, build-asan/, build-fuzz/ and ./kpca"
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps
