@@ -4,16 +4,25 @@
 # transform the very same bytes, and a failure on one rank stops every rank
 # with a message and no output.  Skipped when mpirun or build/kpca-mpi is
 # missing (`make mpi` installs OpenMPI + ScaLAPACK and builds it; `make check`
-# does both).  Every mpirun is bounded by `timeout`, so a hang fails a test.
+# does both), except under CI (CI=true, as .ci/run sets it), where a missing
+# piece fails every test: CI must not pass without MPI coverage.  Every mpirun
+# is bounded by `timeout`, so a hang fails a test.
 
 load ../helper
 
 KPCA_MPI="${KPCA_MPI:-$BATS_TEST_DIRNAME/../../build/kpca-mpi}"
 
+# mpi_missing REASON: skip the test, or fail it under CI
+mpi_missing() {
+    [ "${CI:-}" != true ] || fail "CI=true and $1"
+    skip "$1"
+}
+
 setup() {
+    command -v mpirun >/dev/null || mpi_missing "no mpirun: 'make mpi' installs OpenMPI and ScaLAPACK"
+    [ -x "$KPCA_MPI" ] || mpi_missing "no $KPCA_MPI: run 'make mpi' first"
+    [ -x "$KPCA" ] || mpi_missing "no $KPCA: run 'make' first"
     common_setup
-    command -v mpirun >/dev/null || skip "no mpirun: 'make mpi' installs OpenMPI and ScaLAPACK"
-    [ -x "$KPCA_MPI" ] || skip "no $KPCA_MPI: run 'make mpi' first"
     # CI runs as root; one OpenBLAS thread per rank on a small machine
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
     # M = 300: not a multiple of the block size (64)
