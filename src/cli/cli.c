@@ -172,7 +172,7 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n)
     return 0;
 }
 
-int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds)
+int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
 {
     kpca_error err;
     kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0};
@@ -184,7 +184,7 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
         return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
     }
     kpca_progress("read", 0, 1);
-    kpca_status rst = kpca_dataset_read(spec, &ro, ds, &err);
+    kpca_status rst = kpca_dataset_read_info(spec, &ro, ds, file, &err);
     kpca_progress("read", 1, 1);
     if (rst != KPCA_OK)
         return cli_fail(&err);
@@ -251,7 +251,7 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     kpca_progress("load model", 1, 1);
     if (st != KPCA_OK)
         return cli_fail(&err);
-    int r = cli_read_input(data_path, in, model->dim, ds);
+    int r = cli_read_input(data_path, in, model->dim, ds, NULL);
     /* fit writes its --smooth into the model's source (", smoothed sigma=S") */
     const char *sm = strstr(model->source, ", smoothed sigma=");
     double fit_sigma = sm != NULL ? strtod(sm + strlen(", smoothed sigma="), NULL) : 0.0;

@@ -61,8 +61,9 @@ typedef struct {
 } cli_input;
 
 /* Reads a data set and applies the input options; 0 or an exit code.  A
- * LIBSVM file narrower than pad_dim is first widened with zeros. */
-int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds);
+ * LIBSVM file narrower than pad_dim is first widened with zeros.  file (may
+ * be NULL) receives what a kpca feature file says of itself. */
+int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file);
 /* The format of an output file: from --output-format NAME (hdf5, libsvm or
  * csv) when given, else from the file name.  0 or KPCA_EUSAGE (reported). */
 int cli_output_format(const char *path, const char *name, kpca_format *out);

@@ -197,13 +197,14 @@ int cmd_eval(int argc, char **argv)
     }
     cli_input in = {o.format, NULL, -1, 0.0};
     kpca_dataset tr, te;
-    r = cli_read_input(pos[0], &in, 0, &tr);
+    kpca_featinfo tr_file, te_file;
+    r = cli_read_input(pos[0], &in, 0, &tr, &tr_file);
     if (r != 0) {
         free(ks);
         free(costs);
         return r;
     }
-    r = cli_read_input(pos[1], &in, 0, &te);
+    r = cli_read_input(pos[1], &in, 0, &te, &te_file);
     if (r != 0) {
         free(ks);
         free(costs);
@@ -214,7 +215,7 @@ int cmd_eval(int argc, char **argv)
      * features, LIBSVM widths padded, then equal widths */
     kpca_error err;
     kpca_featpair_info pair;
-    if (kpca_featpair(&tr, pos[0], &te, pos[1], &pair, &err) != KPCA_OK) {
+    if (kpca_featpair(&tr, &tr_file, pos[0], &te, &te_file, pos[1], &pair, &err) != KPCA_OK) {
         r = cli_fail(&err);
         goto out;
     }

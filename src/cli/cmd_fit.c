@@ -202,7 +202,7 @@ int cmd_fit(int argc, char **argv)
         return r;
 
     kpca_dataset all, fit;
-    r = cli_read_input(pos[0], &o.in, 0, &all);
+    r = cli_read_input(pos[0], &o.in, 0, &all, NULL);
     if (r != 0)
         return r;
     size_t m = o.subset ? o.subset : all.n;

@@ -10,7 +10,8 @@
  *      zeros): the narrower is padded with zeros to the wider's width; a
  *      dense file's width is never changed;
  *   4. then both must have the same number of features per point.
- * The names are the ones the messages use (the file names).
+ * What each file says of itself (its kpca_featinfo, io/featfile.h) decides
+ * rules 1 and 2; the names are the ones the messages use (the file names).
  */
 #ifndef KPCA_FEATPAIR_H
 #define KPCA_FEATPAIR_H
@@ -18,6 +19,7 @@
 #include <stddef.h>
 
 #include "io/dataset.h"
+#include "io/featfile.h"
 #include "support/error.h"
 
 typedef struct {
@@ -25,11 +27,13 @@ typedef struct {
     size_t from, to;     /* when padded: its width before and after */
 } kpca_featpair_info;
 
-/* Applies the rules to tr and te (the narrower LIBSVM set may be widened in
- * place).  KPCA_EFORMAT naming the files when they cannot be paired,
- * KPCA_ENOMEM when padding fails; info (may be NULL) says what was padded,
- * so that the caller can warn. */
-kpca_status kpca_featpair(kpca_dataset *tr, const char *tr_name, kpca_dataset *te, const char *te_name,
-                          kpca_featpair_info *info, kpca_error *err);
+/* Applies the rules to tr and te, read with tr_file and te_file
+ * (kpca_dataset_read_info; NULL: not a kpca feature file); the narrower
+ * LIBSVM set may be widened in place.  KPCA_EFORMAT naming the files when
+ * they cannot be paired, KPCA_ENOMEM when padding fails; info (may be NULL)
+ * says what was padded, so that the caller can warn. */
+kpca_status kpca_featpair(kpca_dataset *tr, const kpca_featinfo *tr_file, const char *tr_name, kpca_dataset *te,
+                          const kpca_featinfo *te_file, const char *te_name, kpca_featpair_info *info,
+                          kpca_error *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "io/clobber.h"
+#include "io/featfile.h"
 #include "support/mem.h"
 #include "support/names.h"
 #include "support/rng.h"
@@ -113,10 +114,18 @@ kpca_status kpca_split_spec(const char *spec, char **file, const char **group, k
 kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
                               kpca_dataset *ds, kpca_error *err)
 {
+    return kpca_dataset_read_info(spec, opts, ds, NULL, err);
+}
+
+kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
+                                   kpca_featinfo *info, kpca_error *err)
+{
     static const kpca_read_opts defaults = {KPCA_FMT_AUTO, NULL, 0};
     if (opts == NULL)
         opts = &defaults;
     memset(ds, 0, sizeof *ds);
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
 
     char *file = NULL;
     const char *group = NULL;
@@ -147,7 +156,7 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
     switch (fmt) {
     case KPCA_FMT_ESL: st = kpca_read_esl(file, opts->dim, ds, err); break;
     case KPCA_FMT_LIBSVM: st = kpca_read_libsvm(file, opts->dim, ds, err); break;
-    case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, err); break;
+    case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, info, err); break;
     default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", file, kpca_format_name(fmt));
     }
     if (st == KPCA_OK)

@@ -38,10 +38,9 @@ typedef struct {
     double *x;          /* n*dim, row-major, owned */
     int *y;             /* n labels, owned */
     kpca_format format; /* the format it was read from (AUTO if built in memory) */
-    int features;       /* 1: an HDF5 file of kpca features (format "kpca-features") */
-    unsigned long model_id; /* kpca features: their model's fingerprint
-                             * (kpca_model_fingerprint); 0: none recorded */
 } kpca_dataset;
+
+struct kpca_featinfo; /* io/featfile.h: what a kpca feature file says of itself */
 
 typedef struct {
     kpca_format format; /* KPCA_FMT_AUTO: detect from content */
@@ -63,12 +62,18 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
  * free with kpca_dataset_free).  On failure *ds is left empty. */
 kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
                               kpca_dataset *ds, kpca_error *err);
+/* kpca_dataset_read that also fills *info (io/featfile.h; zeroed first, NULL:
+ * not looked at) from a sealed HDF5 file read at its root: whether it holds
+ * kpca features and of which model.  On failure *info is zero. */
+kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
+                                   struct kpca_featinfo *info, kpca_error *err);
 
 /* Format-specific readers used by kpca_dataset_read. */
 kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
 kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
+/* info as in kpca_dataset_read_info (may be NULL) */
 kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim,
-                           kpca_dataset *ds, kpca_error *err);
+                           kpca_dataset *ds, struct kpca_featinfo *info, kpca_error *err);
 
 /* Splits "FILE:GROUP" when FILE exists and FILE:GROUP does not.  Writes a
  * newly allocated file name to *file and a pointer into spec (or NULL) to

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "io/dataset.h"
+#include "io/featfile.h"
 #include "io/h5util.h"
 #include "support/mem.h"
 
@@ -24,9 +25,12 @@ static herr_t collect_group(hid_t g, const char *name, const H5L_info_t *info, v
     return 0;
 }
 
-kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca_dataset *ds, kpca_error *err)
+kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca_dataset *ds, kpca_featinfo *info,
+                           kpca_error *err)
 {
     memset(ds, 0, sizeof *ds);
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
     hid_t f;
     int sealed = 0;
     kpca_status st = kpca_h5_open_read_sealed(path, KPCA_SEAL_IF_PRESENT, &f, &sealed, err);
@@ -69,7 +73,7 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     if (st == KPCA_OK && sealed && is_root && H5Aexists(f, "format") > 0) {
         char fmt[64];
         st = kpca_h5_attr_read_string(f, path, "format", fmt, sizeof fmt, err);
-        features = st == KPCA_OK && strcmp(fmt, "kpca-features") == 0;
+        features = st == KPCA_OK && strcmp(fmt, KPCA_FEATURES_FORMAT) == 0;
     }
     if (st == KPCA_OK && features && H5Aexists(f, "model_id") > 0)
         st = kpca_h5_attr_read_long(f, path, "model_id", &model_id, err);
@@ -100,8 +104,10 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     ds->y = y;
     ds->n = dims[0];
     ds->dim = dims[1];
-    ds->features = features;
-    ds->model_id = (unsigned long)model_id;
+    if (info != NULL) {
+        info->features = features;
+        info->model_id = (unsigned long)model_id;
+    }
     return KPCA_OK;
 fail:
     kpca_free(x);

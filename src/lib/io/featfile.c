@@ -33,7 +33,7 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
         return st;
     hid_t f = w.file;
     size_t dz[2] = {n, k}, dk[2] = {k, 0};
-    st = kpca_h5_attr_write_string(f, path, "format", meta && meta->format ? meta->format : "kpca-features", err);
+    st = kpca_h5_attr_write_string(f, path, "format", meta && meta->format ? meta->format : KPCA_FEATURES_FORMAT, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "kpca_version", KPCA_VERSION, err);
     if (st == KPCA_OK && meta && meta->model) st = kpca_h5_attr_write_string(f, path, "model", meta->model, err);
     if (st == KPCA_OK && meta && meta->model_id)

@@ -1,8 +1,9 @@
-/* featfile.h - writing projected features (kpca transform's output).
+/* featfile.h - projected features (kpca transform's output): writing them,
+ * and what a feature file says of itself when read back.
  *
  * HDF5: datasets `data` (n x k, float64) and `target` (n, int32) at the root
  * (so every kpca reader reads them back), `eigenvalues` (k), and attributes
- * format ("kpca-features"), kpca_version, model, model_id (the model's
+ * format (KPCA_FEATURES_FORMAT), kpca_version, model, model_id (the model's
  * fingerprint, so that eval can refuse features of two models), source.
  * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
  * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
@@ -19,11 +20,23 @@
 #include "io/dataset.h"
 #include "support/error.h"
 
+/* The HDF5 `format` attribute of a kpca feature file. */
+#define KPCA_FEATURES_FORMAT "kpca-features"
+
+/* What a kpca feature file says of itself, filled by the HDF5 reader
+ * (kpca_dataset_read_info, io/dataset.h).  Only a sealed HDF5 file read at
+ * its root is looked at; text formats cannot say it, and leave it zero. */
+typedef struct kpca_featinfo {
+    int features;           /* 1: kpca features (format KPCA_FEATURES_FORMAT) */
+    unsigned long model_id; /* their model's fingerprint (kpca_model_fingerprint);
+                             * 0: none recorded */
+} kpca_featinfo;
+
 typedef struct {
     const char *model;     /* model path, for provenance (may be NULL) */
     const char *source;    /* data path, for provenance (may be NULL) */
     const double *eigval;  /* k eigenvalues (may be NULL) */
-    const char *format;    /* HDF5 `format` attribute; NULL: "kpca-features" */
+    const char *format;    /* HDF5 `format` attribute; NULL: KPCA_FEATURES_FORMAT */
     char column;           /* CSV column names: label,<column>1,...; 0: 'z' */
     unsigned long model_id; /* HDF5 `model_id`: kpca_model_fingerprint (0: none) */
 } kpca_features_meta;

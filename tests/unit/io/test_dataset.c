@@ -357,7 +357,7 @@ static void test_missing_file(void **state)
     assert_int_equal(kpca_read_esl(path, 0, &ds, &err), KPCA_EIO);
     assert_msg_names(&err, path, 0);
     assert_int_equal(kpca_read_libsvm(path, 0, &ds, &err), KPCA_EIO);
-    assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, &err), KPCA_EIO);
+    assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, NULL, &err), KPCA_EIO);
     assert_msg_names(&err, path, 0);
     kpca_format f;
     assert_int_equal(kpca_detect_format(path, &f, &err), KPCA_EIO);
@@ -518,18 +518,18 @@ static void test_hdf5_usps_test(void **state)
     assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 2007);
     kpca_dataset_free(&ds);
-    assert_int_equal(kpca_read_hdf5("data/usps.h5", "test", 0, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "test", 0, &ds, NULL, &err), KPCA_OK);
     assert_int_equal(ds.n, 2007);
     kpca_dataset_free(&ds);
-    assert_int_equal(kpca_read_hdf5("data/usps.h5", "/test", 0, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "/test", 0, &ds, NULL, &err), KPCA_OK);
     assert_int_equal(ds.n, 2007);
     kpca_dataset_free(&ds);
     /* wrong expected dim */
-    assert_int_equal(kpca_read_hdf5("data/usps.h5", "test", 255, &ds, &err), KPCA_EFORMAT);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "test", 255, &ds, NULL, &err), KPCA_EFORMAT);
     assert_msg_names(&err, "data/usps.h5", 0);
     assert_null(ds.x);
     /* the training group is larger */
-    assert_int_equal(kpca_read_hdf5("data/usps.h5", "train", 256, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "train", 256, &ds, NULL, &err), KPCA_OK);
     assert_int_equal(ds.n, 7291);
     kpca_dataset_free(&ds);
 
@@ -552,21 +552,21 @@ static void test_hdf5_errors(void **state)
     assert_non_null(strstr(err.msg, "train"));
     assert_non_null(strstr(err.msg, "test"));
     assert_non_null(strstr(err.msg, "data/usps.h5"));
-    assert_int_equal(kpca_read_hdf5("data/usps.h5", "nosuch", 0, &ds, &err), st);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "nosuch", 0, &ds, NULL, &err), st);
 
     /* the root has no data: choose a group */
     assert_int_equal(kpca_dataset_read("data/usps.h5", NULL, &ds, &err), KPCA_EUSAGE);
     assert_null(ds.x);
     assert_non_null(strstr(err.msg, "train"));
     assert_non_null(strstr(err.msg, "test"));
-    assert_int_equal(kpca_read_hdf5("data/usps.h5", "/", 0, &ds, &err), KPCA_EUSAGE);
-    assert_int_equal(kpca_read_hdf5("data/usps.h5", "", 0, &ds, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "/", 0, &ds, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_read_hdf5("data/usps.h5", "", 0, &ds, NULL, &err), KPCA_EUSAGE);
 
     /* a text file forced to HDF5, and HDF5 forced to text */
     char path[256];
     write_text("not_hdf5.txt", good_esl, path, sizeof path);
     expect_read_fail(path, KPCA_FMT_HDF5, KPCA_EFORMAT, 0);
-    assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, &err), KPCA_EFORMAT);
+    assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, NULL, &err), KPCA_EFORMAT);
     kpca_read_opts o = {KPCA_FMT_ESL, NULL, 0};
     assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_EFORMAT);
     assert_null(ds.x);
@@ -779,7 +779,8 @@ static void test_features_read_back(void **state)
         assert_int_equal(kpca_detect_format(paths[f], &got, &err), KPCA_OK);
         assert_int_equal(got, fmts[f]);
         kpca_dataset ds;
-        kpca_status st = kpca_dataset_read(paths[f], NULL, &ds, &err);
+        kpca_featinfo info = {-1, 1};
+        kpca_status st = kpca_dataset_read_info(paths[f], NULL, &ds, &info, &err);
         if (st != KPCA_OK)
             fail_msg("%s: %s", paths[f], err.msg);
         assert_int_equal(ds.n, n);
@@ -787,10 +788,24 @@ static void test_features_read_back(void **state)
         assert_memory_equal(ds.y, y, sizeof y);
         assert_memory_equal(ds.x, z, sizeof z);
         /* HDF5 features say so and name their model; text cannot */
-        assert_int_equal(ds.features, fmts[f] == KPCA_FMT_HDF5);
-        assert_true(ds.model_id == (fmts[f] == KPCA_FMT_HDF5 ? 0xfedcba98UL : 0UL));
+        assert_int_equal(info.features, fmts[f] == KPCA_FMT_HDF5);
+        assert_true(info.model_id == (fmts[f] == KPCA_FMT_HDF5 ? 0xfedcba98UL : 0UL));
         kpca_dataset_free(&ds);
     }
+    /* another `format` (kpca denoise's pre-images) is no feature file, its
+     * model_id is not looked at; a failed read leaves info zero */
+    const kpca_features_meta pre = {"m.h5", "d.txt", NULL, "kpca-preimages", 'x', 0xfedcba98UL};
+    kpca_error e;
+    assert_int_equal(kpca_features_write(OUT "pre.h5", KPCA_FMT_HDF5, z, n, k, y, &pre, &e), KPCA_OK);
+    kpca_dataset ds;
+    kpca_featinfo info = {-1, 1};
+    assert_int_equal(kpca_dataset_read_info(OUT "pre.h5", NULL, &ds, &info, &e), KPCA_OK);
+    assert_true(info.features == 0 && info.model_id == 0);
+    kpca_dataset_free(&ds);
+    info.features = 1;
+    info.model_id = 7;
+    assert_int_equal(kpca_dataset_read_info(OUT "no-such.h5", NULL, &ds, &info, &e), KPCA_EIO);
+    assert_true(info.features == 0 && info.model_id == 0);
     /* CSV: a header, then label and values */
     kpca_error err;
     assert_int_equal(kpca_format_from_name(OUT "feat.csv"), KPCA_FMT_CSV);
