@@ -42,9 +42,12 @@ $(BUILD)/kpca: $(CLI_OBJ) $(BUILD)/libkpca.a
 kpca: $(BUILD)/kpca
 	@ln -sf $(BUILD)/kpca kpca
 
+# a test of a program-side module (tests/unit/cli/) links its object as well
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(filter %.o,$^) $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/cli/test_coretype: $(BUILD)/src/cli/coretype.o
 
 # the man page, made from the option tables (`kpca help --man`)
 $(BUILD)/kpca.1: $(BUILD)/kpca
@@ -68,7 +71,7 @@ data: data/zip.train.gz data/zip.test.gz data/usps.h5
 data/%:
 	@sh scripts/get-data.sh $(notdir $@)
 
-# The tests run with the OpenBLAS kernels kpca itself picks (lib/support/blas.h: an
+# The tests run with the OpenBLAS kernels kpca itself picks (src/cli/coretype.h: an
 # OpenBLAS older than the CPU falls back to slow generic ones).
 BLAS_CORE = $$($(BUILD)/kpca --version | awk 'NR == 2 { print $$2 }')
 
@@ -236,9 +239,10 @@ bench: deps
 	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig
 	sh bench/run.sh
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
+# the benches pick OpenBLAS's kernels as kpca does (src/cli/coretype.h)
+$(BUILD)/bench/%: bench/%.c $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a $(LDLIBS)
 
 # ---- the distributed build: build/kpca-mpi (MPI + ScaLAPACK, src/mpi/) -----
 # The same command line as kpca, with the exact fit and the projection spread
