@@ -1,17 +1,40 @@
 # kpca - kernel PCA experiments on USPS.  `make help` lists the targets.
 CC       ?= cc
-PKGS     := openblas lapacke hdf5 zlib
+BUILD    ?= build
+# BLAS=openblas (the default) or BLAS=reference: Debian's reference BLAS and
+# LAPACK (libblas3 carries CBLAS too).  Debian installs the reference ones in
+# <libdir>/blas and <libdir>/lapack and lets the alternatives system choose
+# what libblas.so.3 and cblas.h at the usual places are (OpenBLAS when it is
+# installed), so the reference build names those directories at link time and
+# in the binaries' run path, and includes the reference cblas.h (Debian's
+# cblas-netlib.h) through $(BUILD)/include.  It links both libraries
+# --no-as-needed (Debian's gcc links --as-needed), so that the binaries load
+# them themselves: LAPACKE would otherwise find liblapack.so.3 through the
+# alternatives' link, and OpenBLAS with it.  `make unit-refblas` uses it.
+BLAS     ?= openblas
+ifeq ($(BLAS),openblas)
+BLAS_PKGS := openblas
+else ifeq ($(BLAS),reference)
+BLAS_PKGS := blas-netlib lapack-netlib
+REFBLAS_DIRS := $(addprefix $(shell pkg-config --variable=libdir blas-netlib)/,blas lapack)
+BLAS_CPPFLAGS := -I$(BUILD)/include
+BLAS_LIBS := $(REFBLAS_DIRS:%=-L%) $(REFBLAS_DIRS:%=-Wl,-rpath,%) \
+             -Wl,--push-state,--no-as-needed $(shell pkg-config --libs $(BLAS_PKGS)) -Wl,--pop-state
+BLAS_HEADER := $(BUILD)/include/cblas.h
+else
+$(error BLAS=$(BLAS): openblas or reference)
+endif
+PKGS     := $(BLAS_PKGS) lapacke hdf5 zlib
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT      ?= -O2 -g
 # pkg-config lists the system directory -I/usr/include/<triplet>, which breaks
 # glibc's header order when given with -I: drop it (it is searched anyway).
 PKG_CFLAGS := $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(PKGS)))
-CPPFLAGS += -D_XOPEN_SOURCE=700 -Isrc -Isrc/lib $(PKG_CFLAGS)
+CPPFLAGS += -D_XOPEN_SOURCE=700 -Isrc -Isrc/lib $(BLAS_CPPFLAGS) $(PKG_CFLAGS)
 # header dependencies from the compiler: build/**/*.d, included below
 DEPFLAGS  = -MMD -MP
 CFLAGS   += $(WARN) $(OPT)
-LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lsvm -llinear -llbfgs -lm -lpthread
-BUILD    ?= build
+LDLIBS   += $(BLAS_LIBS) $(shell pkg-config --libs $(PKGS)) -lsvm -llinear -llbfgs -lm -lpthread
 PREFIX   ?= /usr/local
 
 # src/lib/<layer>/: support < io < core < {ext, classify} (src/lib/kpca.h)
@@ -23,11 +46,11 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: claims scaling fuzz-sealed approx spectrum pictures denoise reduce all check test unit cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: claims scaling fuzz-sealed approx spectrum pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | $(BLAS_HEADER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -42,9 +65,17 @@ $(BUILD)/kpca: $(CLI_OBJ) $(BUILD)/libkpca.a
 kpca: $(BUILD)/kpca
 	@ln -sf $(BUILD)/kpca kpca
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkpca.a
+# a test of a program-side module (tests/unit/cli/) links its object as well
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkpca.a | $(BLAS_HEADER)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(filter %.o,$^) $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/cli/test_coretype: $(BUILD)/src/cli/coretype.o
+
+# the reference CBLAS header under the name the sources include (BLAS=reference)
+$(BUILD)/include/cblas.h:
+	@mkdir -p $(dir $@)
+	echo '#include <cblas-netlib.h>' >$@
 
 # the man page, made from the option tables (`kpca help --man`)
 $(BUILD)/kpca.1: $(BUILD)/kpca
@@ -68,12 +99,25 @@ data: data/zip.train.gz data/zip.test.gz data/usps.h5
 data/%:
 	@sh scripts/get-data.sh $(notdir $@)
 
-# The tests run with the OpenBLAS kernels kpca itself picks (lib/support/blas.h: an
+# The tests run with the OpenBLAS kernels kpca itself picks (src/cli/coretype.h: an
 # OpenBLAS older than the CPU falls back to slow generic ones).
 BLAS_CORE = $$($(BUILD)/kpca --version | awk 'NR == 2 { print $$2 }')
 
+ifeq ($(BLAS),openblas)
+UNIT_ENV = OPENBLAS_CORETYPE=$(BLAS_CORE)
+endif
 unit: $(UNIT_BIN) $(BUILD)/kpca
-	@set -e; core=$(BLAS_CORE); for t in $(UNIT_BIN); do echo "== $$t (OpenBLAS $$core)"; OPENBLAS_CORETYPE=$$core $$t; done
+	@set -e; env="$(UNIT_ENV)"; for t in $(UNIT_BIN); do echo "== $$t ($${env:-BLAS=$(BLAS)})"; env $$env $$t; done
+
+# libkpca, kpca and the unit tests built on Debian's reference BLAS and LAPACK
+# in $(BUILD)-refblas, and run: kpca needs no OpenBLAS (src/lib/support/blas.h).
+# ldd shows that the binaries do not load it.
+REFBLAS_BUILD := $(BUILD)-refblas
+unit-refblas:
+	$(MAKE) --no-print-directory BLAS=reference BUILD=$(REFBLAS_BUILD) unit
+	@for b in $(REFBLAS_BUILD)/kpca $(REFBLAS_BUILD)/tests/support/test_blas; do \
+	    if ldd $$b | grep -i openblas; then echo "unit-refblas: $$b loads OpenBLAS"; exit 1; fi; done
+	@echo "unit-refblas: $(REFBLAS_BUILD)/kpca loads $$(ldd $(REFBLAS_BUILD)/kpca | awk '/libblas|liblapack\./ { print $$3 }' | tr '\n' ' ')"
 
 # tests/cli: the binaries (kpca, kpca-mpi); tests/scripts: the experiment scripts
 TEST_ENV = OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_COMPARE=$(abspath $(BUILD)/bench/approx_compare) \
@@ -137,7 +181,7 @@ denoise: all
 reduce: all
 	KPCA=$(BUILD)/kpca sh scripts/reduce.sh --work $(BUILD)/reduce
 
-test: all unit fuzz-replay cli-test script-test
+test: all unit unit-refblas fuzz-replay cli-test script-test
 	@sh tests/bats-skips.sh $(BUILD)/bats/cli/report.tap $(BUILD)/bats/scripts/report.tap
 
 deps:
@@ -171,7 +215,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_REPLAY  := $(FUZZ_TARGETS) model_sealed
 REPLAY_BIN   := $(FUZZ_REPLAY:%=$(BUILD)/fuzz/replay_%)
 
-$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libkpca.a
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libkpca.a | $(BLAS_HEADER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libkpca.a $(LDLIBS)
 
@@ -216,7 +260,7 @@ valgrind: $(UNIT_BIN) $(REPLAY_BIN) $(BUILD)/kpca data
 	    bats $(VG_CLI:%=tests/cli/%.bats)
 
 clean:
-	rm -rf build build-asan build-fuzz kpca
+	rm -rf build build-asan build-fuzz build-refblas build-asan-refblas kpca
 
 help:
 	@echo "make            build build/kpca (and ./kpca) and copy USPS into data/"
@@ -235,6 +279,7 @@ help:
 	@echo "make bench      every phase against its floor, the grid and scikit-learn (results/bench.md)"
 	@echo "make scaling    kpca fit's time and memory against M, every solver (results/scaling.md)"
 	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"
+	@echo "make unit-refblas libkpca, kpca and the unit tests on the reference BLAS (build-refblas/)"
 	@echo "make asan       the test suite under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
 	@echo "make fuzz-sealed fuzz the model loader behind the seal, FUZZ_SECONDS (60)"
@@ -251,9 +296,10 @@ bench: deps
 	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig
 	sh bench/run.sh
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libkpca.a
+# the benches pick OpenBLAS's kernels as kpca does (src/cli/coretype.h)
+$(BUILD)/bench/%: bench/%.c $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a | $(BLAS_HEADER)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libkpca.a $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a $(LDLIBS)
 
 # ---- the distributed build: build/kpca-mpi (MPI + ScaLAPACK, src/mpi/) -----
 # The same command line as kpca, with the exact fit and the projection spread

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/coretype.h"
 #include "lib/kpca.h"
 #include "lib/core/gram.h"
-#include "lib/support/blas.h"
 #include "lib/support/clock.h"
 
 static int orthonormal_columns(double *z, size_t n, size_t k)
@@ -35,7 +35,7 @@ static int orthonormal_columns(double *z, size_t n, size_t k)
 
 int main(int argc, char **argv)
 {
-    kpca_blas_reexec(argv);
+    cli_coretype_reexec(argv);
     if (argc != 6) {
         fprintf(stderr, "usage: approx_compare EXACT.h5 APPROX.h5 DATA ROWS K\n");
         return 2;

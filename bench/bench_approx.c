@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/coretype.h"
 #include "lib/kpca.h"
 #include "lib/core/gram.h"
-#include "lib/support/blas.h"
 #include "lib/support/clock.h"
 
 int main(int argc, char **argv)
 {
-    kpca_blas_reexec(argv); /* the right OpenBLAS kernels, as kpca itself */
+    cli_coretype_reexec(argv); /* the right OpenBLAS kernels, as kpca itself */
     size_t m = argc > 1 ? (size_t)atol(argv[1]) : 3000;
     int degree = argc > 2 ? atoi(argv[2]) : 3;
     size_t p = argc > 3 ? (size_t)atol(argv[3]) : KPCA_RSVD_OVERSAMPLE;

@@ -25,9 +25,9 @@
 #include <lapacke.h>
 #include <stdint.h>
 
+#include "cli/coretype.h"
 #include "lib/kpca.h"
 #include "lib/core/gram.h"
-#include "lib/support/blas.h"
 #include "lib/support/clock.h"
 
 static void row(const char *phase, double sec, double gflop, const char *note)
@@ -88,7 +88,7 @@ static void die(const char *what, const kpca_error *err)
 
 int main(int argc, char **argv)
 {
-    kpca_blas_reexec(argv); /* the right OpenBLAS kernels, as kpca itself */
+    cli_coretype_reexec(argv); /* the right OpenBLAS kernels, as kpca itself */
     int degree = argc > 1 ? atoi(argv[1]) : 3;
     size_t m = argc > 2 ? (size_t)atol(argv[2]) : 3000;
     size_t k = argc > 3 ? (size_t)atol(argv[3]) : 2048;

@@ -83,7 +83,6 @@ static int finish(int rc)
 
 int cli_main(int argc, char **argv)
 {
-    kpca_blas_reexec(argv); /* returns unless it re-executes the program */
     install_signal_handlers();
     if (argc < 2) {
         usage(stderr);

@@ -11,11 +11,12 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/coretype.h"
 #include "dist.h"
 
 int main(int argc, char **argv)
 {
-    kpca_blas_reexec(argv); /* before MPI_Init: it may re-execute the program */
+    cli_coretype_reexec(argv); /* before MPI_Init: it may re-execute the program */
     MPI_Init(&argc, &argv);
     kpca_dist_init();
     cli_rank = kpca_dist_rank();

@@ -2,58 +2,28 @@
 #include "support/blas.h"
 
 #include <cblas.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include <stddef.h>
 
-/* OpenBLAS's own: ends its worker threads (the next parallel call starts
- * them again); exported by libopenblas for its fork handler */
-extern int blas_thread_shutdown_(void);
+/* OpenBLAS's own functions, declared weak (GCC and Clang, ELF): with
+ * OpenBLAS linked they are its own; with any other BLAS they resolve to
+ * NULL, and the library neither fails to link nor calls them.
+ *   openblas_get_corename: the name of the kernels it picked when it loaded;
+ *   blas_thread_shutdown_: ends its worker threads (the next parallel call
+ *   starts them again); exported by libopenblas for its fork handler, in no
+ *   header. */
+extern char *openblas_get_corename(void) __attribute__((weak));
+extern int blas_thread_shutdown_(void) __attribute__((weak));
 
 void kpca_blas_park(void)
 {
-    blas_thread_shutdown_();
+    if (blas_thread_shutdown_ != NULL)
+        blas_thread_shutdown_();
 }
 
 const char *kpca_blas_core(void)
 {
+    if (openblas_get_corename == NULL)
+        return "unknown (not OpenBLAS)";
     const char *s = openblas_get_corename();
     return s != NULL ? s : "unknown";
-}
-
-/* the cores OpenBLAS 0.3.21 falls back to on an x86-64 CPU it does not know */
-static int generic_core(const char *name)
-{
-    static const char *const generic[] = {"Prescott", "Core2", "Penryn", "Dunnington",
-                                          "Nehalem", "Sandybridge", "Atom", "Unknown"};
-    for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
-        if (strcmp(name, generic[i]) == 0)
-            return 1;
-    return 0;
-}
-
-const char *kpca_blas_core_hint(void)
-{
-    if (getenv("OPENBLAS_CORETYPE") != NULL)
-        return NULL;
-    if (!generic_core(kpca_blas_core()))
-        return NULL;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512cd"))
-        return "SkylakeX";
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return "Haswell";
-#endif
-    return NULL;
-}
-
-void kpca_blas_reexec(char **argv)
-{
-    const char *core = kpca_blas_core_hint();
-    if (core == NULL || setenv("OPENBLAS_CORETYPE", core, 0) != 0)
-        return;
-    execv("/proc/self/exe", argv);
 }
