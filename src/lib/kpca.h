@@ -26,7 +26,9 @@
 
 #include "core/kernel.h"
 #include "core/eig.h"
-#include "core/approx.h"
+#include "core/randeig.h"
+#include "core/landmark.h"
+#include "core/nystrom.h"
 #include "core/model.h"
 #include "core/smooth.h"
 

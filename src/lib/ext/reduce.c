@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/approx.h"
+#include "core/landmark.h"
 #include "support/clock.h"
 #include "support/mem.h"
 #include "support/names.h"
@@ -438,7 +438,7 @@ kpca_status kpca_reduce(const kpca_model *full, const kpca_reduce_params *p, kpc
         }
         if (p->init == KPCA_REDUCE_INIT_KMEANS) {
             kpca_progress("k-means", 0, 1);
-            st = kpca_landmarks_kmeans(full->fitx, M, dim, want, p->seed, KPCA_DEFAULT_KMEANS_ITER, z, NULL, err);
+            st = kpca_kmeans(full->fitx, M, dim, want, p->seed, KPCA_DEFAULT_KMEANS_ITER, z, NULL, NULL, err);
             kpca_progress("k-means", 1, 1);
         } else {
             size_t *idx = kpca_alloc_array(want, 1, sizeof(size_t));
