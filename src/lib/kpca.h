@@ -25,6 +25,7 @@
 #include "io/featfile.h"
 
 #include "core/kernel.h"
+#include "core/centre.h"
 #include "core/eig.h"
 #include "core/randeig.h"
 #include "core/landmark.h"

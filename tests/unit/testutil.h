@@ -115,6 +115,15 @@ static inline double *tu_doubles(size_t n)
     return p;
 }
 
+/* n deterministic uniform numbers in [-1, 1) from seed, malloc'd. */
+static inline double *tu_rand_doubles(size_t n, uint64_t seed)
+{
+    double *p = tu_doubles(n);
+    for (size_t i = 0; i < n; i++)
+        p[i] = tu_rand(&seed);
+    return p;
+}
+
 /* eig.h's sign rule: the first entry of largest magnitude of v (n entries,
  * stride apart) is positive; `what` and vector j name it in the failure. */
 static inline void tu_check_sign_rule(const double *v, size_t n, size_t stride, const char *what, size_t j)

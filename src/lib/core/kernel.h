@@ -86,13 +86,4 @@ void kpca_kernel_gram_ref(const kpca_kernel *k, const double *x, size_t m, size_
 void kpca_kernel_cross_ref(const kpca_kernel *k, const double *a, size_t na, const double *b, size_t nb,
                            size_t dim, double *out);
 
-/* Centring in feature space (paper, appendix A).
- * kpca_center_fit: K (m x m, symmetric) becomes K - 1K - K1 + 1K1 in place;
- * writes the column means of the uncentred K to colmean (m) and their mean
- * to *grand.  kpca_center_cross: each row r of Kt (n x m, kernel values
- * between n points and the m fit points) becomes
- * Kt[r][i] - colmean[i] - mean(Kt[r]) + grand. */
-void kpca_center_fit(double *K, size_t m, double *colmean, double *grand);
-void kpca_center_cross(double *Kt, size_t n, size_t m, const double *colmean, double grand);
-
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/centre.h"
 #include "core/nystrom.h"
 #include "core/randeig.h"
 #include "support/clock.h"

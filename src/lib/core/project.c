@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/centre.h"
 #include "core/kernel.h"
 #include "core/nystrom.h"
 #include "support/mem.h"
