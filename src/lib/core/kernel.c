@@ -167,8 +167,9 @@ double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df)
 {
     switch (k->type) {
     case KPCA_KERNEL_POLY: {
-        double v = k->gamma * s + k->coef0;
-        double p = k->degree > 1 ? pow(v, k->degree - 1) : 1.0;
+        double v = k->gamma * s + k->coef0, p = 1.0;
+        for (int e = 1; e < k->degree; e++) /* v^(degree - 1), left to right */
+            p *= v;
         *df = k->degree * k->gamma * p;
         return p * v;
     }

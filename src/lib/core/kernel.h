@@ -66,8 +66,14 @@ kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kp
 /* k(a, b) by definition (reference). */
 double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, size_t dim);
 /* A dot-product kernel (poly, sigmoid, linear) as a function f of s = x.y:
- * returns f(s) and writes f'(s) into *df (the pre-image iteration's
- * gradient, preimage.c).  Not for rbf, a function of |x - y|. */
+ * returns f(s) and writes f'(s) into *df - the one derivative of a kernel,
+ * for the pre-image iteration (preimage.c) and the reduced-set gradient
+ * (reduce.c).  poly: v = gamma s + coef0, p = v^(degree - 1) multiplied out
+ * left to right (v v ... v: exact for degree <= 2, cheaper than pow), f = p v,
+ * f' = degree gamma p (f may differ in the last bit from kpca_kernel_eval's
+ * repeated squaring for degree >= 4); sigmoid: t = tanh(v),
+ * f' = gamma (1 - t^2).  Not for rbf, a function of |x - y|
+ * (it returns s and f' = 1, as for linear).  Pure, O(1). */
 double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df);
 
 /* Replaces each dot product g[i] (i < n) by the kernel value.  Only for the

@@ -113,20 +113,9 @@ static int is_dot_kernel(const kpca_kernel *k)
 /* d k(t) / dt for the dot-product kernels k(x, y) = f(x.y) */
 static double dot_kernel_deriv(const kpca_kernel *k, double t)
 {
-    switch (k->type) {
-    case KPCA_KERNEL_SIGMOID: {
-        double th = tanh(k->gamma * t + k->coef0);
-        return k->gamma * (1.0 - th * th);
-    }
-    case KPCA_KERNEL_LINEAR:
-        return 1.0;
-    default: {
-        double u = k->gamma * t + k->coef0, p = 1.0;
-        for (int e = 1; e < k->degree; e++)
-            p *= u;
-        return k->degree * k->gamma * p;
-    }
-    }
+    double df;
+    (void)kpca_kernel_of_dot(k, t, &df);
+    return df;
 }
 
 /* Kernel values, best beta (Cholesky of K_zz + ridge I) and residuals at z;
