@@ -289,6 +289,17 @@ void kpca_kernel_cross(const kpca_kernel *k, const double *a, size_t na, const d
     kpca_free(nrm);
 }
 
+kpca_status kpca_kernel_check_finite(const kpca_kernel *k, const double *v, size_t n, kpca_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) {
+            char kd[96];
+            return kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
+                             kpca_kernel_describe(k, kd, sizeof kd));
+        }
+    return KPCA_OK;
+}
+
 void kpca_kernel_gram_ref(const kpca_kernel *k, const double *x, size_t m, size_t dim, double *K)
 {
     for (size_t i = 0; i < m; i++)

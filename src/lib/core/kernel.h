@@ -87,6 +87,14 @@ void kpca_kernel_gram(const kpca_kernel *k, const double *x, size_t m, size_t di
 void kpca_kernel_cross(const kpca_kernel *k, const double *a, size_t na, const double *b, size_t nb,
                        size_t dim, double *out);
 
+/* The check every kernel matrix gets before it is used: KPCA_OK when the n
+ * kernel values v (any layout, n may be 0) are all finite; otherwise
+ * KPCA_ENUMERIC with "kernel value overflow: <the kernel, as
+ * kpca_kernel_describe writes it> is too large for the data's scale" (a
+ * polynomial of high degree or a small sigma on unscaled data).  Reads v
+ * only, stops at the first non-finite value: O(n), no allocation. */
+kpca_status kpca_kernel_check_finite(const kpca_kernel *k, const double *v, size_t n, kpca_error *err);
+
 /* Reference versions with plain loops. */
 void kpca_kernel_gram_ref(const kpca_kernel *k, const double *x, size_t m, size_t dim, double *K);
 void kpca_kernel_cross_ref(const kpca_kernel *k, const double *a, size_t na, const double *b, size_t nb,

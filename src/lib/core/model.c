@@ -259,14 +259,9 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     double t0 = kpca_now();
     kpca_progress("kernel", 0, 1);
     kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
-    for (size_t i = 0; i < m * m; i++) {
-        if (!isfinite(K[i])) {
-            char kd[96];
-            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
-                           kpca_kernel_describe(&p->kernel, kd, sizeof kd));
-            goto fail;
-        }
-    }
+    st = kpca_kernel_check_finite(&p->kernel, K, m * m, err);
+    if (st != KPCA_OK)
+        goto fail;
     double t1 = kpca_now();
     kpca_progress("kernel", 1, 1);
     kpca_progress("centring", 0, 1);

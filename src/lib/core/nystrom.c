@@ -182,13 +182,9 @@ kpca_status kpca_nystrom_fit(const kpca_dataset *fit, const kpca_fit_params *p, 
     kpca_kernel_gram(&p->kernel, model->fitx, l, dim, kll);
     kpca_kernel_cross(&p->kernel, fit->x, n, model->fitx, l, dim, knl);
     kpca_progress("kernel", 1, 1);
-    for (size_t i = 0; i < n * l; i++)
-        if (!isfinite(knl[i])) {
-            char kd[96];
-            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
-                           kpca_kernel_describe(&p->kernel, kd, sizeof kd));
-            goto done;
-        }
+    st = kpca_kernel_check_finite(&p->kernel, knl, n * l, err);
+    if (st != KPCA_OK)
+        goto done;
     double t2 = kpca_now();
     kpca_progress("eigensolve", 0, 1);
     size_t kept = 0;

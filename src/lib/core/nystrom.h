@@ -69,7 +69,7 @@ kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, siz
  * kpca_fit_check first: 2 <= p->landmarks <= fit->n, p->components <=
  * p->landmarks).  Landmarks (p->landmark_method: kpca_landmarks_uniform
  * rows, labels kept, or kpca_kmeans centres, labels -1), K_LL and K_nL
- * (KPCA_ENUMERIC if a kernel value overflows),
+ * (KPCA_ENUMERIC if a kernel value overflows: kpca_kernel_check_finite),
  * then kpca_nystrom_pca with p->tol.  *model is overwritten: its m points
  * are the l landmarks, alpha the kept rows of A, colmean kbar, centring
  * NYSTROM, fit_n = fit->n; free it with kpca_model_free (already freed on

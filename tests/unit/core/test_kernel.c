@@ -314,6 +314,47 @@ static void test_kernel_of_dot(void **state)
     }
 }
 
+/* kpca_kernel_check_finite: finite values pass whatever their size; one
+ * non-finite value anywhere fails, naming the kernel; a kernel matrix that
+ * really overflows is caught. */
+static void test_kernel_check_finite(void **state)
+{
+    (void)state;
+    kpca_kernel k3 = kpca_kernel_poly(3);
+    kpca_error err;
+    double v[6] = {0.0, -1.0, 1e308, -1e308, 5e-324, 3.0};
+    assert_int_equal(kpca_kernel_check_finite(&k3, v, 6, &err), KPCA_OK);
+    assert_int_equal(kpca_kernel_check_finite(&k3, v, 0, &err), KPCA_OK);
+    const double bad[] = {INFINITY, -INFINITY, NAN};
+    for (size_t b = 0; b < 3; b++)
+        for (size_t pos = 0; pos < 6; pos++) {
+            double w[6];
+            memcpy(w, v, sizeof w);
+            w[pos] = bad[b];
+            kpca_error_clear(&err);
+            assert_int_equal(kpca_kernel_check_finite(&k3, w, 6, &err), KPCA_ENUMERIC);
+            assert_int_equal(err.code, KPCA_ENUMERIC);
+            assert_non_null(strstr(err.msg, "kernel value overflow"));
+            assert_non_null(strstr(err.msg, "(1 x.y + 0)^3"));
+            /* only the first pos + 1 values are looked at when n stops short */
+            assert_int_equal(kpca_kernel_check_finite(&k3, w, pos, NULL), KPCA_OK);
+            assert_int_equal(kpca_kernel_check_finite(&k3, w, pos + 1, NULL), KPCA_ENUMERIC);
+        }
+    /* a real overflow: (x.y)^20 of points with x.y = 1e20 is 1e400 */
+    enum { M = 4, DIM = 2 };
+    double x[M * DIM], K[M * M];
+    for (size_t i = 0; i < M * DIM; i++)
+        x[i] = 1e10 * (double)(i % 3 + 1);
+    kpca_kernel k20 = kpca_kernel_poly(20);
+    kpca_kernel_gram(&k20, x, M, DIM, K);
+    assert_int_equal(kpca_kernel_check_finite(&k20, K, M * M, &err), KPCA_ENUMERIC);
+    assert_non_null(strstr(err.msg, "^20"));
+    /* the same points under rbf: values in [0, 1] */
+    kpca_kernel r = kpca_kernel_rbf(1e10);
+    kpca_kernel_gram(&r, x, M, DIM, K);
+    assert_int_equal(kpca_kernel_check_finite(&r, K, M * M, &err), KPCA_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_default_sigma),
         cmocka_unit_test(test_kernel_names),
         cmocka_unit_test(test_kernel_of_dot),
+        cmocka_unit_test(test_kernel_check_finite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
