@@ -1,4 +1,4 @@
-/* bench_approx.c - the randomized eigensolver (approx.h) against the exact
+/* bench_approx.c - the randomized eigensolver (randeig.h) against the exact
  * one (kpca_eig_top, AUTO driver) on a centred USPS kernel matrix: seconds,
  * worst relative eigenvalue error and worst 1 - |u.v| over the top k.
  * Not part of `make bench`; build with make build/bench/bench_approx.

@@ -25,8 +25,11 @@
 #include "io/featfile.h"
 
 #include "core/kernel.h"
+#include "core/centre.h"
 #include "core/eig.h"
-#include "core/approx.h"
+#include "core/randeig.h"
+#include "core/landmark.h"
+#include "core/nystrom.h"
 #include "core/model.h"
 #include "core/smooth.h"
 

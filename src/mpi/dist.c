@@ -341,13 +341,7 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
         memcpy(xc + (size_t)j * dim, fit->x + (size_t)gcol[j] * dim, dim * sizeof(double));
     }
     kpca_kernel_cross(&job->kernel, xc, (size_t)g.nloc, xr, (size_t)g.mloc, dim, a);
-    const size_t nloc_all = (size_t)g.mloc * (size_t)g.nloc;
-    for (size_t i = 0; st == KPCA_OK && i < nloc_all; i++)
-        if (!isfinite(a[i])) {
-            char kd[96];
-            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
-                           kpca_kernel_describe(&job->kernel, kd, sizeof kd));
-        }
+    st = kpca_kernel_check_finite(&job->kernel, a, (size_t)g.mloc * (size_t)g.nloc, err);
     kpca_progress("kernel", 1, 1);
     if ((st = agree(st, err)) != KPCA_OK)
         goto done;

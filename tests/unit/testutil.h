@@ -107,4 +107,56 @@ static inline void tu_write_bytes(const char *path, const unsigned char *buf, si
     assert_int_equal(fclose(f), 0);
 }
 
+/* malloc'd room for n doubles (at least one). */
+static inline double *tu_doubles(size_t n)
+{
+    double *p = malloc((n ? n : 1) * sizeof(double));
+    assert_non_null(p);
+    return p;
+}
+
+/* n deterministic uniform numbers in [-1, 1) from seed, malloc'd. */
+static inline double *tu_rand_doubles(size_t n, uint64_t seed)
+{
+    double *p = tu_doubles(n);
+    for (size_t i = 0; i < n; i++)
+        p[i] = tu_rand(&seed);
+    return p;
+}
+
+/* eig.h's sign rule: the first entry of largest magnitude of v (n entries,
+ * stride apart) is positive; `what` and vector j name it in the failure. */
+static inline void tu_check_sign_rule(const double *v, size_t n, size_t stride, const char *what, size_t j)
+{
+    size_t arg = 0;
+    for (size_t i = 1; i < n; i++)
+        if (fabs(v[i * stride]) > fabs(v[arg * stride]))
+            arg = i;
+    if (!(v[arg * stride] > 0.0))
+        fail_msg("%s: vector %zu has its largest entry %g negative", what, j, v[arg * stride]);
+}
+
+/* Runs op with the (N+1)th allocation and every later one failing, for
+ * N = 0, 1, ... until it succeeds: each failing run must report KPCA_ENOMEM
+ * with a message (leaks show under valgrind/ASan). */
+static inline void tu_fail_loop(const char *name, kpca_status (*op)(kpca_error *err))
+{
+    for (long n = 0;; n++) {
+        kpca_error err;
+        kpca_error_clear(&err);
+        kpca_mem_fail_after(n);
+        kpca_status st = op(&err);
+        long count = kpca_mem_fail_after(-1);
+        if (st == KPCA_OK) {
+            assert_true(count <= n);
+            assert_true(n > 0);
+            return;
+        }
+        if (st != KPCA_ENOMEM)
+            fail_msg("%s, failing after %ld allocations: %s", name, n, err.msg);
+        assert_true(err.msg[0] != '\0');
+        assert_true(n < 1000);
+    }
+}
+
 #endif

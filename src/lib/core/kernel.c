@@ -167,8 +167,9 @@ double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df)
 {
     switch (k->type) {
     case KPCA_KERNEL_POLY: {
-        double v = k->gamma * s + k->coef0;
-        double p = k->degree > 1 ? pow(v, k->degree - 1) : 1.0;
+        double v = k->gamma * s + k->coef0, p = 1.0;
+        for (int e = 1; e < k->degree; e++) /* v^(degree - 1), left to right */
+            p *= v;
         *df = k->degree * k->gamma * p;
         return p * v;
     }
@@ -288,6 +289,17 @@ void kpca_kernel_cross(const kpca_kernel *k, const double *a, size_t na, const d
     kpca_free(nrm);
 }
 
+kpca_status kpca_kernel_check_finite(const kpca_kernel *k, const double *v, size_t n, kpca_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i])) {
+            char kd[96];
+            return kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
+                             kpca_kernel_describe(k, kd, sizeof kd));
+        }
+    return KPCA_OK;
+}
+
 void kpca_kernel_gram_ref(const kpca_kernel *k, const double *x, size_t m, size_t dim, double *K)
 {
     for (size_t i = 0; i < m; i++)
@@ -301,42 +313,4 @@ void kpca_kernel_cross_ref(const kpca_kernel *k, const double *a, size_t na, con
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++)
             out[i * nb + j] = kpca_kernel_eval(k, a + i * dim, b + j * dim, dim);
-}
-
-void kpca_center_fit(double *K, size_t m, double *colmean, double *grand)
-{
-    double g = 0.0;
-    for (size_t j = 0; j < m; j++)
-        colmean[j] = 0.0;
-    for (size_t i = 0; i < m; i++) {
-        const double *row = K + i * m;
-        for (size_t j = 0; j < m; j++)
-            colmean[j] += row[j];
-    }
-    for (size_t j = 0; j < m; j++) {
-        colmean[j] /= (double)m;
-        g += colmean[j];
-    }
-    g /= (double)m;
-    for (size_t i = 0; i < m; i++) {
-        double *row = K + i * m;
-        double ci = colmean[i] - g;
-        for (size_t j = 0; j < m; j++)
-            row[j] -= colmean[j] + ci;
-    }
-    *grand = g;
-}
-
-void kpca_center_cross(double *Kt, size_t n, size_t m, const double *colmean, double grand)
-{
-    for (size_t r = 0; r < n; r++) {
-        double *row = Kt + r * m;
-        double mean = 0.0;
-        for (size_t i = 0; i < m; i++)
-            mean += row[i];
-        mean /= (double)m;
-        double shift = mean - grand;
-        for (size_t i = 0; i < m; i++)
-            row[i] -= colmean[i] + shift;
-    }
 }

@@ -66,8 +66,14 @@ kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kp
 /* k(a, b) by definition (reference). */
 double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, size_t dim);
 /* A dot-product kernel (poly, sigmoid, linear) as a function f of s = x.y:
- * returns f(s) and writes f'(s) into *df (the pre-image iteration's
- * gradient, preimage.c).  Not for rbf, a function of |x - y|. */
+ * returns f(s) and writes f'(s) into *df - the one derivative of a kernel,
+ * for the pre-image iteration (preimage.c) and the reduced-set gradient
+ * (reduce.c).  poly: v = gamma s + coef0, p = v^(degree - 1) multiplied out
+ * left to right (v v ... v: exact for degree <= 2, cheaper than pow), f = p v,
+ * f' = degree gamma p (f may differ in the last bit from kpca_kernel_eval's
+ * repeated squaring for degree >= 4); sigmoid: t = tanh(v),
+ * f' = gamma (1 - t^2).  Not for rbf, a function of |x - y|
+ * (it returns s and f' = 1, as for linear).  Pure, O(1). */
 double kpca_kernel_of_dot(const kpca_kernel *k, double s, double *df);
 
 /* Replaces each dot product g[i] (i < n) by the kernel value.  Only for the
@@ -81,18 +87,17 @@ void kpca_kernel_gram(const kpca_kernel *k, const double *x, size_t m, size_t di
 void kpca_kernel_cross(const kpca_kernel *k, const double *a, size_t na, const double *b, size_t nb,
                        size_t dim, double *out);
 
+/* The check every kernel matrix gets before it is used: KPCA_OK when the n
+ * kernel values v (any layout, n may be 0) are all finite; otherwise
+ * KPCA_ENUMERIC with "kernel value overflow: <the kernel, as
+ * kpca_kernel_describe writes it> is too large for the data's scale" (a
+ * polynomial of high degree or a small sigma on unscaled data).  Reads v
+ * only, stops at the first non-finite value: O(n), no allocation. */
+kpca_status kpca_kernel_check_finite(const kpca_kernel *k, const double *v, size_t n, kpca_error *err);
+
 /* Reference versions with plain loops. */
 void kpca_kernel_gram_ref(const kpca_kernel *k, const double *x, size_t m, size_t dim, double *K);
 void kpca_kernel_cross_ref(const kpca_kernel *k, const double *a, size_t na, const double *b, size_t nb,
                            size_t dim, double *out);
-
-/* Centring in feature space (paper, appendix A).
- * kpca_center_fit: K (m x m, symmetric) becomes K - 1K - K1 + 1K1 in place;
- * writes the column means of the uncentred K to colmean (m) and their mean
- * to *grand.  kpca_center_cross: each row r of Kt (n x m, kernel values
- * between n points and the m fit points) becomes
- * Kt[r][i] - colmean[i] - mean(Kt[r]) + grand. */
-void kpca_center_fit(double *K, size_t m, double *colmean, double *grand);
-void kpca_center_cross(double *Kt, size_t n, size_t m, const double *colmean, double grand);
 
 #endif

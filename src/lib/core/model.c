@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/approx.h"
+#include "core/centre.h"
+#include "core/nystrom.h"
+#include "core/randeig.h"
 #include "support/clock.h"
 #include "support/mem.h"
 #include "support/names.h"
@@ -95,111 +97,6 @@ static size_t choose_by_variance(const double *mu, size_t n, void *ctx)
             break;
     }
     return k ? k : 1;
-}
-
-/* Nystrom kernel PCA: landmarks (uniform rows or k-means centres), K_LL and
- * K_nL, then approx.h's kpca_nystrom_pca; the model's points are the
- * landmarks and its centring NYSTROM (model.h). */
-static kpca_status fit_nystrom(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
-                               kpca_fit_info *info, kpca_error *err)
-{
-    const size_t n = fit->n, dim = fit->dim, l = p->landmarks;
-    size_t want = p->components ? p->components : l; /* kpca_fit_check: l in 2..n, want <= l */
-    char what[128];
-    snprintf(what, sizeof what, "Nystrom kernel PCA with %zu landmarks on %zu points", l, n);
-    kpca_status st = kpca_mem_check(
-        8.0 * ((double)n * (double)(2 * l + 2 * want) + 4.0 * (double)l * (double)l + (double)l * (double)dim), what,
-        err);
-    if (st != KPCA_OK)
-        return st;
-    kpca_fit_info inf;
-    memset(&inf, 0, sizeof inf);
-    inf.requested = want;
-    inf.tol = p->tol >= 0.0 ? p->tol : (double)l * DBL_EPSILON;
-    double *kll = kpca_alloc_array(l, l, sizeof(double));
-    double *knl = kpca_alloc_array(n, l, sizeof(double));
-    double *proj = kpca_alloc_array(want, l, sizeof(double));
-    double *ev = kpca_alloc_array(want, 1, sizeof(double));
-    size_t *idx = kpca_alloc_array(l, 1, sizeof(size_t));
-    model->fitx = kpca_alloc_array(l, dim, sizeof(double));
-    model->fity = kpca_alloc_array(l, 1, sizeof(int));
-    model->colmean = kpca_alloc_array(l, 1, sizeof(double));
-    if (kll == NULL || knl == NULL || proj == NULL || ev == NULL || idx == NULL || model->fitx == NULL ||
-        model->fity == NULL || model->colmean == NULL) {
-        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %s", what);
-        goto done;
-    }
-    double t0 = kpca_now();
-    kpca_progress("landmarks", 0, 1);
-    if (p->landmark_method == KPCA_LANDMARKS_KMEANS) {
-        st = kpca_landmarks_kmeans(fit->x, n, dim, l, p->seed, p->kmeans_iter, model->fitx, NULL, err);
-        for (size_t j = 0; j < l; j++)
-            model->fity[j] = -1; /* centres, not digits */
-    } else {
-        st = kpca_landmarks_uniform(n, l, p->seed, idx, err);
-        for (size_t j = 0; st == KPCA_OK && j < l; j++) {
-            memcpy(model->fitx + j * dim, fit->x + idx[j] * dim, dim * sizeof(double));
-            model->fity[j] = fit->y[idx[j]];
-        }
-    }
-    kpca_progress("landmarks", 1, 1);
-    if (st != KPCA_OK)
-        goto done;
-    double t1 = kpca_now();
-    kpca_progress("kernel", 0, 1);
-    kpca_kernel_gram(&p->kernel, model->fitx, l, dim, kll);
-    kpca_kernel_cross(&p->kernel, fit->x, n, model->fitx, l, dim, knl);
-    kpca_progress("kernel", 1, 1);
-    for (size_t i = 0; i < n * l; i++)
-        if (!isfinite(knl[i])) {
-            char kd[96];
-            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
-                           kpca_kernel_describe(&p->kernel, kd, sizeof kd));
-            goto done;
-        }
-    double t2 = kpca_now();
-    kpca_progress("eigensolve", 0, 1);
-    size_t kept = 0;
-    double trace = 0.0;
-    st = kpca_nystrom_pca(kll, knl, n, l, want, p->tol, proj, model->colmean, ev, NULL, &kept, &trace, err);
-    kpca_progress("eigensolve", 1, 1);
-    if (st != KPCA_OK)
-        goto done;
-    double t3 = kpca_now();
-    model->alpha = kpca_alloc_array(kept, l, sizeof(double));
-    model->eigval = kpca_alloc_array(kept, 1, sizeof(double));
-    if (model->alpha == NULL || model->eigval == NULL) {
-        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
-        goto done;
-    }
-    memcpy(model->alpha, proj, kept * l * sizeof(double));
-    memcpy(model->eigval, ev, kept * sizeof(double));
-    model->kernel = p->kernel;
-    model->centring = KPCA_CENTRE_NYSTROM;
-    model->fit_n = n;
-    snprintf(model->solver, sizeof model->solver, "nystrom %s l=%zu seed=%llu",
-             kpca_landmark_method_name(p->landmark_method), l, (unsigned long long)p->seed);
-    model->m = l;
-    model->dim = dim;
-    model->k = kept;
-    model->grandmean = 0.0;
-    model->trace = trace;
-    kpca_dataset_range(fit, &model->input_lo, &model->input_hi);
-    inf.kept = kept;
-    inf.eig_used = KPCA_EIG_AUTO;
-    inf.sec_kernel = (t1 - t0) + (t2 - t1);
-    inf.sec_eig = t3 - t2;
-    if (info != NULL)
-        *info = inf;
-done:
-    kpca_free(kll);
-    kpca_free(knl);
-    kpca_free(proj);
-    kpca_free(ev);
-    kpca_free(idx);
-    if (st != KPCA_OK)
-        kpca_model_free(model);
-    return st;
 }
 
 /* kpca_fail that also names the parameter at fault */
@@ -362,14 +259,9 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     double t0 = kpca_now();
     kpca_progress("kernel", 0, 1);
     kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
-    for (size_t i = 0; i < m * m; i++) {
-        if (!isfinite(K[i])) {
-            char kd[96];
-            st = kpca_fail(err, KPCA_ENUMERIC, "kernel value overflow: %s is too large for the data's scale",
-                           kpca_kernel_describe(&p->kernel, kd, sizeof kd));
-            goto fail;
-        }
-    }
+    st = kpca_kernel_check_finite(&p->kernel, K, m * m, err);
+    if (st != KPCA_OK)
+        goto fail;
     double t1 = kpca_now();
     kpca_progress("kernel", 1, 1);
     kpca_progress("centring", 0, 1);
@@ -450,7 +342,7 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
                          "the elpa eigensolver runs in the distributed build only: mpirun -n P build/kpca-mpi fit "
                          "--eig elpa ... (make mpi)");
     if (p->solver == KPCA_SOLVER_NYSTROM)
-        return fit_nystrom(fit, p, model, info, err);
+        return kpca_nystrom_fit(fit, p, model, info, err);
     double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
 
     kpca_fit_info inf;

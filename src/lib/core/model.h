@@ -28,7 +28,7 @@
  * KERNEL: the paper's k~(x_i, x) = k(x_i, x) - colmean_i - mean_j k(x_j, x)
  *         + grandmean, the m model points being the fit points.
  * NYSTROM: the m model points are landmarks and z = alpha (k_L(x) - colmean):
- *         the centring of the Nystrom features (approx.h) is folded into
+ *         the centring of the Nystrom features (nystrom.h) is folded into
  *         alpha and colmean; grandmean is 0. */
 /* REDUCED: a reduced-set model (reduce.h): the m model points are the
  *         vectors z_j, alpha holds the coefficients beta, and
@@ -65,7 +65,7 @@ typedef struct {
 
 /* How the components are found (see README "Approximate solvers").
  * EXACT: the dense eigensolver (eig.h) on the centred M x M kernel matrix.
- * RANDOMIZED: the randomized eigensolver (approx.h) on the same matrix.
+ * RANDOMIZED: the randomized eigensolver (randeig.h) on the same matrix.
  * NYSTROM: kernel PCA of the Nystrom approximation built on `landmarks`
  *          points; the model keeps the landmarks (centring NYSTROM). */
 typedef enum { KPCA_SOLVER_EXACT = 0, KPCA_SOLVER_RANDOMIZED, KPCA_SOLVER_NYSTROM } kpca_solver;
@@ -104,7 +104,7 @@ typedef struct {
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
 } kpca_fit_info;
 
-/* Defaults of the approximate solvers (the randomized solver's: approx.h,
+/* Defaults of the approximate solvers (the randomized solver's: randeig.h,
  * KPCA_RSVD_OVERSAMPLE and KPCA_RSVD_POWER_ITERS) */
 #define KPCA_DEFAULT_LANDMARKS 1000
 #define KPCA_DEFAULT_KMEANS_ITER 20

@@ -6,7 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/centre.h"
 #include "core/kernel.h"
+#include "core/nystrom.h"
 #include "support/mem.h"
 #include "core/model.h"
 #include "support/progress.h"
@@ -121,8 +123,7 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
         }
         kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
         if (model->centring != KPCA_CENTRE_KERNEL) { /* NYSTROM, REDUCED */
-            for (size_t r = 0; r < no; r++)
-                cblas_daxpy((int)m, -1.0, model->colmean, 1, kt + r * m, 1);
+            kpca_nystrom_centre_rows(kt, no, m, model->colmean);
         } else {
             kpca_center_cross(kt, no, m, model->colmean, model->grandmean);
         }

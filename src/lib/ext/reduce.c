@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/approx.h"
+#include "core/landmark.h"
 #include "support/clock.h"
 #include "support/mem.h"
 #include "support/names.h"
@@ -113,20 +113,9 @@ static int is_dot_kernel(const kpca_kernel *k)
 /* d k(t) / dt for the dot-product kernels k(x, y) = f(x.y) */
 static double dot_kernel_deriv(const kpca_kernel *k, double t)
 {
-    switch (k->type) {
-    case KPCA_KERNEL_SIGMOID: {
-        double th = tanh(k->gamma * t + k->coef0);
-        return k->gamma * (1.0 - th * th);
-    }
-    case KPCA_KERNEL_LINEAR:
-        return 1.0;
-    default: {
-        double u = k->gamma * t + k->coef0, p = 1.0;
-        for (int e = 1; e < k->degree; e++)
-            p *= u;
-        return k->degree * k->gamma * p;
-    }
-    }
+    double df;
+    (void)kpca_kernel_of_dot(k, t, &df);
+    return df;
 }
 
 /* Kernel values, best beta (Cholesky of K_zz + ridge I) and residuals at z;
@@ -438,7 +427,7 @@ kpca_status kpca_reduce(const kpca_model *full, const kpca_reduce_params *p, kpc
         }
         if (p->init == KPCA_REDUCE_INIT_KMEANS) {
             kpca_progress("k-means", 0, 1);
-            st = kpca_landmarks_kmeans(full->fitx, M, dim, want, p->seed, KPCA_DEFAULT_KMEANS_ITER, z, NULL, err);
+            st = kpca_kmeans(full->fitx, M, dim, want, p->seed, KPCA_DEFAULT_KMEANS_ITER, z, NULL, NULL, err);
             kpca_progress("k-means", 1, 1);
         } else {
             size_t *idx = kpca_alloc_array(want, 1, sizeof(size_t));

@@ -1,15 +1,12 @@
-/* test_kernel.c - kernel matrices (BLAS vs plain loops), PSD, centring. */
+/* test_kernel.c - kernel matrices (BLAS vs plain loops), PSD, the kernels
+ * as functions of x.y. */
 #include "testutil.h"
 
 #include <lapacke.h>
 
 static double *rand_matrix(size_t n, size_t dim, uint64_t seed)
 {
-    double *x = malloc(n * dim * sizeof *x);
-    assert_non_null(x);
-    for (size_t i = 0; i < n * dim; i++)
-        x[i] = tu_rand(&seed);
-    return x;
+    return tu_rand_doubles(n * dim, seed);
 }
 
 /* The kernel applied to |a|.|b|: bounds the magnitude of every term summed,
@@ -136,123 +133,6 @@ static void test_gram_symmetric_psd(void **state)
     free(x);
     free(K);
     free(w);
-}
-
-/* The explicit formula K - 1K - K1 + 1K1 with (1)_ij = 1/m. */
-static void center_explicit(const double *K, size_t m, double *out, double *colmean, double *grand)
-{
-    double g = 0.0;
-    double *rowmean = calloc(m, sizeof *rowmean);
-    assert_non_null(rowmean);
-    for (size_t j = 0; j < m; j++) {
-        double s = 0.0;
-        for (size_t i = 0; i < m; i++)
-            s += K[i * m + j];
-        colmean[j] = s / (double)m;
-    }
-    for (size_t i = 0; i < m; i++) {
-        double s = 0.0;
-        for (size_t j = 0; j < m; j++)
-            s += K[i * m + j];
-        rowmean[i] = s / (double)m;
-        g += s;
-    }
-    g /= (double)m * (double)m;
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < m; j++)
-            out[i * m + j] = K[i * m + j] - colmean[j] - rowmean[i] + g;
-    *grand = g;
-    free(rowmean);
-}
-
-static double max_abs(const double *a, size_t n)
-{
-    double s = 0.0;
-    for (size_t i = 0; i < n; i++)
-        s = fmax(s, fabs(a[i]));
-    return s;
-}
-
-static void test_center_fit(void **state)
-{
-    (void)state;
-    const size_t sizes[][2] = {{50, 10}, {7, 30}, {2, 3}};
-    for (size_t s = 0; s < 3; s++) {
-        const size_t m = sizes[s][0], dim = sizes[s][1];
-        double *x = rand_matrix(m, dim, 300 + s);
-        for (size_t i = 0; i < m * dim; i++)
-            x[i] += 0.7; /* off-centre data, so the centring matters */
-        for (int d = 1; d <= 4; d++) {
-            kpca_kernel k = kpca_kernel_poly(d);
-            double *K = malloc(m * m * sizeof *K), *Kc = malloc(m * m * sizeof *Kc);
-            double *E = malloc(m * m * sizeof *E), *cm = malloc(m * sizeof *cm), *ecm = malloc(m * sizeof *ecm);
-            assert_true(K && Kc && E && cm && ecm);
-            kpca_kernel_gram(&k, x, m, dim, K);
-            memcpy(Kc, K, m * m * sizeof *K);
-            double grand = NAN, egrand;
-            kpca_center_fit(Kc, m, cm, &grand);
-            center_explicit(K, m, E, ecm, &egrand);
-            const double scale = max_abs(K, m * m);
-            assert_true(scale > 0.0);
-            /* rows and columns of the centred K sum to zero */
-            for (size_t i = 0; i < m; i++) {
-                double rs = 0.0, cs = 0.0;
-                for (size_t j = 0; j < m; j++) {
-                    rs += Kc[i * m + j];
-                    cs += Kc[j * m + i];
-                }
-                if (!(fabs(rs) <= 1e-12 * scale * (double)m && fabs(cs) <= 1e-12 * scale * (double)m))
-                    fail_msg("m=%zu d=%d row/col %zu sums %g %g (scale %g)", m, d, i, rs, cs, scale);
-            }
-            /* equals the explicit formula; the statistics match too */
-            for (size_t i = 0; i < m * m; i++)
-                if (!(fabs(Kc[i] - E[i]) <= 1e-12 * scale))
-                    fail_msg("m=%zu d=%d entry %zu: %.17g vs %.17g", m, d, i, Kc[i], E[i]);
-            for (size_t j = 0; j < m; j++)
-                assert_true(fabs(cm[j] - ecm[j]) <= 1e-13 * scale);
-            assert_true(fabs(grand - egrand) <= 1e-13 * scale);
-            /* still symmetric */
-            for (size_t i = 0; i < m; i++)
-                for (size_t j = 0; j < i; j++)
-                    assert_true(fabs(Kc[i * m + j] - Kc[j * m + i]) <= 1e-13 * scale);
-
-            /* kpca_center_cross on the fit points' own kernel rows gives back Kc */
-            double *Kt = malloc(m * m * sizeof *Kt);
-            assert_non_null(Kt);
-            kpca_kernel_cross(&k, x, m, x, m, dim, Kt);
-            kpca_center_cross(Kt, m, m, cm, grand);
-            for (size_t i = 0; i < m * m; i++)
-                if (!(fabs(Kt[i] - Kc[i]) <= 1e-12 * scale))
-                    fail_msg("m=%zu d=%d cross entry %zu: %.17g vs %.17g", m, d, i, Kt[i], Kc[i]);
-            free(Kt);
-
-            /* new points: k~(x, x_i) = k(x, x_i) - colmean_i - mean_j k(x, x_j) + grand */
-            const size_t n = 5;
-            double *z = rand_matrix(n, dim, 400 + s);
-            double *Kz = malloc(n * m * sizeof *Kz);
-            assert_non_null(Kz);
-            kpca_kernel_cross(&k, z, n, x, m, dim, Kz);
-            kpca_center_cross(Kz, n, m, cm, grand);
-            for (size_t r = 0; r < n; r++) {
-                double mean = 0.0;
-                for (size_t i = 0; i < m; i++)
-                    mean += kpca_kernel_eval(&k, z + r * dim, x + i * dim, dim);
-                mean /= (double)m;
-                for (size_t i = 0; i < m; i++) {
-                    double want = kpca_kernel_eval(&k, z + r * dim, x + i * dim, dim) - ecm[i] - mean + egrand;
-                    assert_true(fabs(Kz[r * m + i] - want) <= 1e-12 * fmax(scale, fabs(mean)));
-                }
-            }
-            free(z);
-            free(Kz);
-            free(K);
-            free(Kc);
-            free(E);
-            free(cm);
-            free(ecm);
-        }
-        free(x);
-    }
 }
 
 static void test_kernel_check(void **state)
@@ -434,18 +314,59 @@ static void test_kernel_of_dot(void **state)
     }
 }
 
+/* kpca_kernel_check_finite: finite values pass whatever their size; one
+ * non-finite value anywhere fails, naming the kernel; a kernel matrix that
+ * really overflows is caught. */
+static void test_kernel_check_finite(void **state)
+{
+    (void)state;
+    kpca_kernel k3 = kpca_kernel_poly(3);
+    kpca_error err;
+    double v[6] = {0.0, -1.0, 1e308, -1e308, 5e-324, 3.0};
+    assert_int_equal(kpca_kernel_check_finite(&k3, v, 6, &err), KPCA_OK);
+    assert_int_equal(kpca_kernel_check_finite(&k3, v, 0, &err), KPCA_OK);
+    const double bad[] = {INFINITY, -INFINITY, NAN};
+    for (size_t b = 0; b < 3; b++)
+        for (size_t pos = 0; pos < 6; pos++) {
+            double w[6];
+            memcpy(w, v, sizeof w);
+            w[pos] = bad[b];
+            kpca_error_clear(&err);
+            assert_int_equal(kpca_kernel_check_finite(&k3, w, 6, &err), KPCA_ENUMERIC);
+            assert_int_equal(err.code, KPCA_ENUMERIC);
+            assert_non_null(strstr(err.msg, "kernel value overflow"));
+            assert_non_null(strstr(err.msg, "(1 x.y + 0)^3"));
+            /* only the first pos + 1 values are looked at when n stops short */
+            assert_int_equal(kpca_kernel_check_finite(&k3, w, pos, NULL), KPCA_OK);
+            assert_int_equal(kpca_kernel_check_finite(&k3, w, pos + 1, NULL), KPCA_ENUMERIC);
+        }
+    /* a real overflow: (x.y)^20 of points with x.y = 1e20 is 1e400 */
+    enum { M = 4, DIM = 2 };
+    double x[M * DIM], K[M * M];
+    for (size_t i = 0; i < M * DIM; i++)
+        x[i] = 1e10 * (double)(i % 3 + 1);
+    kpca_kernel k20 = kpca_kernel_poly(20);
+    kpca_kernel_gram(&k20, x, M, DIM, K);
+    assert_int_equal(kpca_kernel_check_finite(&k20, K, M * M, &err), KPCA_ENUMERIC);
+    assert_non_null(strstr(err.msg, "^20"));
+    /* the same points under rbf: values in [0, 1] */
+    kpca_kernel r = kpca_kernel_rbf(1e10);
+    kpca_kernel_gram(&r, x, M, DIM, K);
+    assert_int_equal(kpca_kernel_check_finite(&r, K, M * M, &err), KPCA_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_eval_definition),
         cmocka_unit_test(test_gram_and_cross_match_reference),
         cmocka_unit_test(test_gram_symmetric_psd),
-        cmocka_unit_test(test_center_fit),
         cmocka_unit_test(test_kernel_check),
         cmocka_unit_test(test_other_kernels_match_reference),
         cmocka_unit_test(test_default_sigma),
         cmocka_unit_test(test_kernel_names),
         cmocka_unit_test(test_kernel_of_dot),
+        cmocka_unit_test(test_kernel_check_finite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,202 @@
+#include "core/landmark.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "io/dataset.h"
+#include "support/mem.h"
+#include "support/rng.h"
+
+/* Uniform in 0..n-1 (n >= 1); the bias, n / 2^53, is far below anything
+ * observable. */
+static size_t uniform_index(uint64_t *state, size_t n)
+{
+    size_t i = (size_t)(kpca_rng_uniform(state) * (double)n);
+    return i < n ? i : n - 1;
+}
+
+kpca_status kpca_landmarks_uniform(size_t n, size_t l, uint64_t seed, size_t *idx, kpca_error *err)
+{
+    if (l == 0 || l > n)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot draw %zu landmarks from %zu points", l, n);
+    /* kpca_subset_indices draws uniformly for any seed but 0; map every
+     * seed to a non-zero one */
+    uint64_t state = seed;
+    uint64_t sub = kpca_splitmix64(&state);
+    return kpca_subset_indices(n, l, sub ? sub : 1, idx, err);
+}
+
+/* d[i] = min(d[i], |x_i - c|^2) for all n points (first: d[i] = |x_i - c|^2),
+ * with g (n) as scratch for the dot products. */
+static void nearest_update(const double *x, const double *xn, size_t n, size_t dim, const double *c, double *g,
+                           double *d, int first)
+{
+    double cn = cblas_ddot((int)dim, c, 1, c, 1);
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)dim, 1.0, x, (int)dim, c, 1, 0.0, g, 1);
+    for (size_t i = 0; i < n; i++) {
+        double dist = fmax(0.0, xn[i] + cn - 2.0 * g[i]);
+        if (first || dist < d[i])
+            d[i] = dist;
+    }
+}
+
+/* k-means++: the first centre uniformly, each next one a point drawn with
+ * probability proportional to its squared distance to the nearest centre
+ * so far (uniformly when every point sits on a centre). */
+static void kmeans_pp(const double *x, const double *xn, size_t n, size_t dim, size_t l, uint64_t *state,
+                      double *centres, double *d, double *g)
+{
+    for (size_t j = 0; j < l; j++) {
+        size_t pick = 0;
+        double total = 0.0;
+        if (j > 0)
+            for (size_t i = 0; i < n; i++)
+                total += d[i];
+        if (total > 0.0) {
+            double u = kpca_rng_uniform(state) * total, cum = 0.0;
+            for (size_t i = 0; i < n; i++) {
+                if (d[i] > 0.0) {
+                    pick = i; /* the last candidate, should rounding leave cum <= u */
+                    cum += d[i];
+                    if (cum > u)
+                        break;
+                }
+            }
+        } else {
+            pick = uniform_index(state, n);
+        }
+        memcpy(centres + j * dim, x + pick * dim, dim * sizeof(double));
+        nearest_update(x, xn, n, dim, centres + j * dim, g, d, j == 0);
+    }
+}
+
+/* One assignment pass: assign[i] = nearest centre, d[i] = its squared
+ * distance; returns the number of points whose assignment changed. */
+static size_t kmeans_assign(const double *x, const double *xn, size_t n, size_t dim, const double *centres,
+                            size_t l, double *cn, double *cross, size_t block, size_t *assign, double *d)
+{
+    for (size_t j = 0; j < l; j++)
+        cn[j] = cblas_ddot((int)dim, centres + j * dim, 1, centres + j * dim, 1);
+    size_t changes = 0;
+    for (size_t r0 = 0; r0 < n; r0 += block) {
+        size_t nb = n - r0 < block ? n - r0 : block;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)l, (int)dim, 1.0, x + r0 * dim,
+                    (int)dim, centres, (int)dim, 0.0, cross, (int)l);
+        for (size_t i = 0; i < nb; i++) {
+            const double *row = cross + i * l;
+            size_t best = 0;
+            double bestv = cn[0] - 2.0 * row[0];
+            for (size_t j = 1; j < l; j++) {
+                double v = cn[j] - 2.0 * row[j];
+                if (v < bestv) {
+                    bestv = v;
+                    best = j;
+                }
+            }
+            d[r0 + i] = fmax(0.0, xn[r0 + i] + bestv);
+            if (assign[r0 + i] != best) {
+                assign[r0 + i] = best;
+                changes++;
+            }
+        }
+    }
+    return changes;
+}
+
+/* Centres = the means of their points; an empty cluster takes the point
+ * farthest from the centre it was assigned to, out of a cluster of two or
+ * more (one exists while a cluster is empty, as n >= l). */
+static void kmeans_update(const double *x, size_t n, size_t dim, size_t l, size_t *assign, size_t *count, double *d,
+                          double *centres)
+{
+    memset(centres, 0, l * dim * sizeof(double));
+    memset(count, 0, l * sizeof(size_t));
+    for (size_t i = 0; i < n; i++) {
+        count[assign[i]]++;
+        cblas_daxpy((int)dim, 1.0, x + i * dim, 1, centres + assign[i] * dim, 1);
+    }
+    for (size_t j = 0; j < l; j++)
+        if (count[j] > 0)
+            cblas_dscal((int)dim, 1.0 / (double)count[j], centres + j * dim, 1);
+    for (size_t j = 0; j < l; j++) {
+        if (count[j] > 0)
+            continue;
+        size_t far = n;
+        for (size_t i = 0; i < n; i++)
+            if (count[assign[i]] >= 2 && (far == n || d[i] > d[far]))
+                far = i;
+        size_t old = assign[far];
+        double *co = centres + old * dim;
+        const double *xf = x + far * dim;
+        double m = (double)count[old];
+        for (size_t t = 0; t < dim; t++) /* remove x_far from its old mean */
+            co[t] = (co[t] * m - xf[t]) / (m - 1.0);
+        count[old]--;
+        memcpy(centres + j * dim, xf, dim * sizeof(double));
+        count[j] = 1;
+        assign[far] = j;
+        d[far] = 0.0;
+    }
+}
+
+kpca_status kpca_kmeans(const double *x, size_t n, size_t dim, size_t k, uint64_t seed, size_t max_iter,
+                        double *centres, size_t *label, kpca_kmeans_info *info, kpca_error *err)
+{
+    if (k == 0 || k > n || dim == 0)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot place %zu k-means centres among %zu points of dimension %zu", k,
+                         n, dim);
+    if (n > (size_t)INT_MAX || dim > (size_t)INT_MAX)
+        return kpca_fail(err, KPCA_EUSAGE, "%zu points of dimension %zu are beyond BLAS's int indices", n, dim);
+    const size_t block = n < KPCA_KMEANS_BLOCK ? n : KPCA_KMEANS_BLOCK;
+    double *xn = kpca_alloc_array(n, 1, sizeof(double));
+    double *d = kpca_alloc_array(n, 1, sizeof(double));
+    double *g = kpca_alloc_array(n, 1, sizeof(double));
+    double *cn = kpca_alloc_array(k, 1, sizeof(double));
+    double *cross = kpca_alloc_array(block, k, sizeof(double));
+    size_t *assign = kpca_alloc_array(n, 1, sizeof(size_t));
+    size_t *count = kpca_alloc_array(k, 1, sizeof(size_t));
+    kpca_status st = KPCA_OK;
+    if (xn == NULL || d == NULL || g == NULL || cn == NULL || cross == NULL || assign == NULL || count == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for k-means with %zu centres", k);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        xn[i] = cblas_ddot((int)dim, x + i * dim, 1, x + i * dim, 1);
+    uint64_t state = seed;
+    kmeans_pp(x, xn, n, dim, k, &state, centres, d, g);
+    for (size_t i = 0; i < n; i++)
+        assign[i] = SIZE_MAX;
+    size_t it = 0;
+    int fresh = 0; /* assign and d belong to the current centres */
+    while (it < max_iter) {
+        size_t changes = kmeans_assign(x, xn, n, dim, centres, k, cn, cross, block, assign, d);
+        it++;
+        fresh = 1;
+        if (changes == 0)
+            break;
+        kmeans_update(x, n, dim, k, assign, count, d, centres);
+        fresh = 0;
+    }
+    if ((label != NULL || info != NULL) && !fresh)
+        (void)kmeans_assign(x, xn, n, dim, centres, k, cn, cross, block, assign, d);
+    if (label != NULL)
+        memcpy(label, assign, n * sizeof *label);
+    if (info != NULL) {
+        double inertia = 0.0;
+        for (size_t i = 0; i < n; i++)
+            inertia += d[i];
+        info->iters = it;
+        info->inertia = inertia;
+    }
+done:
+    kpca_free(xn);
+    kpca_free(d);
+    kpca_free(g);
+    kpca_free(cn);
+    kpca_free(cross);
+    kpca_free(assign);
+    kpca_free(count);
+    return st;
+}
