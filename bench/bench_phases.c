@@ -241,13 +241,13 @@ int main(int argc, char **argv)
     while (np < 6 && prefixes[np] <= kk)
         np++;
     kpca_eval_row rows[6];
-    kpca_svm_params sp = kpca_svm_defaults();
-    sp.C = 10;
+    kpca_eval_params sp = kpca_eval_defaults();
+    sp.svm.C = 10;
     t0 = kpca_now();
     if (kpca_eval(ztr, tr.y, tr.n, zte, te.y, te.n, kk, prefixes, np, &sp, rows, &err) != KPCA_OK)
         die("eval", &err);
     double all = kpca_now() - t0, train = 0, pred = 0, gram = 0, solver = 0;
-    long nth = sp.threads > 0 ? sp.threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long nth = sp.svm.threads > 0 ? sp.svm.threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (nth < 1)
         nth = 1;
     for (size_t i = 0; i < np; i++) {

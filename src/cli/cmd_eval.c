@@ -106,7 +106,7 @@ static void write_predictions(FILE *fp, const int *pred, size_t np, size_t ntest
 int cmd_eval(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
-    kpca_svm_params p = kpca_svm_defaults();
+    kpca_eval_params p = kpca_eval_defaults();
     char *pos[2]; /* o.eps, o.folds: 0 = not given (their ranges exclude 0) */
     int npos;
     int r = cli_begin(&cli_eval_command, argc, argv, pos, &npos,
@@ -114,10 +114,10 @@ int cmd_eval(int argc, char **argv)
     if (r != 0)
         return r < 0 ? 0 : r;
     if (o.eps != 0.0)
-        p.eps = o.eps;
+        p.svm.eps = o.eps;
     if (o.folds != 0)
         p.folds = (int)o.folds;
-    p.threads = (int)o.threads;
+    p.svm.threads = (int)o.threads;
     double *costs = NULL;
     size_t ncost = 0;
     if (o.cost && cli_parse_double_list(o.cost, 1e-300, 1e300, &costs, &ncost) != 0) {
@@ -125,7 +125,7 @@ int cmd_eval(int argc, char **argv)
         return KPCA_EUSAGE;
     }
     if (ncost == 1)
-        p.C = costs[0];
+        p.svm.C = costs[0];
     p.costs = costs;
     p.ncost = ncost;
     if (o.classifier && kpca_classifier_parse(o.classifier, &p.classifier) != 0) {
@@ -155,7 +155,7 @@ int cmd_eval(int argc, char **argv)
                 free(costs);
                 return KPCA_EUSAGE;
             }
-    if (o.multiclass && kpca_multiclass_parse(o.multiclass, &p.scheme) != 0) {
+    if (o.multiclass && kpca_multiclass_parse(o.multiclass, &p.svm.scheme) != 0) {
         cli_usage("option '--multiclass': expected ovo or ovr, got '%s'", o.multiclass);
         free(costs);
         return KPCA_EUSAGE;
@@ -165,7 +165,7 @@ int cmd_eval(int argc, char **argv)
         free(costs);
         return KPCA_EUSAGE;
     }
-    if (o.backend && kpca_backend_parse(o.backend, &p.backend) != 0) {
+    if (o.backend && kpca_backend_parse(o.backend, &p.svm.backend) != 0) {
         cli_usage("option '--backend': expected gram, sparse or liblinear, got '%s'", o.backend);
         free(costs);
         return KPCA_EUSAGE;
@@ -248,13 +248,13 @@ int cmd_eval(int argc, char **argv)
     }
     if (ncost >= 2)
         cli_info("eval: %zu training and %zu test points, C by %d-fold cross-validation among %s, %s, scale %s, "
-                 "backend %s", tr.n, te.n, p.folds, o.cost, kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale),
-                 kpca_backend_name(p.backend));
+                 "backend %s", tr.n, te.n, p.folds, o.cost, kpca_multiclass_name(p.svm.scheme), kpca_scale_name(p.scale),
+                 kpca_backend_name(p.svm.backend));
     else if (p.classifier == KPCA_CLF_LDA)
         cli_info("eval: %zu training and %zu test points, lda (pooled covariance)", tr.n, te.n);
     else
-        cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.C,
-                 kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.backend));
+        cli_info("eval: %zu training and %zu test points, C = %g, %s, scale %s, backend %s", tr.n, te.n, p.svm.C,
+                 kpca_multiclass_name(p.svm.scheme), kpca_scale_name(p.scale), kpca_backend_name(p.svm.backend));
     int *pred = NULL;
     if (o.predictions != NULL && (pred = calloc(nk * (te.n ? te.n : 1), sizeof *pred)) == NULL) {
         cli_error("out of memory for %zu x %zu predictions", nk, te.n);

@@ -306,9 +306,9 @@ static kpca_status op_eval(kpca_error *err)
     for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++)
         for (int b = KPCA_SVM_GRAM; b <= KPCA_SVM_SPARSE; b++)
             for (int s = KPCA_SCALE_NONE; s <= KPCA_SCALE_STD; s++) {
-                kpca_svm_params p = kpca_svm_defaults();
-                p.scheme = (kpca_multiclass)sc;
-                p.backend = (kpca_svm_backend)b;
+                kpca_eval_params p = kpca_eval_defaults();
+                p.svm.scheme = (kpca_multiclass)sc;
+                p.svm.backend = (kpca_svm_backend)b;
                 p.scale = (kpca_scale)s;
                 kpca_eval_row rows[3];
                 kpca_status st = kpca_eval(xtr, ytr, 30, xte, yte, 12, 4, pre, 3, &p, rows, err);
@@ -327,7 +327,7 @@ static kpca_status op_classifier(kpca_error *err)
     kpca_svm_params p = kpca_svm_defaults();
     p.backend = KPCA_SVM_SPARSE;
     kpca_classifier cl;
-    kpca_status st = kpca_classifier_train(x, 30, 4, 4, y, NULL, 1.0, &p, &cl, err);
+    kpca_status st = kpca_svm_train(x, 30, 4, 4, y, NULL, 1.0, &p, &cl, err);
     if (st != KPCA_OK) {
         assert_null(cl.w);
         return st;

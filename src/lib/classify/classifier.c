@@ -13,13 +13,8 @@ kpca_svm_params kpca_svm_defaults(void)
 {
     kpca_svm_params p;
     p.C = 1.0;
-    p.costs = NULL;
-    p.ncost = 0;
-    p.folds = 5;
     p.scheme = KPCA_MC_OVO;
     p.backend = KPCA_SVM_GRAM;
-    p.scale = KPCA_SCALE_NORM;
-    p.classifier = KPCA_CLF_SVM;
     p.eps = 1e-3;
     p.cache_mb = 200.0;
     p.threads = 0;
@@ -34,17 +29,9 @@ kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err)
         return kpca_fail(err, KPCA_EUSAGE, "the SVM tolerance must be > 0, got %g", p->eps);
     if (!isfinite(p->cache_mb) || p->cache_mb <= 0.0)
         return kpca_fail(err, KPCA_EUSAGE, "the SVM cache size must be > 0, got %g", p->cache_mb);
-    for (size_t i = 0; i < p->ncost; i++)
-        if (!isfinite(p->costs[i]) || p->costs[i] <= 0.0)
-            return kpca_fail(err, KPCA_EUSAGE, "C must be a finite number > 0, got %g", p->costs[i]);
-    if (p->ncost >= 2 && p->folds < 2)
-        return kpca_fail(err, KPCA_EUSAGE, "cross-validation needs at least 2 folds, got %d", p->folds);
     if (p->threads < 0)
         return kpca_fail(err, KPCA_EUSAGE, "the thread count must be >= 0, got %d", p->threads);
-    if ((unsigned)p->classifier > KPCA_CLF_LDA)
-        return kpca_fail(err, KPCA_EUSAGE, "invalid classifier");
-    if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_LIBLINEAR ||
-        (unsigned)p->scale > KPCA_SCALE_STD)
+    if ((unsigned)p->scheme > KPCA_MC_OVR || (unsigned)p->backend > KPCA_SVM_LIBLINEAR)
         return kpca_fail(err, KPCA_EUSAGE, "invalid SVM parameters");
     return KPCA_OK;
 }

@@ -1,6 +1,7 @@
-/* classifier.h - linear multi-class classifiers: their parameters, the trained
- * model (w, b per binary machine) and prediction.  Training: svmtrain.h (the
- * SVMs, with LIBSVM) and lda.h; evaluation over feature prefixes: eval.h.
+/* classifier.h - linear multi-class classifiers: their kinds, the SVMs'
+ * parameters, the trained model (w, b per binary machine) and prediction.
+ * Training: svmtrain.h (the SVMs, with LIBSVM) and lda.h; evaluation over
+ * feature prefixes, which picks the kind and the scaling: eval.h.
  *
  * The SVM is a multi-class C-SVC with the linear kernel.  Multi-class schemes:
  *   OVO  LIBSVM's one-vs-one: a machine per pair of classes, majority vote,
@@ -14,7 +15,8 @@
  *   LIBLINEAR  LIBLINEAR's dual coordinate descent (liblin.h): the same
  *           hinge-loss objective but with a regularised bias, so slightly
  *           different machines; no kernel matrix, much faster.
- * Scaling (one rule for every prefix, computed on training features only):
+ * Scaling (one rule for every prefix, computed on training features only;
+ * applied by eval.h to the features of every classifier kind):
  *   NONE  raw components;
  *   NORM  all components divided by one factor so that the training
  *         features' mean squared norm is 1 (equivalent to rescaling C);
@@ -39,25 +41,25 @@ typedef enum { KPCA_SCALE_NONE = 0, KPCA_SCALE_NORM, KPCA_SCALE_STD } kpca_scale
  * S + eps (trace S / k) I is used with the smallest eps in 1e-12, 1e-11, ...,
  * 1e-1 for which the Cholesky factorisation succeeds and its reciprocal
  * condition number (dpocon) is at least k * DBL_EPSILON: rounding can let an
- * exactly singular S factor with a tiny pivot (reported as `ridge`). */
+ * exactly singular S factor with a tiny pivot (reported as `ridge`).
+ * The kind is an evaluation's choice (kpca_eval_params, eval.h), which
+ * trains with lda.h or svmtrain.h accordingly. */
 typedef enum { KPCA_CLF_SVM = 0, KPCA_CLF_LDA } kpca_classifier_kind;
 
+/* The SVMs' parameters (KPCA_CLF_SVM); nothing here concerns LDA. */
 typedef struct {
-    double C;                 /* > 0; ignored when costs holds 2 or more values */
-    const double *costs;      /* candidate C values chosen among by cross-validation */
-    size_t ncost;             /* 0 or 1: no cross-validation */
-    int folds;                /* cross-validation folds, >= 2 (default 5) */
+    double C;                 /* > 0 */
     kpca_multiclass scheme;
-    kpca_classifier_kind classifier;
     kpca_svm_backend backend;
-    kpca_scale scale;
     double eps;               /* LIBSVM stopping tolerance (default 1e-3) */
     double cache_mb;          /* LIBSVM kernel cache, MB, per thread */
     int threads;              /* binary machines trained at once; 0: one per online CPU.
                                  The result does not depend on it. */
 } kpca_svm_params;
 
+/* C = 1, OVO, GRAM, eps 1e-3, cache 200 MB, threads 0. */
 kpca_svm_params kpca_svm_defaults(void);
+/* KPCA_EUSAGE, with the reason, for a parameter out of its range. */
 kpca_status kpca_svm_check(const kpca_svm_params *p, kpca_error *err);
 
 const char *kpca_multiclass_name(kpca_multiclass m);

@@ -1,6 +1,6 @@
 /* eval.c - test error over feature prefixes (see eval.h): the training Gram
- * matrix grown from one prefix to the next, C by cross-validation, the
- * classifiers of svmtrain.h and lda.h. */
+ * matrix grown from one prefix to the next, C by cross-validation, and the
+ * one dispatch between the classifiers of svmtrain.h and lda.h. */
 #include "classify/eval.h"
 
 #include <cblas.h>
@@ -16,7 +16,67 @@
 #include "core/gram.h"
 #include "support/mem.h"
 #include "support/progress.h"
+#include "support/rng.h"
+#include "classify/lda.h"
 #include "classify/svmtrain.h"
+
+kpca_eval_params kpca_eval_defaults(void)
+{
+    kpca_eval_params p = {.classifier = KPCA_CLF_SVM, .scale = KPCA_SCALE_NORM, .costs = NULL, .ncost = 0,
+                          .folds = 5, .svm = kpca_svm_defaults()};
+    return p;
+}
+
+kpca_status kpca_eval_check(const kpca_eval_params *p, kpca_error *err)
+{
+    if ((unsigned)p->classifier > KPCA_CLF_LDA)
+        return kpca_fail(err, KPCA_EUSAGE, "invalid classifier");
+    if ((unsigned)p->scale > KPCA_SCALE_STD)
+        return kpca_fail(err, KPCA_EUSAGE, "invalid scaling");
+    if (p->classifier != KPCA_CLF_SVM)
+        return KPCA_OK;
+    for (size_t i = 0; i < p->ncost; i++)
+        if (!isfinite(p->costs[i]) || p->costs[i] <= 0.0)
+            return kpca_fail(err, KPCA_EUSAGE, "C must be a finite number > 0, got %g", p->costs[i]);
+    if (p->ncost >= 2 && p->folds < 2)
+        return kpca_fail(err, KPCA_EUSAGE, "cross-validation needs at least 2 folds, got %d", p->folds);
+    return kpca_svm_check(&p->svm, err);
+}
+
+void kpca_cv_folds(size_t n, int folds, uint64_t seed, size_t *perm, int *fold)
+{
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    kpca_rng_shuffle(&seed, perm, n);
+    for (size_t i = 0; i < n; i++)
+        fold[perm[i]] = (int)(i % (size_t)folds);
+}
+
+/* The training features of one evaluation, as every training run reads
+ * them: x (stride ld), labels y, and for the GRAM backend the Gram matrix g
+ * (entry (i, j), i <= j, at g[goff[i] + j]; row r of x at gpos[r]); ws: the
+ * SVMs' buffers, kept across prefixes and folds. */
+typedef struct {
+    const double *x;
+    size_t ld;
+    const int *y;
+    const double *g;
+    const size_t *goff, *gpos;
+    kpca_svm_scratch *ws;
+} train_set;
+
+/* Trains the classifier p->classifier says on the rows rows[0..n-1] (all
+ * when NULL) of t, first k columns; C: the SVMs' cost.  The library's one
+ * choice between LDA and the SVMs. */
+static kpca_status train(const train_set *t, size_t k, const size_t *rows, size_t n, double factor,
+                         const kpca_eval_params *p, double C, kpca_classifier *out, kpca_error *err)
+{
+    if (p->classifier == KPCA_CLF_LDA)
+        return kpca_lda_train(t->x, t->ld, k, t->y, rows, n, out, err);
+    kpca_svm_params sp = p->svm;
+    sp.C = C;
+    return kpca_svm_train_rows(t->x, t->ld, k, t->y, t->g, t->goff, t->gpos, rows, n, factor, &sp, t->ws, out, err);
+}
 
 /* NORM scaling: the factor making the mean squared norm of the rows (their
  * first k columns) 1: from the Gram diagonal when there is one, else from x. */
@@ -32,11 +92,12 @@ static double norm_factor(const double *g, const size_t *goff, const size_t *gpo
     return trace > 0.0 ? (double)n / trace : 1.0;
 }
 
-/* Cross-validation error (count) of C on the first k columns. */
-static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, const int *y, const double *g,
-                             const size_t *goff, const size_t *gpos, const int *fold, const kpca_svm_params *p, double C,
-                             kpca_svm_scratch *ws, size_t *errors, kpca_error *err)
+/* Cross-validation error (count) of the SVMs with cost C on the first k
+ * columns of the n training rows of t. */
+static kpca_status cv_errors(const train_set *t, size_t n, size_t k, const int *fold, const kpca_eval_params *p,
+                             double C, size_t *errors, kpca_error *err)
 {
+    const size_t dim = t->ld;
     size_t *tr = kpca_alloc_array(n, 1, sizeof(size_t));
     size_t *va = kpca_alloc_array(n, 1, sizeof(size_t));
     double *xv = kpca_alloc_array(n, k, sizeof(double));
@@ -46,9 +107,6 @@ static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, co
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for cross-validation");
         goto done;
     }
-    kpca_svm_params q = *p;
-    q.C = C;
-    q.ncost = 0;
     *errors = 0;
     for (int f = 0; f < p->folds && st == KPCA_OK; f++) {
         size_t ntr = 0, nva = 0;
@@ -60,17 +118,17 @@ static kpca_status cv_errors(const double *x, size_t n, size_t dim, size_t k, co
         }
         if (nva == 0)
             continue;
-        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, goff, gpos, x, dim, k, tr, ntr) : 1.0;
+        double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(t->g, t->goff, t->gpos, t->x, dim, k, tr, ntr) : 1.0;
         kpca_classifier cl;
-        st = kpca_classifier_train_rows(x, dim, k, y, g, goff, gpos, tr, ntr, factor, &q, ws, &cl, err);
+        st = train(t, k, tr, ntr, factor, p, C, &cl, err);
         if (st != KPCA_OK)
             break;
         for (size_t i = 0; i < nva; i++)
-            memcpy(xv + i * k, x + va[i] * dim, k * sizeof(double));
+            memcpy(xv + i * k, t->x + va[i] * dim, k * sizeof(double));
         st = kpca_classifier_predict(&cl, xv, nva, k, pred, err);
         kpca_classifier_free(&cl);
         for (size_t i = 0; i < nva && st == KPCA_OK; i++)
-            *errors += pred[i] != y[va[i]];
+            *errors += pred[i] != t->y[va[i]];
     }
 done:
     kpca_free(tr);
@@ -88,16 +146,16 @@ static int cmp_size(const void *a, const void *b)
 
 kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
                       const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
-                      const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err)
+                      const kpca_eval_params *p, kpca_eval_row *rows, kpca_error *err)
 {
     return kpca_eval_pred(xtrain, ytrain, ntrain, xtest, ytest, ntest, dim, prefixes, np, p, rows, NULL, err);
 }
 
 kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
                            const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
-                           const kpca_svm_params *p, kpca_eval_row *rows, int *pred_out, kpca_error *err)
+                           const kpca_eval_params *p, kpca_eval_row *rows, int *pred_out, kpca_error *err)
 {
-    kpca_status st = kpca_svm_check(p, err);
+    kpca_status st = kpca_eval_check(p, err);
     if (st != KPCA_OK)
         return st;
     for (size_t i = 0; i < np; i++)
@@ -142,8 +200,9 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         tr = xtr;
         te = xte;
     }
-    int need_gram = p->classifier == KPCA_CLF_SVM && p->backend == KPCA_SVM_GRAM;
-    if (p->ncost >= 2) { /* fold of each training point: a seeded shuffle, dealt round */
+    const int svm = p->classifier == KPCA_CLF_SVM;
+    const int need_gram = svm && p->svm.backend == KPCA_SVM_GRAM;
+    if (svm && p->ncost >= 2) { /* fold of each training point */
         size_t *perm = kpca_alloc_array(ntrain, 1, sizeof(size_t));
         fold = kpca_alloc_array(ntrain, 1, sizeof(int));
         if (perm == NULL || fold == NULL) {
@@ -151,17 +210,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
             goto done;
         }
-        uint64_t seed = 0x6b706361ULL; /* "kpca" */
-        for (size_t i = 0; i < ntrain; i++)
-            perm[i] = i;
-        for (size_t i = ntrain; i > 1; i--) {
-            size_t j = (size_t)(kpca_splitmix64(&seed) % i);
-            size_t t = perm[i - 1];
-            perm[i - 1] = perm[j];
-            perm[j] = t;
-        }
-        for (size_t i = 0; i < ntrain; i++)
-            fold[perm[i]] = (int)(i % (size_t)p->folds);
+        kpca_cv_folds(ntrain, p->folds, KPCA_CV_SEED, perm, fold);
         kpca_free(perm);
     }
     if (need_gram) {
@@ -211,27 +260,25 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         double sec_gram = kpca_now() - tg;
         double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, goff, gpos, tr, dim, k, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
-        kpca_svm_params pc = *p;
+        train_set ts = {tr, dim, ytrain, g, goff, gpos, ws};
+        double C = p->ncost >= 1 ? p->costs[0] : p->svm.C;
         double cv_pct = -1.0;
-        if (p->ncost >= 2 && p->classifier == KPCA_CLF_SVM) {
+        if (svm && p->ncost >= 2) {
             size_t best = SIZE_MAX;
             for (size_t c = 0; c < p->ncost; c++) {
                 size_t e = 0;
-                st = cv_errors(tr, ntrain, dim, k, ytrain, g, goff, gpos, fold, p, p->costs[c], ws, &e, err);
+                st = cv_errors(&ts, ntrain, k, fold, p, p->costs[c], &e, err);
                 if (st != KPCA_OK)
                     goto done;
-                if (e < best || (e == best && p->costs[c] < pc.C)) {
+                if (e < best || (e == best && p->costs[c] < C)) {
                     best = e;
-                    pc.C = p->costs[c];
+                    C = p->costs[c];
                 }
             }
             cv_pct = 100.0 * (double)best / (double)ntrain;
-        } else if (p->ncost == 1) {
-            pc.C = p->costs[0];
         }
-        pc.ncost = 0;
         kpca_classifier cl;
-        st = kpca_classifier_train_rows(tr, dim, k, ytrain, g, goff, gpos, NULL, ntrain, factor, &pc, ws, &cl, err);
+        st = train(&ts, k, NULL, ntrain, factor, p, C, &cl, err);
         if (st != KPCA_OK)
             goto done;
         double t1 = kpca_now();
@@ -254,7 +301,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
             rows[i].total = ntest;
             rows[i].error_pct = ntest ? 100.0 * (double)errors / (double)ntest : 0.0;
             rows[i].nsv = nsv;
-            rows[i].C = pc.C;
+            rows[i].C = C;
             rows[i].cv_error_pct = cv_pct;
             rows[i].ridge = ridge;
             rows[i].sec_train = t1 - t0;

@@ -1,10 +1,43 @@
 /* eval.h - test error of the classifiers of classifier.h on every
  * requested prefix of the features (the first k components), with C chosen
- * by cross-validation on the training features when asked. */
+ * by cross-validation on the training features when asked.  The one place
+ * that picks the classifier kind: LDA (lda.h) or the SVMs (svmtrain.h). */
 #ifndef KPCA_EVAL_H
 #define KPCA_EVAL_H
 
+#include <stdint.h>
+
 #include "classify/classifier.h"
+
+/* What to evaluate: the classifier kind, the scaling of the features (for
+ * either kind), and for the SVMs their parameters and the candidate values
+ * of C.  LDA reads classifier and scale only; the other fields are neither
+ * used nor checked for it. */
+typedef struct {
+    kpca_classifier_kind classifier;
+    kpca_scale scale;
+    const double *costs;      /* candidate C values chosen among by cross-validation */
+    size_t ncost;             /* 0: svm.C; 1: costs[0]; >= 2: cross-validation */
+    int folds;                /* cross-validation folds, >= 2 (default 5) */
+    kpca_svm_params svm;      /* svm.C is ignored when ncost >= 1 */
+} kpca_eval_params;
+
+/* SVM, NORM scaling, no costs, 5 folds, kpca_svm_defaults(). */
+kpca_eval_params kpca_eval_defaults(void);
+/* KPCA_EUSAGE, with the reason, for a parameter out of its range (for the
+ * SVM kind: kpca_svm_check too). */
+kpca_status kpca_eval_check(const kpca_eval_params *p, kpca_error *err);
+
+/* The seed of kpca_eval's cross-validation folds ("kpca"). */
+#define KPCA_CV_SEED UINT64_C(0x6b706361)
+
+/* Cross-validation folds of n points: the positions 0..n-1 shuffled by
+ * kpca_rng_shuffle (rng.h) from `seed`, then dealt round: the point at
+ * place j of the shuffle goes to fold j % folds.  fold[i] in 0..folds-1;
+ * every fold holds floor(n / folds) or that + 1 points.  perm: n entries of
+ * scratch, fold: n entries, both caller-owned; folds >= 1.  O(n); no
+ * allocation, no failure. */
+void kpca_cv_folds(size_t n, int folds, uint64_t seed, size_t *perm, int *fold);
 
 typedef struct {
     size_t components;
@@ -21,13 +54,14 @@ typedef struct {
 
 /* Trains and tests for each of the np prefixes (each 1..dim, any order);
  * rows[i] answers prefixes[i].  Train and test must have the same dim.
- * With p->ncost >= 2, each prefix first picks its C among p->costs by
- * p->folds-fold cross-validation on the training features alone (folds by
- * a fixed seeded shuffle; the smallest C wins ties), then trains on all
- * training features with it.  The test set is never looked at. */
+ * For the SVMs with p->ncost >= 2, each prefix first picks its C among
+ * p->costs by p->folds-fold cross-validation on the training features
+ * alone (kpca_cv_folds with KPCA_CV_SEED; the smallest C wins ties), then
+ * trains on all training features with it.  The test set is never looked
+ * at. */
 kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
                       const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
-                      const kpca_svm_params *p, kpca_eval_row *rows, kpca_error *err);
+                      const kpca_eval_params *p, kpca_eval_row *rows, kpca_error *err);
 
 /* kpca_eval that also hands back each test point's predicted label: with
  * pred != NULL (caller-owned, np x ntest ints), pred[i * ntest + j] is the
@@ -36,6 +70,6 @@ kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, co
  * more is allocated; on an error pred's contents are unspecified. */
 kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
                            const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
-                           const kpca_svm_params *p, kpca_eval_row *rows, int *pred, kpca_error *err);
+                           const kpca_eval_params *p, kpca_eval_row *rows, int *pred, kpca_error *err);
 
 #endif

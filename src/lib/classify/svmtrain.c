@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "support/clock.h"
-#include "classify/lda.h"
 #include "classify/liblin.h"
 #include "support/mem.h"
 #include "support/progress.h"
@@ -372,14 +371,12 @@ static size_t thread_count(const kpca_svm_params *p, size_t nmach)
     return (size_t)want < nmach ? (size_t)want : nmach;
 }
 
-kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
-                                       const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
-                                       const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
-                                       kpca_error *err)
+kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
+                                const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
+                                const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
+                                kpca_error *err)
 {
 #define ROW(i) (rows != NULL ? rows[i] : (i))
-    if (p->classifier == KPCA_CLF_LDA)
-        return kpca_lda_train(x, ld, dim, y, rows, n, out, err);
     memset(out, 0, sizeof *out);
     kpca_status st = kpca_svm_check(p, err);
     if (st != KPCA_OK)
@@ -457,7 +454,7 @@ kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, c
         }
     }
     train_ctx t = {x, ld, dim, g, goff, gpos, factor, p, ""};
-    snprintf(t.phase, sizeof t.phase, "%s %zu", p->classifier == KPCA_CLF_LDA ? "lda" : "svm", dim);
+    snprintf(t.phase, sizeof t.phase, "svm %zu", dim);
     if (p->scheme == KPCA_MC_OVR && p->backend != KPCA_SVM_LIBLINEAR) { /* every machine sees all n points: build them once */
         allidx = kpca_alloc_array(n, 1, sizeof(size_t));
         allg = kpca_alloc_array(n, 1, sizeof(size_t));
@@ -530,9 +527,8 @@ done:
 #undef ROW
 }
 
-kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
-                                  const double *g, double factor, const kpca_svm_params *p,
-                                  kpca_classifier *out, kpca_error *err)
+kpca_status kpca_svm_train(const double *x, size_t n, size_t ld, size_t dim, const int *y, const double *g,
+                           double factor, const kpca_svm_params *p, kpca_classifier *out, kpca_error *err)
 {
     size_t *goff = NULL;
     if (g != NULL) { /* full storage: row i starts at i n */
@@ -542,7 +538,7 @@ kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t d
         for (size_t i = 0; i < n; i++)
             goff[i] = i * n;
     }
-    kpca_status st = kpca_classifier_train_rows(x, ld, dim, y, g, goff, NULL, NULL, n, factor, p, NULL, out, err);
+    kpca_status st = kpca_svm_train_rows(x, ld, dim, y, g, goff, NULL, NULL, n, factor, p, NULL, out, err);
     kpca_free(goff);
     return st;
 }

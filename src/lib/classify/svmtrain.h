@@ -1,6 +1,7 @@
-/* svmtrain.h - training the linear SVMs of classifier.h with LIBSVM: one
- * binary C-SVC per pair of classes (OVO) or per class (OVR), trained in
- * worker threads, each collapsed to w.x + b. */
+/* svmtrain.h - training the linear SVMs of classifier.h with LIBSVM (or
+ * LIBLINEAR, liblin.h): one binary C-SVC per pair of classes (OVO) or per
+ * class (OVR), trained in worker threads, each collapsed to w.x + b.  SVMs
+ * only: LDA is lda.h, and the choice between them is eval.h's. */
 #ifndef KPCA_SVMTRAIN_H
 #define KPCA_SVMTRAIN_H
 
@@ -10,9 +11,8 @@
  * SPARSE backend or, for GRAM, from the Gram matrix g (n x n) of those
  * columns, of which only the upper triangle g[i n + j], i <= j, is read.  `factor` multiplies every kernel value (the NORM
  * scaling); the returned weights apply to the unscaled columns. */
-kpca_status kpca_classifier_train(const double *x, size_t n, size_t ld, size_t dim, const int *y,
-                                  const double *g, double factor, const kpca_svm_params *p,
-                                  kpca_classifier *out, kpca_error *err);
+kpca_status kpca_svm_train(const double *x, size_t n, size_t ld, size_t dim, const int *y, const double *g,
+                           double factor, const kpca_svm_params *p, kpca_classifier *out, kpca_error *err);
 
 /* Buffers for the binary problems (node rows: up to (n_a + n_b)^2 LIBSVM
  * nodes per worker thread), kept from one training run to the next by a
@@ -25,15 +25,15 @@ typedef struct kpca_svm_scratch kpca_svm_scratch;
 kpca_svm_scratch *kpca_svm_scratch_new(void);
 void kpca_svm_scratch_free(kpca_svm_scratch *ws);
 
-/* Trains (SVM or LDA, as p->classifier says) on the rows rows[0..n-1] of x
+/* Trains the SVMs on the rows rows[0..n-1] of x
  * (stride ld, first dim columns), y and, for the GRAM backend, g (leading
  * upper triangle read: entry (i, j), i <= j, at g[goff[i] + j], e.g. the
  * striped storage of gram.h; training row r sits at row and column gpos[r]
  * of g, or r when gpos is NULL); all n rows when rows is NULL.  scratch: buffers to
  * reuse (NULL: the call makes and frees its own). */
-kpca_status kpca_classifier_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
-                                       const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
-                                       const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
-                                       kpca_error *err);
+kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
+                                const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
+                                const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
+                                kpca_error *err);
 
 #endif

@@ -27,6 +27,16 @@ uint64_t kpca_rng_below(uint64_t *state, uint64_t bound)
     return r % bound;
 }
 
+void kpca_rng_shuffle(uint64_t *state, size_t *a, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)kpca_rng_below(state, (uint64_t)i);
+        size_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
 void kpca_rng_normal_pair(uint64_t *state, double sd, double *z0, double *z1)
 {
     double u1 = (double)((kpca_splitmix64(state) >> 11) + 1) * 0x1.0p-53;

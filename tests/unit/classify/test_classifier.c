@@ -1,7 +1,7 @@
 /* test_classifier.c - linear SVMs on feature prefixes (kpca_eval, the classifier). */
 #include "testutil.h"
 
-#include <libsvm/svm.h>
+#include "svmref.h"
 
 #define NTRAIN 500
 #define NTEST 300
@@ -50,7 +50,7 @@ static int teardown_all(void **state)
     return 0;
 }
 
-static void eval(const size_t *prefixes, size_t np, const kpca_svm_params *p, kpca_eval_row *rows)
+static void eval(const size_t *prefixes, size_t np, const kpca_eval_params *p, kpca_eval_row *rows)
 {
     kpca_error err;
     kpca_status st = kpca_eval(g_xtr, g_ytr, NTRAIN, g_xte, g_yte, NTEST, K, prefixes, np, p, rows, &err);
@@ -70,8 +70,8 @@ static void test_error_rate(void **state)
 {
     (void)state;
     features();
-    kpca_svm_params p = kpca_svm_defaults();
-    assert_int_equal(kpca_svm_check(&p, NULL), KPCA_OK);
+    kpca_eval_params p = kpca_eval_defaults();
+    assert_int_equal(kpca_eval_check(&p, NULL), KPCA_OK);
     const size_t pre[2] = {K, 2};
     kpca_eval_row rows[2];
     eval(pre, 2, &p, rows);
@@ -81,7 +81,7 @@ static void test_error_rate(void **state)
     /* 2 components are far worse than 32 (the problem is not trivial) */
     assert_true(rows[1].error_pct > rows[0].error_pct + 10.0);
     /* one-vs-rest is a little weaker on this small problem (about 16%) */
-    p.scheme = KPCA_MC_OVR;
+    p.svm.scheme = KPCA_MC_OVR;
     eval(pre, 1, &p, rows);
     assert_true(rows[0].error_pct < 20.0);
 }
@@ -93,32 +93,32 @@ static void test_backends_agree(void **state)
     const size_t pre[3] = {4, 16, K};
     for (int sc = KPCA_MC_OVO; sc <= KPCA_MC_OVR; sc++) {
         for (int scale = KPCA_SCALE_NONE; scale <= KPCA_SCALE_STD; scale++) {
-            kpca_svm_params p = kpca_svm_defaults();
-            p.scheme = (kpca_multiclass)sc;
+            kpca_eval_params p = kpca_eval_defaults();
+            p.svm.scheme = (kpca_multiclass)sc;
             p.scale = (kpca_scale)scale;
             if (scale == KPCA_SCALE_NONE)
-                p.C = 0.01; /* raw components are large: keep the problem comparable */
+                p.svm.C = 0.01; /* raw components are large: keep the problem comparable */
             kpca_eval_row g[3], s[3];
-            p.backend = KPCA_SVM_GRAM;
+            p.svm.backend = KPCA_SVM_GRAM;
             eval(pre, 3, &p, g);
-            p.backend = KPCA_SVM_SPARSE;
+            p.svm.backend = KPCA_SVM_SPARSE;
             eval(pre, 3, &p, s);
             for (size_t i = 0; i < 3; i++)
                 if (g[i].errors != s[i].errors)
                     fail_msg("%s scale %s, %zu components: gram %zu errors, sparse %zu",
-                             kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), pre[i], g[i].errors,
+                             kpca_multiclass_name(p.svm.scheme), kpca_scale_name(p.scale), pre[i], g[i].errors,
                              s[i].errors);
             /* LIBLINEAR solves the same hinge-loss problem but regularises
              * the bias: close to LIBSVM, not equal */
             if (scale == KPCA_SCALE_NONE)
                 continue; /* C = 0.01 on raw components: the bias term matters */
             kpca_eval_row l[3];
-            p.backend = KPCA_SVM_LIBLINEAR;
+            p.svm.backend = KPCA_SVM_LIBLINEAR;
             eval(pre, 3, &p, l);
             for (size_t i = 2; i < 3; i++) /* all K components: 4 or 16 leave a hard problem */
                 if (labs((long)l[i].errors - (long)g[i].errors) > NTEST / 50)
                     fail_msg("%s scale %s, %zu components: libsvm %zu errors, liblinear %zu",
-                             kpca_multiclass_name(p.scheme), kpca_scale_name(p.scale), pre[i], g[i].errors,
+                             kpca_multiclass_name(p.svm.scheme), kpca_scale_name(p.scale), pre[i], g[i].errors,
                              l[i].errors);
         }
     }
@@ -154,7 +154,7 @@ static void test_threads_identical(void **state)
                 p.backend = (kpca_svm_backend)b;
                 p.threads = threads[t];
                 kpca_classifier *out = t == 0 ? &ref : &cl;
-                if (kpca_classifier_train(g_xtr, NTRAIN, K, 16, g_ytr, g, 0.01, &p, out, &err) != KPCA_OK)
+                if (kpca_svm_train(g_xtr, NTRAIN, K, 16, g_ytr, g, 0.01, &p, out, &err) != KPCA_OK)
                     fail_msg("train with %d threads: %s", threads[t], err.msg);
                 if (t == 0)
                     continue;
@@ -171,12 +171,12 @@ static void test_threads_identical(void **state)
     const double costs[3] = {0.1, 1, 10};
     const size_t pre[2] = {8, K};
     kpca_eval_row r1[2], r2[2];
-    kpca_svm_params p = kpca_svm_defaults();
+    kpca_eval_params p = kpca_eval_defaults();
     p.costs = costs;
     p.ncost = 3;
-    p.threads = 1;
+    p.svm.threads = 1;
     eval(pre, 2, &p, r1);
-    p.threads = 2;
+    p.svm.threads = 2;
     eval(pre, 2, &p, r2);
     for (size_t i = 0; i < 2; i++) {
         assert_true(r1[i].C == r2[i].C);
@@ -191,8 +191,8 @@ static void test_prefix_order(void **state)
     features();
     const size_t pre[6] = {K, 4, 16, 4, 8, 1};
     for (int b = KPCA_SVM_GRAM; b <= KPCA_SVM_LIBLINEAR; b++) {
-        kpca_svm_params p = kpca_svm_defaults();
-        p.backend = (kpca_svm_backend)b;
+        kpca_eval_params p = kpca_eval_defaults();
+        p.svm.backend = (kpca_svm_backend)b;
         kpca_eval_row all[6];
         eval(pre, 6, &p, all);
         for (size_t i = 0; i < 6; i++) {
@@ -227,23 +227,23 @@ static void test_norm_scaling_is_rescaled_C(void **state)
                 for (size_t c = 0; c < k; c++)
                     trace += g_xtr[r * K + c] * g_xtr[r * K + c];
             double factor = (double)NTRAIN / trace;
-            kpca_svm_params p = kpca_svm_defaults();
-            p.scheme = (kpca_multiclass)sc;
-            p.backend = KPCA_SVM_SPARSE;
-            p.C = 2.0;
+            kpca_eval_params p = kpca_eval_defaults();
+            p.svm.scheme = (kpca_multiclass)sc;
+            p.svm.backend = KPCA_SVM_SPARSE;
+            p.svm.C = 2.0;
             p.scale = KPCA_SCALE_NORM;
             kpca_eval_row a, b, c;
             eval(&k, 1, &p, &a);
             p.scale = KPCA_SCALE_NONE;
-            p.C = 2.0 * factor;
+            p.svm.C = 2.0 * factor;
             eval(&k, 1, &p, &b);
             /* the same errors; the support vectors may differ by rounding
              * at the margin */
             if (a.errors != b.errors || (double)(a.nsv > b.nsv ? a.nsv - b.nsv : b.nsv - a.nsv) > 0.01 * (double)a.nsv)
                 fail_msg("%s k=%zu: norm C=2 gives %zu errors / %zu SVs, none C=%g gives %zu / %zu",
-                         kpca_multiclass_name(p.scheme), k, a.errors, a.nsv, p.C, b.errors, b.nsv);
+                         kpca_multiclass_name(p.svm.scheme), k, a.errors, a.nsv, p.svm.C, b.errors, b.nsv);
             /* the same with the GRAM backend */
-            p.backend = KPCA_SVM_GRAM;
+            p.svm.backend = KPCA_SVM_GRAM;
             eval(&k, 1, &p, &c);
             assert_int_equal(c.errors, b.errors);
         }
@@ -309,7 +309,7 @@ static void test_toy_separable(void **state)
             p.C = 10.0;
             kpca_classifier cl;
             kpca_error err;
-            kpca_status st = kpca_classifier_train(x, n, ld, TD, y, g, 1.0, &p, &cl, &err);
+            kpca_status st = kpca_svm_train(x, n, ld, TD, y, g, 1.0, &p, &cl, &err);
             if (st != KPCA_OK)
                 fail_msg("train: %s", err.msg);
             assert_int_equal(cl.nclass, 3);
@@ -366,26 +366,21 @@ static void test_toy_separable(void **state)
     kpca_svm_params p = kpca_svm_defaults();
     kpca_classifier cl;
     kpca_error err;
-    assert_int_equal(kpca_classifier_train(x, n, ld, TD, same, g, 1.0, &p, &cl, &err), KPCA_EFORMAT);
+    assert_int_equal(kpca_svm_train(x, n, ld, TD, same, g, 1.0, &p, &cl, &err), KPCA_EFORMAT);
     assert_null(cl.w);
     /* the GRAM backend needs its matrix */
-    assert_int_not_equal(kpca_classifier_train(x, n, ld, TD, y, NULL, 1.0, &p, &cl, &err), KPCA_OK);
+    assert_int_not_equal(kpca_svm_train(x, n, ld, TD, y, NULL, 1.0, &p, &cl, &err), KPCA_OK);
     free(g);
 }
 
 /* ---- agreement with LIBSVM's own prediction ----------------------------------- */
 
-static void quiet(const char *s)
-{
-    (void)s;
-}
 
 static void test_matches_libsvm_predict(void **state)
 {
     (void)state;
     features();
     const size_t k = 16;
-    svm_set_print_string_function(quiet);
     struct svm_node *nodes = malloc(NTRAIN * (k + 1) * sizeof *nodes);
     struct svm_node **rows = malloc(NTRAIN * sizeof *rows);
     double *yd = malloc(NTRAIN * sizeof *yd);
@@ -400,14 +395,7 @@ static void test_matches_libsvm_predict(void **state)
         yd[i] = g_ytr[i];
     }
     struct svm_problem prob = {NTRAIN, yd, rows};
-    struct svm_parameter par;
-    memset(&par, 0, sizeof par);
-    par.svm_type = C_SVC;
-    par.kernel_type = LINEAR;
-    par.cache_size = 100;
-    par.eps = 1e-3;
-    par.C = 0.05;
-    par.shrinking = 1;
+    struct svm_parameter par = svmref_linear(0.05);
     assert_null(svm_check_parameter(&prob, &par));
     struct svm_model *model = svm_train(&prob, &par);
     assert_non_null(model);
@@ -416,11 +404,10 @@ static void test_matches_libsvm_predict(void **state)
     p.C = par.C;
     p.backend = KPCA_SVM_SPARSE;
     p.scheme = KPCA_MC_OVO;
-    p.scale = KPCA_SCALE_NONE;
     p.cache_mb = 100;
     kpca_classifier cl;
     kpca_error err;
-    assert_int_equal(kpca_classifier_train(g_xtr, NTRAIN, K, k, g_ytr, NULL, 1.0, &p, &cl, &err), KPCA_OK);
+    assert_int_equal(kpca_svm_train(g_xtr, NTRAIN, K, k, g_ytr, NULL, 1.0, &p, &cl, &err), KPCA_OK);
     assert_int_equal(cl.nsv >= (size_t)svm_get_nr_sv(model), 1); /* SVs counted per machine */
     int pred[NTEST];
     assert_int_equal(kpca_classifier_predict(&cl, g_xte, NTEST, K, pred, &err), KPCA_OK);
@@ -445,7 +432,7 @@ static void test_matches_libsvm_predict(void **state)
     /* one-vs-rest: a LIBSVM binary machine per class (+1 for the class),
      * the largest decision value wins */
     p.scheme = KPCA_MC_OVR;
-    assert_int_equal(kpca_classifier_train(g_xtr, NTRAIN, K, k, g_ytr, NULL, 1.0, &p, &cl, &err), KPCA_OK);
+    assert_int_equal(kpca_svm_train(g_xtr, NTRAIN, K, k, g_ytr, NULL, 1.0, &p, &cl, &err), KPCA_OK);
     assert_int_equal(kpca_classifier_predict(&cl, g_xte, NTEST, K, pred, &err), KPCA_OK);
     assert_int_equal(cl.nmach, cl.nclass);
     double *best = malloc(NTEST * sizeof *best);
@@ -519,24 +506,39 @@ static void test_params(void **state)
     p.scheme = (kpca_multiclass)2;
     assert_int_equal(kpca_svm_check(&p, &err), KPCA_EUSAGE);
     p = kpca_svm_defaults();
-    p.scale = (kpca_scale)3;
+    p.backend = (kpca_svm_backend)3;
     assert_int_equal(kpca_svm_check(&p, &err), KPCA_EUSAGE);
+
+    /* the evaluation's own parameters: kind and scaling for every kind, the
+     * SVMs' (and their candidate C values) for the SVM only */
+    kpca_eval_params e = kpca_eval_defaults();
+    assert_int_equal(kpca_eval_check(&e, &err), KPCA_OK);
+    e.scale = (kpca_scale)3;
+    assert_int_equal(kpca_eval_check(&e, &err), KPCA_EUSAGE);
+    e = kpca_eval_defaults();
+    e.classifier = (kpca_classifier_kind)2;
+    assert_int_equal(kpca_eval_check(&e, &err), KPCA_EUSAGE);
+    e = kpca_eval_defaults();
+    e.svm.C = 0.0;
+    assert_int_equal(kpca_eval_check(&e, &err), KPCA_EUSAGE);
+    e.classifier = KPCA_CLF_LDA; /* LDA has no C */
+    assert_int_equal(kpca_eval_check(&e, &err), KPCA_OK);
 
     /* kpca_eval refuses bad C and prefixes outside 1..dim */
     const double x[8] = {0, 1, 1, 0, 2, 2, 3, 1};
     const int y[4] = {0, 1, 0, 1};
     kpca_eval_row row;
     size_t pre = 1;
-    p = kpca_svm_defaults();
-    p.C = 0.0;
-    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_EUSAGE);
-    p.C = 1.0;
+    e = kpca_eval_defaults();
+    e.svm.C = 0.0;
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &e, &row, &err), KPCA_EUSAGE);
+    e.svm.C = 1.0;
     pre = 0;
-    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &e, &row, &err), KPCA_EUSAGE);
     pre = 3;
-    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &e, &row, &err), KPCA_EUSAGE);
     pre = 2;
-    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &p, &row, &err), KPCA_OK);
+    assert_int_equal(kpca_eval(x, y, 4, x, y, 4, 2, &pre, 1, &e, &row, &err), KPCA_OK);
     assert_int_equal(row.total, 4);
 
     /* names */
@@ -568,7 +570,7 @@ static void test_cross_validation(void **state)
     features();
     const double costs[] = {0.1, 1, 10};
     const size_t pre[] = {8, 32};
-    kpca_svm_params p = kpca_svm_defaults();
+    kpca_eval_params p = kpca_eval_defaults();
     p.costs = costs;
     p.ncost = 3;
     p.folds = 4;
@@ -594,8 +596,8 @@ static void test_cross_validation(void **state)
     }
     /* training on all of TRAIN with the chosen C equals a fixed-C run */
     for (size_t i = 0; i < 2; i++) {
-        kpca_svm_params q = kpca_svm_defaults();
-        q.C = cv[i].C;
+        kpca_eval_params q = kpca_eval_defaults();
+        q.svm.C = cv[i].C;
         eval(&pre[i], 1, &q, &fixed[i]);
         assert_int_equal(fixed[i].errors, cv[i].errors);
         assert_true(fixed[i].cv_error_pct < 0.0);
@@ -725,9 +727,9 @@ static void test_gram_upper_triangle_only(void **state)
         p.C = 10.0;
         kpca_classifier a, b;
         kpca_error err;
-        if (kpca_classifier_train(x, n, ld, TD, y, full, 0.7, &p, &a, &err) != KPCA_OK)
+        if (kpca_svm_train(x, n, ld, TD, y, full, 0.7, &p, &a, &err) != KPCA_OK)
             fail_msg("train (full G): %s", err.msg);
-        if (kpca_classifier_train(x, n, ld, TD, y, upper, 0.7, &p, &b, &err) != KPCA_OK)
+        if (kpca_svm_train(x, n, ld, TD, y, upper, 0.7, &p, &b, &err) != KPCA_OK)
             fail_msg("train (upper G): %s", err.msg);
         assert_int_equal(a.nmach, b.nmach);
         assert_int_equal(a.nsv, b.nsv);
