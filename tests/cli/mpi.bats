@@ -229,20 +229,3 @@ same_projections() {
     assert_stderr_contains "the distributed build runs the exact solver"
     assert_no_output "$OUT/m.h5"
 }
-
-@test "distributed.sh: runs on 1 and 2 ranks and with ELPA, each checked against P = 1, in a table with its provenance" {
-    # bounded like every mpirun here; under ASan without leak detection (see mpirun_t)
-    run --separate-stderr env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" KPCA="$KPCA" \
-        KPCA_MPI="$KPCA_MPI" timeout 300 sh "$BATS_TEST_DIRNAME/../../scripts/distributed.sh" \
-        --out "$OUT/res" --work "$TMP/work" --runs "300:1 300:2 300:2:elpa" -k 5
-    assert_status 0
-    local csv="$OUT/res/distributed.csv"
-    [ "$(wc -l <"$csv")" -eq 4 ] || fail "expected 3 runs in $csv"
-    # every run ok, a peak RSS per rank, the P = 2 runs within 1e-10 of P = 1
-    awk -F, 'NR > 1 { if ($11 != "ok" || $8 <= 0 || split($12, r, " ") != $2) bad = 1
-                      if ($2 == 2 && ($10 == "" || $10 + 0 > 1e-10)) bad = 1 }
-             END { exit bad }' "$csv" || { cat "$csv"; fail "a run failed or differs from P = 1"; }
-    [ "$(cut -d, -f13 "$csv" | tr '\n' ' ')" = "eigensolver auto auto elpa " ] || fail "eigensolver column"
-    grep -q "commit" "$OUT/res/distributed.md" || fail "no provenance"
-    grep -q '| 300 | 2 | 1x2 | elpa |' "$OUT/res/distributed.md" || fail "no ELPA row in the table"
-}
