@@ -382,12 +382,9 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
     MPI_Allreduce(&tr, &job->trace, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     job->grandmean = grand;
     kpca_progress("centring", 1, 1);
-    if (!isfinite(job->trace) || !isfinite(grand)) {
-        char kd[96];
-        st = kpca_fail(err, KPCA_ENUMERIC, "kernel values too large to centre (%s: overflow)",
-                       kpca_kernel_describe(&job->kernel, kd, sizeof kd));
+    st = kpca_center_check(&job->kernel, job->trace, grand, NULL, 0, err);
+    if (st != KPCA_OK)
         goto done; /* the same reduced numbers on every rank */
-    }
 
     /* the top `want` eigenpairs; eigenvalues ascend in w and in Z's columns */
     double t2 = kpca_now();

@@ -12,6 +12,9 @@
 
 #include <stddef.h>
 
+#include "core/kernel.h"
+#include "support/error.h"
+
 /* K (m x m, row-major, symmetric, m >= 1) becomes K - 1K - K1 + 1K1 in
  * place (still symmetric, rows and columns summing to zero up to rounding);
  * writes the column means of the uncentred K to colmean (m, the caller's)
@@ -25,5 +28,13 @@ void kpca_center_fit(double *K, size_t m, double *colmean, double *grand);
  * fit points themselves give back kpca_center_fit's K~.  In place, O(n m),
  * no allocation; cannot fail. */
 void kpca_center_cross(double *Kt, size_t n, size_t m, const double *colmean, double grand);
+
+/* The centred kernel overflowed: the one check and message of every exact
+ * fit (model.c, and kpca-mpi's distributed centring).  KPCA_OK when trace
+ * (of K~), grand (the grand mean) and, when K is not NULL, each of the len
+ * entries of K are finite; else KPCA_ENUMERIC, "kernel values too large to
+ * centre (<kernel>: overflow)".  O(len), no allocation. */
+kpca_status kpca_center_check(const kpca_kernel *kernel, double trace, double grand, const double *K, size_t len,
+                              kpca_error *err);
 
 #endif

@@ -272,15 +272,9 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     double trace = 0.0;
     for (size_t i = 0; i < m; i++)
         trace += K[i * m + i];
-    int finite = isfinite(trace) && isfinite(model->grandmean);
-    for (size_t i = 0; finite && i < m * m; i++)
-        finite = isfinite(K[i]);
-    if (!finite) {
-        char kd[96];
-        st = kpca_fail(err, KPCA_ENUMERIC, "kernel values too large to centre (%s: overflow)",
-                       kpca_kernel_describe(&p->kernel, kd, sizeof kd));
+    st = kpca_center_check(&p->kernel, trace, model->grandmean, K, m * m, err);
+    if (st != KPCA_OK)
         goto fail;
-    }
     double t2 = kpca_now();
     kpca_progress("centring", 1, 1);
     kpca_progress("eigensolve", 0, 1);

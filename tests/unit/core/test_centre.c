@@ -120,10 +120,37 @@ static void test_center_fit(void **state)
     }
 }
 
+/* kpca_center_check: finite numbers pass; an infinite or NaN trace, grand
+ * mean or entry fails with the one message, naming the kernel; entries are
+ * looked at only when given. */
+static void test_center_check(void **state)
+{
+    (void)state;
+    kpca_error err;
+    kpca_kernel k = kpca_kernel_poly(20);
+    double K[4] = {1, 2, 3, 4};
+    assert_int_equal(kpca_center_check(&k, 5.0, 2.5, K, 4, &err), KPCA_OK);
+    assert_int_equal(kpca_center_check(&k, 5.0, 2.5, NULL, 0, &err), KPCA_OK);
+    const double bad[] = {INFINITY, -INFINITY, NAN};
+    for (size_t b = 0; b < 3; b++) {
+        assert_int_equal(kpca_center_check(&k, bad[b], 2.5, K, 4, &err), KPCA_ENUMERIC);
+        assert_non_null(strstr(err.msg, "kernel values too large to centre"));
+        assert_non_null(strstr(err.msg, "20"));
+        assert_int_equal(kpca_center_check(&k, 5.0, bad[b], NULL, 0, &err), KPCA_ENUMERIC);
+        for (size_t i = 0; i < 4; i++) {
+            double Kb[4] = {1, 2, 3, 4};
+            Kb[i] = bad[b];
+            assert_int_equal(kpca_center_check(&k, 5.0, 2.5, Kb, 4, &err), KPCA_ENUMERIC);
+            assert_int_equal(kpca_center_check(&k, 5.0, 2.5, NULL, 0, &err), KPCA_OK);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_center_fit),
+        cmocka_unit_test(test_center_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
