@@ -175,11 +175,21 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n)
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
 {
     kpca_error err;
-    kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0};
+    kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
     double lo = 0, hi = 0;
-    if (in->format != NULL && (kpca_format_parse(in->format, &ro.format) != 0 || ro.format == KPCA_FMT_CSV)) {
-        return cli_usage("option '--format': expected esl, libsvm, hdf5 or auto, got '%s'", in->format);
+    if (in->format != NULL && kpca_format_parse(in->format, &ro.format) != 0) {
+        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);
     }
+    if (in->header != NULL) {
+        if (strcmp(in->header, "yes") == 0)
+            ro.header = KPCA_HEADER_YES;
+        else if (strcmp(in->header, "no") == 0)
+            ro.header = KPCA_HEADER_NO;
+        else if (strcmp(in->header, "auto") != 0)
+            return cli_usage("option '--header': expected yes, no or auto, got '%s'", in->header);
+    }
+    ro.label = in->label;
+    ro.labels = in->labels;
     if (in->range != NULL && cli_parse_range(in->range, &lo, &hi) != 0) {
         return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
     }
@@ -222,7 +232,7 @@ int cli_output_format(const char *path, const char *name, kpca_format *out)
                          path);
     if (name != NULL &&
         (kpca_format_parse(name, out) != 0 || *out == KPCA_FMT_ESL || *out == KPCA_FMT_AUTO))
-        return cli_usage("option '--output-format': expected hdf5, libsvm or csv, got '%s'", name);
+        return cli_usage("option '--output-format': expected hdf5, libsvm, csv or npy, got '%s'", name);
     return 0;
 }
 

@@ -58,6 +58,9 @@ typedef struct {
     const char *range;  /* "LO,HI" mapped onto [-1,1]; NULL: none */
     long round;         /* decimals after rescaling; -1: none */
     double smooth;      /* Gaussian blur sigma in pixels of the square images; 0: none */
+    const char *header; /* --header yes|no|auto; NULL: auto */
+    const char *label;  /* --label COL; NULL: the default column */
+    const char *labels; /* --labels FILE; NULL: none */
 } cli_input;
 
 /* Reads a data set and applies the input options; 0 or an exit code.  A
@@ -83,8 +86,23 @@ int cli_parse_double_list(const char *s, double min, double max, double **out, s
 /* Parses "N1,N2,..." of integers in 1..max into a new array. */
 int cli_parse_size_list(const char *s, size_t **out, size_t *n);
 
+/* --header, --label and --labels: how a data file's labels are found. */
+#define CLI_HEADER_OPTION(dest)                                                                                \
+    {"header", 0, "yes|no", CLI_STRING, &(dest), 0, 0,                                                         \
+     "CSV: whether the first row names the columns (default: when it is not all numbers)"}
+#define CLI_LABEL_OPTION(dest)                                                                                 \
+    {"label", 0, "COL", CLI_STRING, &(dest), 0, 0,                                                             \
+     "text: the label column: first, last, none, a number from 1 or a header name (default: a column named "   \
+     "label, target, class or y, else the first)"}
+#define CLI_LABEL_OPTIONS(in)                                                                                  \
+    CLI_HEADER_OPTION((in).header), CLI_LABEL_OPTION((in).label),                                              \
+    {"labels", 0, "FILE", CLI_STRING, &(in).labels, 0, 0,                                                      \
+     "labels for data without them (NPY, HDF5, --label none): a 1-D .npy or one label per line"}
+
 #define CLI_INPUT_OPTIONS(in)                                                                                  \
-    {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"}, \
+    {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0,                                                       \
+     "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},                                       \
+    CLI_LABEL_OPTIONS(in),                                                                                     \
     {"input-range", 0, "LO,HI", CLI_STRING, &(in).range, 0, 0,                                                 \
      "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
     {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}, \

@@ -7,6 +7,7 @@
 
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
+    const char *header, *label;
     double eps;
     long folds, threads;
     int quiet;
@@ -37,7 +38,9 @@ static const cli_option options[] = {
     {"predictions", 0, "FILE", CLI_STRING, &o.predictions, 0, 0,
      "also write each TEST point's predicted label to FILE: a line per point, a column per --components value, "
      "in its order (one value: svm-predict's output file)"},
-    {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"},
+    {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},
+    CLI_HEADER_OPTION(o.header),
+    CLI_LABEL_OPTION(o.label),
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the table and errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),
@@ -195,7 +198,7 @@ int cmd_eval(int argc, char **argv)
             return r;
         }
     }
-    cli_input in = {o.format, NULL, -1, 0.0};
+    cli_input in = {o.format, NULL, -1, 0.0, o.header, o.label, NULL};
     kpca_dataset tr, te;
     kpca_featinfo tr_file, te_file;
     r = cli_read_input(pos[0], &in, 0, &tr, &tr_file);
@@ -210,6 +213,11 @@ int cmd_eval(int argc, char **argv)
         free(costs);
         kpca_dataset_free(&tr);
         return r;
+    }
+    if (tr.unlabelled || te.unlabelled) {
+        cli_error("'%s' has no labels: kpca eval needs labelled TRAIN and TEST", tr.unlabelled ? pos[0] : pos[1]);
+        r = KPCA_EUSAGE;
+        goto out;
     }
     /* the pairing rules (lib/classify/featpair.h): one model, no raw data against
      * features, LIBSVM widths padded, then equal widths */

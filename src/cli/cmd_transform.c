@@ -18,7 +18,7 @@ static const cli_option options[] = {
     {"components", 'k', "K", CLI_SIZE, &o.components, 1, 1e9, "project onto the first K components (default: all)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the features to FILE; - is standard output (required)"},
     {"output-format", 'f', "FMT", CLI_STRING, &o.oformat, 0, 0,
-     "hdf5, libsvm or csv (default: from FILE's suffix: .h5 .csv, else libsvm)"},
+     "hdf5, libsvm, csv or npy (default: from FILE's suffix: .h5 .csv .npy, else libsvm)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),
@@ -58,6 +58,13 @@ int cmd_transform(int argc, char **argv)
     kpca_error err;
     if ((r = cli_load_model_data(pos[0], pos[1], &o.in, &model, &ds)) != 0)
         return r;
+    if (ds.unlabelled && ofmt == KPCA_FMT_LIBSVM) {
+        cli_error("'%s' has no labels, and LIBSVM lines begin with one: write '%s' as csv, npy or hdf5 (-f)", pos[1],
+                  o.output);
+        kpca_dataset_free(&ds);
+        kpca_model_free(&model);
+        return KPCA_EUSAGE;
+    }
     size_t k = o.components ? o.components : model.k;
     if (k > model.k) {
         cli_error("'%s' has %zu components: cannot project onto %zu", pos[0], model.k, k);
@@ -71,7 +78,7 @@ int cmd_transform(int argc, char **argv)
     if (st == KPCA_OK && cli_rank == 0) {
         kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0, kpca_model_fingerprint(&model)};
         kpca_progress("write", 0, 1);
-        st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.y, &meta, &err);
+        st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.unlabelled ? NULL : ds.y, &meta, &err);
         kpca_progress("write", 1, 1);
     }
     if (st == KPCA_OK)

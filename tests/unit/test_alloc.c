@@ -177,7 +177,7 @@ static kpca_status op_read_esl(kpca_error *err)
 
 static kpca_status op_read_esl_gz(kpca_error *err)
 {
-    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 16};
+    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 16, KPCA_HEADER_AUTO, NULL, NULL};
     return read_and_check(ESL_GZ_PATH, &o, 60, 16, err);
 }
 
@@ -191,7 +191,7 @@ static kpca_status op_read_libsvm(kpca_error *err)
     kpca_status st = read_and_check(SVM_PATH, NULL, 60, 15, err);
     if (st != KPCA_OK)
         return st;
-    kpca_read_opts o = {KPCA_FMT_LIBSVM, NULL, 20};
+    kpca_read_opts o = {KPCA_FMT_LIBSVM, NULL, 20, KPCA_HEADER_AUTO, NULL, NULL};
     return read_and_check(SVM_PATH, &o, 60, 20, err);
 }
 

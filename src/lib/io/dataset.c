@@ -9,12 +9,16 @@
 #include <zlib.h>
 
 #include "io/clobber.h"
+#include "io/csv.h"
 #include "io/featfile.h"
+#include "io/labels.h"
+#include "io/npy.h"
+#include "io/textnum.h"
 #include "support/mem.h"
 #include "support/names.h"
 #include "support/rng.h"
 
-static const char *const format_names[] = {"auto", "esl", "libsvm", "hdf5", "csv"};
+static const char *const format_names[] = {"auto", "esl", "libsvm", "hdf5", "csv", "npy"};
 
 #define NFORMATS (sizeof format_names / sizeof format_names[0])
 
@@ -52,28 +56,57 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     if (got == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': file is empty", path);
 
+    if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) {
+        *out = KPCA_FMT_NPY;
+        return KPCA_OK;
+    }
+
     gzFile gz = gzopen(path, "rb");
     if (gz == NULL)
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
-    /* LIBSVM if any of the first 20 non-blank lines holds an index:value
-     * pair (a LIBSVM point may have no pairs at all), else ESL */
-    char buf[4096];
+    /* the first 20 non-blank lines (cut at 4095 bytes): a ',' or ';' on the
+     * first means CSV (neither ESL nor LIBSVM has them); else an index:value
+     * pair on any means LIBSVM (a LIBSVM point may have no pairs at all);
+     * else a tab on a first line that has no spaces or is not all numbers
+     * means TSV; else ESL */
+    char buf[4096], first[4096] = "";
     kpca_format fmt = KPCA_FMT_AUTO;
     int lines = 0;
-    while (fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL) {
+    int binary = got >= 2 && !(head[0] == 0x1f && head[1] == 0x8b) && memchr(head, '\0', got) != NULL;
+    while (!binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL) {
         const char *p = buf;
         while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
             p++;
         if (*p == '\0')
             continue; /* blank line */
-        lines++;
+        if (lines++ == 0) {
+            snprintf(first, sizeof first, "%s", p);
+            if (strpbrk(p, ",;") != NULL) {
+                fmt = KPCA_FMT_CSV;
+                break;
+            }
+        }
         fmt = strchr(p, ':') != NULL ? KPCA_FMT_LIBSVM : KPCA_FMT_ESL;
+    }
+    if (fmt == KPCA_FMT_ESL && strchr(first, '\t') != NULL) {
+        const char *p = first;
+        double v;
+        while (*p != '\0' && *p != '\n' && kpca_parse_number(&p, '\0', &v) == 0)
+            while (*p == ' ' || *p == '\t' || *p == '\r')
+                p++;
+        if (strchr(first, ' ') == NULL || (*p != '\0' && *p != '\n'))
+            fmt = KPCA_FMT_CSV;
     }
     int zerr;
     const char *zmsg = gzerror(gz, &zerr);
     char zcopy[256];
     snprintf(zcopy, sizeof zcopy, "%s", zmsg != NULL ? zmsg : "");
     gzclose(gz);
+    if (binary)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s': binary data in no format kpca reads (it reads ESL, LIBSVM, CSV or TSV text, plain or "
+                         "gzip; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
+                         path, head[0], got > 1 ? head[1] : 0, got > 2 ? head[2] : 0, got > 3 ? head[3] : 0);
     if (fmt == KPCA_FMT_AUTO) {
         if (zerr != Z_OK && zerr != Z_STREAM_END)
             return kpca_fail(err, KPCA_EFORMAT, "'%s': corrupt or truncated gzip data (%s)", path, zcopy);
@@ -120,7 +153,7 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
 kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
                                    kpca_featinfo *info, kpca_error *err)
 {
-    static const kpca_read_opts defaults = {KPCA_FMT_AUTO, NULL, 0};
+    static const kpca_read_opts defaults = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
     if (opts == NULL)
         opts = &defaults;
     memset(ds, 0, sizeof *ds);
@@ -153,11 +186,32 @@ kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts,
         kpca_free(file);
         return st;
     }
+    int text_opts = opts->label != NULL || opts->header != KPCA_HEADER_AUTO;
+    if (text_opts && (fmt == KPCA_FMT_LIBSVM || fmt == KPCA_FMT_NPY || fmt == KPCA_FMT_HDF5)) {
+        st = kpca_fail(err, KPCA_EUSAGE, "'%s': --label and --header apply to CSV and whitespace text, not to %s",
+                       file, kpca_format_name(fmt));
+        kpca_free(file);
+        return st;
+    }
     switch (fmt) {
-    case KPCA_FMT_ESL: st = kpca_read_esl(file, opts->dim, ds, err); break;
+    case KPCA_FMT_ESL:
+        /* whitespace text with a label or header option: the delimited reader */
+        st = text_opts ? kpca_read_csv(file, ' ', opts, ds, err) : kpca_read_esl(file, opts->dim, ds, err);
+        break;
+    case KPCA_FMT_CSV: st = kpca_read_csv(file, 0, opts, ds, err); break;
+    case KPCA_FMT_NPY: st = kpca_read_npy(file, opts->dim, ds, err); break;
     case KPCA_FMT_LIBSVM: st = kpca_read_libsvm(file, opts->dim, ds, err); break;
     case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, info, err); break;
     default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", file, kpca_format_name(fmt));
+    }
+    if (st == KPCA_OK && opts->labels != NULL) {
+        if (!ds->unlabelled)
+            st = kpca_fail(err, KPCA_EUSAGE, "'%s' has labels of its own: --labels FILE is for data without them "
+                           "(a CSV file's label column is dropped with --label none)", file);
+        else
+            st = kpca_labels_read(opts->labels, ds, err);
+        if (st != KPCA_OK)
+            kpca_dataset_free(ds);
     }
     if (st == KPCA_OK)
         ds->format = fmt;
@@ -171,6 +225,9 @@ void kpca_dataset_free(kpca_dataset *ds)
         return;
     kpca_free(ds->x);
     kpca_free(ds->y);
+    for (size_t i = 0; i < ds->nnames; i++)
+        kpca_free(ds->names[i]);
+    kpca_free(ds->names);
     memset(ds, 0, sizeof *ds);
 }
 
@@ -224,6 +281,21 @@ kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size
         }
         memcpy(dst->x + i * src->dim, src->x + idx[i] * src->dim, src->dim * sizeof(double));
         dst->y[i] = src->y[idx[i]];
+    }
+    dst->unlabelled = src->unlabelled;
+    if (src->nnames > 0) {
+        dst->names = kpca_calloc(src->nnames, sizeof(char *));
+        for (size_t c = 0; dst->names != NULL && c < src->nnames; c++) {
+            dst->names[c] = kpca_malloc(strlen(src->names[c]) + 1);
+            dst->nnames = c + 1;
+            if (dst->names[c] == NULL)
+                break;
+            strcpy(dst->names[c], src->names[c]);
+        }
+        if (dst->names == NULL || dst->names[src->nnames - 1] == NULL) {
+            kpca_dataset_free(dst);
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu class names", src->nnames);
+        }
     }
     return KPCA_OK;
 }

@@ -9,9 +9,17 @@
  *   LIBSVM     "label idx:val idx:val ..." with 1-based, strictly ascending
  *              indices; plain or gzip; D is the largest index seen (or the
  *              dim given in the options; an index beyond it is an error).
+ *   CSV        comma, semicolon or tab separated (io/csv.h): an optional
+ *              header row, RFC 4180 quoting, a label column chosen by
+ *              name or position (or none), labels integers or names.
+ *   NPY        a 2-D NumPy array of numbers, no labels (io/npy.h).
  *   HDF5       a group holding `data` (n x D, any float or integer type) and
  *              `target` (n, integer type).  The group comes from the
  *              options or from a "FILE:GROUP" suffix; "/" is the default.
+ *              "FILE:/path" naming a 2-D dataset reads it, without labels.
+ *
+ * Data without labels (NPY, an HDF5 dataset, --label none) is marked
+ * unlabelled; the options' `labels` file gives it labels.
  *
  * Blank lines in text files are skipped; CR before LF is accepted; every
  * value must be a finite number and every label an integer.
@@ -30,14 +38,22 @@ typedef enum {
     KPCA_FMT_ESL,
     KPCA_FMT_LIBSVM,
     KPCA_FMT_HDF5,
-    KPCA_FMT_CSV /* output only (features) */
+    KPCA_FMT_CSV,
+    KPCA_FMT_NPY
 } kpca_format;
+
+/* Whether a CSV file's first row names the columns. */
+typedef enum { KPCA_HEADER_AUTO = 0, KPCA_HEADER_YES, KPCA_HEADER_NO } kpca_header;
 
 typedef struct {
     size_t n, dim;
     double *x;          /* n*dim, row-major, owned */
-    int *y;             /* n labels, owned */
+    int *y;             /* n labels, owned (all 0 when unlabelled) */
     kpca_format format; /* the format it was read from (AUTO if built in memory) */
+    int unlabelled;     /* 1: the data came without labels */
+    char **names;       /* class names, owned: y[i] is an index into them;
+                         * NULL when the labels are integers */
+    size_t nnames;
 } kpca_dataset;
 
 struct kpca_featinfo; /* io/featfile.h: what a kpca feature file says of itself */
@@ -46,9 +62,15 @@ typedef struct {
     kpca_format format; /* KPCA_FMT_AUTO: detect from content */
     const char *group;  /* HDF5 group; NULL: from "FILE:GROUP" or "/" */
     size_t dim;         /* expected dimension; 0: take it from the file */
+    kpca_header header; /* CSV: whether the first row is a header */
+    const char *label;  /* text: the label column: "first", "last", "none", a
+                         * 1-based number or a header name; NULL: a header
+                         * column label/target/class/y, else the first */
+    const char *labels; /* a file of labels for data without them (a 1-D
+                         * .npy or one label per line); NULL: none */
 } kpca_read_opts;
 
-/* "esl", "libsvm", "hdf5", "csv"; NULL for an unknown value. */
+/* "esl", "libsvm", "hdf5", "csv", "npy"; NULL for an unknown value. */
 const char *kpca_format_name(kpca_format f);
 /* Parses a format name; returns 0 on success, -1 if unknown. */
 int kpca_format_parse(const char *name, kpca_format *out);

@@ -1,4 +1,5 @@
-/* dataset_h5.c - HDF5 reader: GROUP/data (n x D) and GROUP/target (n). */
+/* dataset_h5.c - HDF5 reader: GROUP/data (n x D) and GROUP/target (n, optional),
+ * or any 2-D dataset FILE:/path without labels. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +26,52 @@ static herr_t collect_group(hid_t g, const char *name, const H5L_info_t *info, v
     return 0;
 }
 
+static int is_dataset(hid_t f, const char *name)
+{
+    hid_t o = H5Oopen(f, name, H5P_DEFAULT);
+    int is = o >= 0 && H5Iget_type(o) == H5I_DATASET;
+    if (o >= 0)
+        H5Oclose(o);
+    return is;
+}
+
+/* Checks a read n x D matrix: not empty, D as expected, finite values. */
+static kpca_status check_matrix(const char *path, const char *name, const size_t *dims, size_t dim, const double *x,
+                                kpca_error *err)
+{
+    if (dims[0] == 0 || dims[1] == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' is empty (%zu x %zu)", path, name, dims[0], dims[1]);
+    if (dim != 0 && dims[1] != dim)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' has %zu columns, expected %zu", path, name, dims[1], dim);
+    for (size_t i = 0; i < dims[0] * dims[1]; i++)
+        if (!isfinite(x[i]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' row %zu column %zu is not a finite number", path, name,
+                             i / dims[1] + 1, i % dims[1] + 1);
+    return KPCA_OK;
+}
+
+/* FILE:/path naming a 2-D numeric dataset: its rows, without labels. */
+static kpca_status read_matrix(hid_t f, const char *path, const char *name, size_t dim, kpca_dataset *ds,
+                               kpca_error *err)
+{
+    size_t dims[2];
+    double *x = NULL;
+    kpca_status st = kpca_h5_read_doubles(f, path, name, 2, dims, &x, err);
+    if (st == KPCA_OK)
+        st = check_matrix(path, name, dims, dim, x, err);
+    if (st == KPCA_OK && (ds->y = kpca_calloc(dims[0], sizeof(int))) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    if (st != KPCA_OK) {
+        kpca_free(x);
+        return st;
+    }
+    ds->x = x;
+    ds->n = dims[0];
+    ds->dim = dims[1];
+    ds->unlabelled = 1;
+    return KPCA_OK;
+}
+
 kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca_dataset *ds, kpca_featinfo *info,
                            kpca_error *err)
 {
@@ -38,7 +85,13 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
         return st;
     hid_t g = -1;
     int is_root = strcmp(group, "/") == 0 || group[0] == '\0';
-    if (!is_root && H5Lexists(f, group, H5P_DEFAULT) <= 0) {
+    int exists = !is_root && H5Lexists(f, group, H5P_DEFAULT) > 0;
+    if (exists && is_dataset(f, group)) {
+        st = read_matrix(f, path, group, dim, ds, err);
+        H5Fclose(f);
+        return st;
+    }
+    if (!is_root && !exists) {
         g = -1;
     } else {
         g = H5Gopen2(f, is_root ? "/" : group, H5P_DEFAULT);
@@ -63,8 +116,14 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     double *x = NULL;
     int *y = NULL;
     st = kpca_h5_read_doubles(g, path, "data", 2, dims, &x, err);
-    if (st == KPCA_OK)
+    int unlabelled = st == KPCA_OK && H5Lexists(g, "target", H5P_DEFAULT) <= 0; /* data without labels */
+    if (st == KPCA_OK && unlabelled) {
+        ny = dims[0];
+        if ((y = kpca_calloc(ny ? ny : 1, sizeof(int))) == NULL)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    } else if (st == KPCA_OK) {
         st = kpca_h5_read_ints(g, path, "target", &ny, &y, err);
+    }
     /* kpca's own feature files say so and name their model (both optional);
      * they are sealed, and only a sealed file's attributes are looked at:
      * H5Aexists is one of libhdf5's unsafe calls on a damaged file */
@@ -85,25 +144,13 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' has %zu rows but 'target' has %zu labels", path, dims[0], ny);
         goto fail;
     }
-    if (dims[0] == 0 || dims[1] == 0) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' is empty (%zu x %zu)", path, dims[0], dims[1]);
+    if ((st = check_matrix(path, "data", dims, dim, x, err)) != KPCA_OK)
         goto fail;
-    }
-    if (dim != 0 && dims[1] != dim) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' has %zu columns, expected %zu", path, dims[1], dim);
-        goto fail;
-    }
-    for (size_t i = 0; i < dims[0] * dims[1]; i++) {
-        if (!isfinite(x[i])) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' row %zu column %zu is not a finite number", path,
-                           i / dims[1] + 1, i % dims[1] + 1);
-            goto fail;
-        }
-    }
     ds->x = x;
     ds->y = y;
     ds->n = dims[0];
     ds->dim = dims[1];
+    ds->unlabelled = unlabelled;
     if (info != NULL) {
         info->features = features;
         info->model_id = (unsigned long)model_id;

@@ -6,6 +6,7 @@
 #include "io/atomic.h"
 #include "io/h5util.h"
 #include "io/h5write.h"
+#include "io/npy.h"
 #include "support/version.h"
 
 /* case-insensitive: "X.H5" is HDF5 too */
@@ -21,6 +22,8 @@ kpca_format kpca_format_from_name(const char *path)
         return KPCA_FMT_HDF5;
     if (ends_with(path, ".csv"))
         return KPCA_FMT_CSV;
+    if (ends_with(path, ".npy"))
+        return KPCA_FMT_NPY;
     return KPCA_FMT_LIBSVM;
 }
 
@@ -40,7 +43,7 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
         st = kpca_h5_attr_write_long(f, path, "model_id", (long)meta->model_id, err);
     if (st == KPCA_OK && meta && meta->source) st = kpca_h5_attr_write_string(f, path, "source", meta->source, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "data", dz, z, err);
-    if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "target", n, y, err);
+    if (st == KPCA_OK && y != NULL) st = kpca_h5_write_ints(f, path, "target", n, y, err);
     if (st == KPCA_OK && meta && meta->eigval) st = kpca_h5_write_doubles(f, path, "eigenvalues", dk, meta->eigval, err);
     return kpca_h5_writer_close(&w, st, err);
 }
@@ -54,17 +57,19 @@ static kpca_status write_text(const char *path, kpca_format fmt, const double *z
         return st;
     FILE *fp = at.fp;
     if (fmt == KPCA_FMT_CSV) {
-        fputs("label", fp);
+        if (y != NULL)
+            fputs("label", fp);
         for (size_t c = 0; c < k; c++)
-            fprintf(fp, ",%c%zu", column, c + 1);
+            fprintf(fp, "%s%c%zu", y == NULL && c == 0 ? "" : ",", column, c + 1);
         fputc('\n', fp);
     }
     for (size_t i = 0; i < n && !ferror(fp); i++) {
-        fprintf(fp, "%d", y[i]);
+        if (y != NULL)
+            fprintf(fp, "%d", y[i]);
         const double *row = z + i * k;
         if (fmt == KPCA_FMT_CSV)
             for (size_t c = 0; c < k; c++)
-                fprintf(fp, ",%.17g", row[c]);
+                fprintf(fp, "%s%.17g", y == NULL && c == 0 ? "" : ",", row[c]);
         else
             for (size_t c = 0; c < k; c++)
                 fprintf(fp, " %zu:%.17g", c + 1, row[c]);
@@ -82,7 +87,12 @@ kpca_status kpca_features_write(const char *path, kpca_format fmt, const double 
 {
     switch (fmt) {
     case KPCA_FMT_HDF5: return write_h5(path, z, n, k, y, meta, err);
+    case KPCA_FMT_NPY: return kpca_npy_write(path, z, n, k, err);
     case KPCA_FMT_LIBSVM:
+        if (y == NULL)
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': LIBSVM lines begin with a label, and these points have "
+                             "none: write .csv, .npy or .h5", path);
+        /* fall through */
     case KPCA_FMT_CSV: return write_text(path, fmt, z, n, k, y, meta && meta->column ? meta->column : 'z', err);
     default: return kpca_fail(err, KPCA_EUSAGE, "cannot write features as '%s'", kpca_format_name(fmt));
     }

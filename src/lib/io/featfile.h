@@ -7,6 +7,9 @@
  * fingerprint, so that eval can refuse features of two models), source.
  * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
  * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
+ * NPY: z alone, float64, n x k (io/npy.h).
+ * Without labels (y NULL): HDF5 has no `target`, CSV no label column, and
+ * LIBSVM, whose lines begin with a label, is refused.
  * The same writer serves other per-point vectors (kpca denoise's pre-images:
  * format "kpca-preimages", CSV columns x1..xD) through the meta fields.
  * Numbers are written with printf: a program linking libkpca must keep
@@ -47,7 +50,7 @@ kpca_status kpca_features_write(const char *path, kpca_format fmt, const double 
                                 const int *y, const kpca_features_meta *meta, kpca_error *err);
 
 /* Guesses the output format from a file name, ignoring case: .h5/.hdf5/.he5
- * -> HDF5, .csv -> CSV, anything else (.svm, .libsvm, .txt, "-") -> LIBSVM. */
+ * -> HDF5, .csv -> CSV, .npy -> NPY, anything else (.svm, .libsvm, .txt, "-") -> LIBSVM. */
 kpca_format kpca_format_from_name(const char *path);
 
 #endif

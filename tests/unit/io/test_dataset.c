@@ -52,7 +52,7 @@ static void assert_msg_names(const kpca_error *err, const char *path, int line)
 /* Reads path with format auto-detection and expects failure `code`. */
 static void expect_read_fail(const char *path, kpca_format fmt, kpca_status code, int line)
 {
-    kpca_read_opts o = {fmt, NULL, 0};
+    kpca_read_opts o = {fmt, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
     kpca_dataset ds;
     kpca_error err;
     kpca_error_clear(&err);
@@ -361,7 +361,7 @@ static void test_missing_file(void **state)
     assert_msg_names(&err, path, 0);
     kpca_format f;
     assert_int_equal(kpca_detect_format(path, &f, &err), KPCA_EIO);
-    kpca_read_opts o = {KPCA_FMT_HDF5, "test", 0};
+    kpca_read_opts o = {KPCA_FMT_HDF5, "test", 0, KPCA_HEADER_AUTO, NULL, NULL};
     assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_EIO);
     /* NULL err is allowed */
     assert_int_equal(kpca_dataset_read(path, NULL, &ds, NULL), KPCA_EIO);
@@ -390,7 +390,7 @@ static void test_libsvm_good(void **state)
         assert_int_equal(kpca_detect_format(paths[p], &f, &err), KPCA_OK);
         assert_int_equal(f, KPCA_FMT_LIBSVM);
         for (size_t given = 0; given <= 6; given += 6) { /* dim from the file, then dim 6 */
-            kpca_read_opts o = {KPCA_FMT_AUTO, NULL, given};
+            kpca_read_opts o = {KPCA_FMT_AUTO, NULL, given, KPCA_HEADER_AUTO, NULL, NULL};
             kpca_dataset ds;
             kpca_status st = kpca_dataset_read(paths[p], &o, &ds, &err);
             if (st != KPCA_OK)
@@ -455,7 +455,7 @@ static void test_libsvm_bad(void **state)
     /* index beyond the given dimension (fine without it) */
     char path[256];
     write_text("svm_beyond.txt", "1 1:1 2:1\n2 1:1\n1 1:1 5:1\n", path, sizeof path);
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 4};
+    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 4, KPCA_HEADER_AUTO, NULL, NULL};
     kpca_dataset ds;
     kpca_error err;
     assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_EFORMAT);
@@ -514,7 +514,7 @@ static void test_hdf5_usps_test(void **state)
     kpca_dataset_free(&ds);
 
     /* the group through the options, and through the reader itself */
-    kpca_read_opts o = {KPCA_FMT_AUTO, "test", 256};
+    kpca_read_opts o = {KPCA_FMT_AUTO, "test", 256, KPCA_HEADER_AUTO, NULL, NULL};
     assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 2007);
     kpca_dataset_free(&ds);
@@ -567,7 +567,7 @@ static void test_hdf5_errors(void **state)
     write_text("not_hdf5.txt", good_esl, path, sizeof path);
     expect_read_fail(path, KPCA_FMT_HDF5, KPCA_EFORMAT, 0);
     assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, NULL, &err), KPCA_EFORMAT);
-    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 0};
+    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
     assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_EFORMAT);
     assert_null(ds.x);
 

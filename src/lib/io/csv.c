@@ -1,0 +1,375 @@
+/* csv.c - delimited text reader (see csv.h). */
+#include "io/csv.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/labels.h"
+#include "io/textnum.h"
+#include "support/mem.h"
+
+#define NO_COLUMN SIZE_MAX
+
+char kpca_csv_sniff(const char *text, size_t len)
+{
+    static const char cand[3] = {',', ';', '\t'};
+    size_t first[3] = {0, 0, 0}, count[3] = {0, 0, 0};
+    int consistent[3] = {1, 1, 1}, lines = 0, quoted = 0;
+    for (size_t i = 0; i < len && lines < 10; i++) {
+        char c = text[i];
+        if (c == '"')
+            quoted = !quoted;
+        for (int k = 0; k < 3 && !quoted; k++)
+            count[k] += c == cand[k];
+        if (c == '\n' && !quoted) {
+            int blank = count[0] + count[1] + count[2] == 0 && (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r');
+            if (blank)
+                continue;
+            for (int k = 0; k < 3; k++) {
+                if (lines == 0)
+                    first[k] = count[k];
+                else if (count[k] != first[k])
+                    consistent[k] = 0;
+                count[k] = 0;
+            }
+            lines++;
+        }
+    }
+    if (lines == 0) /* one line, unterminated */
+        memcpy(first, count, sizeof first);
+    for (int k = 0; k < 3; k++)
+        if (consistent[k] && first[k] > 0)
+            return cand[k];
+    int best = -1;
+    for (int k = 0; k < 3; k++)
+        if (first[k] > 0 && (best < 0 || first[k] > first[best]))
+            best = k;
+    return best < 0 ? 0 : cand[best];
+}
+
+typedef struct {
+    const char *path;
+    char *p, *end;
+    size_t line; /* line number at p */
+    char delim;  /* ' ': runs of blanks */
+    char **f;    /* the current row's fields (NUL-terminated, in the buffer) */
+    size_t *fline;
+    size_t nf, capf;
+    size_t row_line;
+    kpca_status status; /* why next_row returned -1 */
+} csv_state;
+
+static int csv_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int add_field(csv_state *s, char *field, size_t line)
+{
+    if (s->nf == s->capf) {
+        size_t c2 = s->capf;
+        char **nf = kpca_grow(s->f, &s->capf, s->nf + 1, sizeof *s->f, 64);
+        if (nf == NULL)
+            return -1;
+        s->f = nf;
+        size_t *nl = kpca_grow(s->fline, &c2, s->nf + 1, sizeof *s->fline, 64);
+        if (nl == NULL)
+            return -1;
+        s->fline = nl;
+    }
+    s->f[s->nf] = field;
+    s->fline[s->nf++] = line;
+    return 0;
+}
+
+/* Reads the next non-blank row into s->f.  1: a row; 0: end; -1: error. */
+static int next_row(csv_state *s, kpca_error *err)
+{
+    for (;;) { /* skip blank lines */
+        char *q = s->p;
+        while (q < s->end && csv_blank(*q))
+            q++;
+        if (q < s->end && *q == '\n') {
+            s->p = q + 1;
+            s->line++;
+            continue;
+        }
+        if (q == s->end)
+            return 0;
+        break;
+    }
+    s->nf = 0;
+    s->row_line = s->line;
+    for (;;) {
+        if (s->delim == ' ')
+            while (s->p < s->end && csv_blank(*s->p))
+                s->p++;
+        char *q = s->p;
+        size_t line = s->line;
+        char *field = q;
+        char c;
+        if (q < s->end && *q == '"') {
+            char *w = q, *r = q + 1;
+            for (;;) {
+                if (r >= s->end) {
+                    s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: a quoted field is not closed", s->path,
+                              line, s->nf + 1);
+                    return -1;
+                }
+                if (*r == '"') {
+                    if (r + 1 < s->end && r[1] == '"') {
+                        *w++ = '"';
+                        r += 2;
+                        continue;
+                    }
+                    r++;
+                    break;
+                }
+                if (*r == '\n')
+                    s->line++;
+                *w++ = *r++;
+            }
+            while (r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
+                r++;
+            c = r < s->end ? *r : '\0';
+            if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && csv_blank(c))) {
+                s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: text after a closing quote", s->path,
+                          s->line, s->nf + 1);
+                return -1;
+            }
+            *w = '\0';
+            q = r;
+        } else {
+            while (q < s->end && *q != '\n' && *q != s->delim && !(s->delim == ' ' && csv_blank(*q)))
+                q++;
+            c = q < s->end ? *q : '\0';
+            if (q > field && q[-1] == '\r' && c != s->delim)
+                q[-1] = '\0';
+            *q = '\0';
+        }
+        if (add_field(s, field, line) != 0) {
+            s->status = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", s->path, line);
+            return -1;
+        }
+        s->p = q < s->end ? q + 1 : s->end;
+        if (s->delim == ' ' && csv_blank(c)) { /* a run of blanks: the row may end here */
+            while (s->p < s->end && csv_blank(*s->p))
+                s->p++;
+            c = s->p < s->end ? *s->p : '\0';
+            if (c == '\n')
+                s->p++;
+        }
+        if (c == '\n') {
+            s->line++;
+            return 1;
+        }
+        if (c == '\0' || s->p >= s->end)
+            return 1;
+    }
+}
+
+/* 1 when the field is a number (surrounding blanks allowed). */
+static int parse_field(const char *field, double *v, int *why)
+{
+    const char *p = field;
+    while (csv_blank(*p))
+        p++;
+    *why = *p == '\0' ? 0 : -1;
+    if (*p == '\0')
+        return 0;
+    int r = kpca_parse_number(&p, '\0', v);
+    while (r == 0 && csv_blank(*p))
+        p++;
+    if (r == 0 && *p == '\0')
+        return 1;
+    *why = r == -2 ? -2 : -1;
+    return 0;
+}
+
+static kpca_status value_error(const csv_state *s, size_t j, int why, kpca_error *err)
+{
+    const char *f = s->f[j];
+    if (why == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: expected a number, found an empty field",
+                         s->path, s->fline[j], j + 1);
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: expected a %snumber, found '%.40s'%s", s->path,
+                     s->fline[j], j + 1, why == -2 ? "finite " : "", f, strlen(f) > 40 ? "..." : "");
+}
+
+/* The label column from the option and the header (NULL: none). */
+static kpca_status label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
+                                kpca_error *err)
+{
+    static const char *const usual[] = {"label", "target", "class", "y"};
+    *col = 0;
+    if (opt == NULL) {
+        for (size_t u = 0; hdr != NULL && u < 4; u++)
+            for (size_t j = 0; j < ncols; j++)
+                if (strcasecmp(hdr[j], usual[u]) == 0) {
+                    *col = j;
+                    return KPCA_OK;
+                }
+        return KPCA_OK;
+    }
+    if (strcmp(opt, "none") == 0) {
+        *col = NO_COLUMN;
+        return KPCA_OK;
+    }
+    if (strcmp(opt, "first") == 0)
+        return KPCA_OK;
+    if (strcmp(opt, "last") == 0) {
+        *col = ncols - 1;
+        return KPCA_OK;
+    }
+    if (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt)) {
+        size_t c = 0;
+        for (const char *p = opt; *p && c <= ncols; p++)
+            c = c * 10 + (size_t)(*p - '0');
+        if (c < 1 || c > ncols)
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: the file has %zu columns", path, opt, ncols);
+        *col = c - 1;
+        return KPCA_OK;
+    }
+    if (hdr == NULL)
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "'%s': --label %s names a column, but the file has no header row (--header yes if its "
+                         "first row is one)", path, opt);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t j = 0; j < ncols; j++)
+            if (pass == 0 ? strcmp(hdr[j], opt) == 0 : strcasecmp(hdr[j], opt) == 0) {
+                *col = j;
+                return KPCA_OK;
+            }
+    return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
+}
+
+kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
+                          kpca_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    char *buf;
+    size_t len;
+    kpca_status st = kpca_read_text_file(path, &buf, &len, err);
+    if (st != KPCA_OK)
+        return st;
+    if (delim == 0)
+        delim = kpca_csv_sniff(buf, len < 65536 ? len : 65536);
+    csv_state s = {path, buf, buf + len, 1, delim ? delim : ',', NULL, NULL, 0, 0, 0, KPCA_OK};
+    char **hdr = NULL, **labtok = NULL;
+    size_t *labline = NULL;
+    double *x = NULL;
+    size_t n = 0, xcap = 0, lcap = 0, col = NO_COLUMN, ncols = 0, dim = 0, first_line = 0;
+    int r = next_row(&s, err), header = 0;
+    if (r == 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
+    if (r < 0)
+        st = s.status;
+    if (r != 1)
+        goto done;
+    ncols = s.nf;
+    first_line = s.row_line;
+    kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
+    for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !header; j++) {
+        double v;
+        int why;
+        header = !parse_field(s.f[j], &v, &why);
+    }
+    if (hr == KPCA_HEADER_YES)
+        header = 1;
+    if (header) {
+        hdr = kpca_alloc_array(ncols, 1, sizeof *hdr);
+        if (hdr == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+            goto done;
+        }
+        for (size_t j = 0; j < ncols; j++)
+            hdr[j] = kpca_text_trim(s.f[j]);
+    }
+    if ((st = label_column(path, opts != NULL ? opts->label : NULL, hdr, ncols, &col, err)) != KPCA_OK)
+        goto done;
+    dim = ncols - (col != NO_COLUMN);
+    if (dim == 0) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no value columns besides the labels", path);
+        goto done;
+    }
+    if (opts != NULL && opts->dim != 0 && dim != opts->dim) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, dim, opts->dim);
+        goto done;
+    }
+    if (header)
+        r = next_row(&s, err);
+    for (; r == 1; r = next_row(&s, err)) {
+        if (s.nf != ncols) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", path,
+                           s.row_line, s.nf, ncols, first_line);
+            goto done;
+        }
+        double *nx = kpca_grow(x, &xcap, (n + 1) * dim, sizeof *x, 4096);
+        if (nx == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + 1);
+            goto done;
+        }
+        x = nx;
+        if (col != NO_COLUMN && n == lcap) {
+            size_t c2 = lcap;
+            char **nt = kpca_grow(labtok, &lcap, n + 1, sizeof *labtok, 1024);
+            if (nt != NULL)
+                labtok = nt;
+            size_t *nl = nt == NULL ? NULL : kpca_grow(labline, &c2, n + 1, sizeof *labline, 1024);
+            if (nl == NULL) {
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + 1);
+                goto done;
+            }
+            labline = nl;
+        }
+        double *row = x + n * dim;
+        for (size_t j = 0, k = 0; j < ncols; j++) {
+            if (j == col) {
+                labtok[n] = s.f[j];
+                labline[n] = s.fline[j];
+                continue;
+            }
+            int why;
+            if (!parse_field(s.f[j], &row[k++], &why)) {
+                st = value_error(&s, j, why, err);
+                goto done;
+            }
+        }
+        n++;
+    }
+    if (r < 0) {
+        st = s.status;
+        goto done;
+    }
+    if (n == 0) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", path);
+        goto done;
+    }
+    if (col != NO_COLUMN) {
+        st = kpca_labels_from_text(path, labtok, labline, col + 1, n, ds, err);
+    } else {
+        ds->y = kpca_calloc(n, sizeof(int));
+        ds->unlabelled = 1;
+        if (ds->y == NULL)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    }
+    if (st == KPCA_OK) {
+        ds->x = x;
+        ds->n = n;
+        ds->dim = dim;
+        x = NULL;
+    }
+done:
+    if (st != KPCA_OK)
+        kpca_dataset_free(ds);
+    kpca_free(x);
+    kpca_free(hdr);
+    kpca_free(labtok);
+    kpca_free(labline);
+    kpca_free(s.f);
+    kpca_free(s.fline);
+    kpca_free(buf);
+    return st;
+}

@@ -1,0 +1,34 @@
+/* csv.h - delimited text: CSV, semicolon-separated and TSV files.
+ *
+ * One row per line (a quoted field may span lines), fields separated by
+ * one delimiter: ',', ';' or tab, found from the first lines when not
+ * given; or, for whitespace text read with a label option, runs of blanks.
+ * RFC 4180 quoting ("a ""b"" c"); CRLF or LF; gzip through zlib; blank
+ * lines skipped.  The first row is a header when it is not all numbers
+ * (KPCA_HEADER_AUTO) or when told so.  One column may hold the labels
+ * (kpca_read_opts.label; io/labels.h: integers or names), every other
+ * field must be a finite number.  Errors name the file, line and column:
+ * "'x.csv' line 7, column 3: expected a number, found 'NA'".
+ */
+#ifndef KPCA_CSV_H
+#define KPCA_CSV_H
+
+#include <stddef.h>
+
+#include "io/dataset.h"
+
+/* The delimiter of delimited text from its first bytes: the one of ',',
+ * ';', tab found the same number of times (>= 1) on each of the first
+ * lines (quoted parts skipped), preferred in that order; else the one
+ * found most on the first line; else 0.  O(len). */
+char kpca_csv_sniff(const char *text, size_t len);
+
+/* Reads path into *ds.  delim: ',', ';', '\t', ' ' (runs of blanks), or 0
+ * to sniff (',' when nothing is found: one column).  opts (may be NULL)
+ * gives the header rule, the label column and the expected dimension.  The
+ * whole file is held in memory while reading.  On failure *ds is left
+ * empty. */
+kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
+                          kpca_error *err);
+
+#endif

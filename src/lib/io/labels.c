@@ -1,0 +1,263 @@
+/* labels.c - class labels from text, label files, whole-file text reads. */
+#include "io/labels.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "io/npy.h"
+#include "io/textnum.h"
+#include "support/mem.h"
+
+kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    errno = 0;
+    gzFile gz = gzopen(path, "rb");
+    if (gz == NULL)
+        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
+                         errno ? strerror(errno) : "gzopen failed");
+    size_t cap = 0, fill = 0;
+    char *buf = NULL;
+    for (;;) {
+        if (cap - fill < 65536 + 1) {
+            char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 1 << 20);
+            if (nb == NULL) {
+                gzclose(gz);
+                kpca_free(buf);
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu bytes)", path, fill);
+            }
+            buf = nb;
+        }
+        size_t room = cap - fill - 1;
+        int got = gzread(gz, buf + fill, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
+        int zerr = Z_OK;
+        const char *msg = got <= 0 ? gzerror(gz, &zerr) : NULL;
+        if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+            kpca_status st = kpca_fail(err, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT,
+                                       "'%s': corrupt or truncated gzip data (%s)", path,
+                                       msg != NULL ? msg : "read error");
+            gzclose(gz);
+            kpca_free(buf);
+            return st;
+        }
+        if (got == 0)
+            break;
+        fill += (size_t)got;
+    }
+    gzclose(gz);
+    buf[fill] = '\0';
+    const char *nul = memchr(buf, '\0', fill);
+    if (nul != NULL) {
+        size_t line = 1;
+        for (const char *p = buf; p < nul; p++)
+            line += *p == '\n';
+        kpca_free(buf);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", path, line);
+    }
+    *out = buf;
+    *len = fill;
+    return KPCA_OK;
+}
+
+/* 1 with *v for an integer label, 0 for a non-number, -1 for a number that
+ * is no int. */
+static int int_label(const char *s, int *v)
+{
+    const char *p = s;
+    double d;
+    if (kpca_parse_number(&p, '\0', &d) != 0 || *p != '\0')
+        return 0;
+    if (d != floor(d) || d < INT_MIN || d > INT_MAX)
+        return -1;
+    *v = (int)d;
+    return 1;
+}
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kpca_free(names[i]);
+    kpca_free(names);
+}
+
+/* Maps names to codes in order of first appearance into y. */
+static kpca_status map_names(const char *path, char *const *tok, size_t n, int *y, char ***names_out,
+                             size_t *nnames_out, kpca_error *err)
+{
+    size_t slots = 64;
+    while (slots < 2 * n)
+        slots *= 2;
+    size_t *table = kpca_alloc_array(slots, 1, sizeof(size_t)); /* name index + 1; 0: empty */
+    char **names = kpca_alloc_array(n ? n : 1, 1, sizeof(char *));
+    size_t nnames = 0;
+    if (table == NULL || names == NULL) {
+        kpca_free(table);
+        kpca_free(names);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", path);
+    }
+    memset(table, 0, slots * sizeof(size_t));
+    for (size_t i = 0; i < n; i++) {
+        const char *s = tok[i];
+        size_t h = (size_t)(hash_name(s) & (slots - 1));
+        while (table[h] != 0 && strcmp(names[table[h] - 1], s) != 0)
+            h = (h + 1) & (slots - 1);
+        if (table[h] == 0) {
+            if (nnames == (size_t)INT_MAX || (names[nnames] = kpca_malloc(strlen(s) + 1)) == NULL) {
+                free_names(names, nnames);
+                kpca_free(table);
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", path);
+            }
+            strcpy(names[nnames], s);
+            table[h] = ++nnames;
+        }
+        y[i] = (int)(table[h] - 1);
+    }
+    kpca_free(table);
+    *names_out = names;
+    *nnames_out = nnames;
+    return KPCA_OK;
+}
+
+static kpca_status label_error(kpca_error *err, const char *path, const size_t *line, size_t col, size_t i,
+                               const char *what, const char *tok, const char *hint)
+{
+    char where[96] = "";
+    if (line != NULL && col != 0)
+        snprintf(where, sizeof where, " line %zu, column %zu", line[i], col);
+    else if (line != NULL)
+        snprintf(where, sizeof where, " line %zu", line[i]);
+    else
+        snprintf(where, sizeof where, " label %zu", i + 1);
+    if (tok == NULL)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s'%s: %s%s", path, where, what, hint);
+    return kpca_fail(err, KPCA_EFORMAT, "'%s'%s: %s'%.40s'%s%s", path, where, what, tok,
+                     strlen(tok) > 40 ? "..." : "", hint);
+}
+
+kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size_t *line, size_t col, size_t n,
+                                  kpca_dataset *ds, kpca_error *err)
+{
+    int *y = kpca_alloc_array(n ? n : 1, 1, sizeof(int));
+    if (y == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu labels of '%s'", n, path);
+    int names = 0;
+    size_t first_bad = n;
+    char **t = kpca_alloc_array(n ? n : 1, 1, sizeof(char *));
+    if (t == NULL) {
+        kpca_free(y);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu labels of '%s'", n, path);
+    }
+    for (size_t i = 0; i < n; i++) {
+        t[i] = kpca_text_trim(tok[i]);
+        if (t[i][0] == '\0') {
+            kpca_free(y);
+            kpca_free(t);
+            return label_error(err, path, line, col, i, "expected a label, found an empty field", NULL, "");
+        }
+        int r = int_label(t[i], &y[i]);
+        if (r == 0)
+            names = 1;
+        else if (r < 0 && first_bad == n)
+            first_bad = i;
+    }
+    kpca_status st = KPCA_OK;
+    if (!names && first_bad < n) {
+        st = label_error(err, path, line, col, first_bad,
+                         "labels are integers or names, found the number ", t[first_bad],
+                         " (data without labels: --label none; another column: --label COL)");
+    } else if (names) {
+        st = map_names(path, t, n, y, &ds->names, &ds->nnames, err);
+    }
+    kpca_free(t);
+    if (st != KPCA_OK) {
+        kpca_free(y);
+        return st;
+    }
+    ds->y = y;
+    return KPCA_OK;
+}
+
+static kpca_status labels_from_lines(const char *path, kpca_dataset *out, size_t *count, kpca_error *err)
+{
+    char *buf;
+    size_t len;
+    kpca_status st = kpca_read_text_file(path, &buf, &len, err);
+    if (st != KPCA_OK)
+        return st;
+    size_t n = 0, cap = 0, lineno = 0;
+    char **tok = NULL;
+    size_t *line = NULL;
+    for (char *p = buf; p < buf + len;) {
+        char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+        char *end = nl != NULL ? nl : buf + len;
+        *end = '\0';
+        lineno++;
+        char *s = p;
+        p = end + 1;
+        while (kpca_text_blank(*s))
+            s++;
+        if (*s == '\0')
+            continue;
+        if (n == cap) {
+            size_t c2 = cap;
+            char **nt = kpca_grow(tok, &cap, n + 1, sizeof *tok, 1024);
+            size_t *nlines = nt == NULL ? NULL : kpca_grow(line, &c2, n + 1, sizeof *line, 1024);
+            if (nt != NULL)
+                tok = nt;
+            if (nlines == NULL) {
+                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+                break;
+            }
+            line = nlines;
+        }
+        tok[n] = s;
+        line[n++] = lineno;
+    }
+    if (st == KPCA_OK)
+        st = kpca_labels_from_text(path, tok, line, 0, n, out, err);
+    *count = n;
+    kpca_free(tok);
+    kpca_free(line);
+    kpca_free(buf);
+    return st;
+}
+
+kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err)
+{
+    kpca_dataset l;
+    memset(&l, 0, sizeof l);
+    size_t count = 0;
+    kpca_status st;
+    if (kpca_npy_is(path)) {
+        st = kpca_npy_read_labels(path, &l.y, &count, err);
+    } else {
+        st = labels_from_lines(path, &l, &count, err);
+    }
+    if (st != KPCA_OK)
+        return st;
+    if (count != ds->n) {
+        kpca_dataset_free(&l);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' has %zu labels but the data has %zu points", path, count, ds->n);
+    }
+    kpca_free(ds->y);
+    free_names(ds->names, ds->nnames);
+    ds->y = l.y;
+    ds->names = l.names;
+    ds->nnames = l.nnames;
+    ds->unlabelled = 0;
+    return KPCA_OK;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# owndata.bats - data sets that are not USPS: scikit-learn's digits and
+# Iris as CSV (header, class names, CRLF, gzip), NumPy .npy with --labels,
+# labels 1..10, unlabelled data, and the mistakes users make.
+
+load ../helper
+
+PY=/usr/bin/python3
+
+setup_file() {
+    local d
+    d="$(file_tmp)"
+    $PY - "$d" <<'PYEOF'
+import sys, gzip
+import numpy as np
+from sklearn.datasets import load_digits, load_iris
+d = sys.argv[1]
+X, y = load_digits(return_X_y=True)
+X, y = X[:400], y[:400]
+np.save(d + '/digits.npy', X)
+np.save(d + '/digits_f32_F.npy', np.asfortranarray(X.astype(np.float32)))
+np.save(d + '/digits_u8.npy', X.astype(np.uint8))
+np.save(d + '/digits_y.npy', y)
+np.savetxt(d + '/digits_y.txt', y, fmt='%d')
+row = lambda a: ','.join('%g' % v for v in a)
+with open(d + '/digits.esl', 'w') as f:
+    for a, b in zip(X, y): f.write('%d ' % b + ' '.join('%g' % v for v in a) + '\n')
+with open(d + '/digits_header.csv', 'w') as f:
+    f.write('label,' + ','.join('p%d' % i for i in range(64)) + '\n')
+    for a, b in zip(X, y): f.write('%d,' % b + row(a) + '\n')
+with open(d + '/digits_last.csv', 'w') as f:
+    for a, b in zip(X, y): f.write(row(a) + ',%d\r\n' % b)
+with gzip.open(d + '/digits_semi.csv.gz', 'wt') as f:
+    f.write(';'.join('p%d' % i for i in range(64)) + ';digit\n')
+    for a, b in zip(X, y): f.write(';'.join('%g' % v for v in a) + ';%d\n' % b)
+with open(d + '/digits10.txt', 'w') as f:
+    for a, b in zip(X, y): f.write('%d ' % (b + 1) + ' '.join('%g' % v for v in a) + '\n')
+iris = load_iris()
+with open(d + '/iris.csv', 'w') as f:
+    f.write('sepal length,sepal width,petal length,petal width,species\n')
+    for a, b in zip(iris.data, iris.target): f.write(row(a) + ',"%s"\n' % iris.target_names[b])
+PYEOF
+}
+
+setup() {
+    common_setup
+    D="$(file_tmp)"
+    [ -s "$D/digits.npy" ] || fail "setup_file could not write the data (python3 with numpy and sklearn)"
+}
+
+# features FILE [options]: a model of FILE's data, then FILE's features as CSV on stdout
+features() {
+    local file="$1"
+    shift
+    "$KPCA" fit -q -m 200 -k 5 "$@" "$file" -o "$OUT/m.h5"
+    "$KPCA" transform -q "$@" "$OUT/m.h5" "$file" -o "$OUT/z.csv"
+    cat "$OUT/z.csv"
+}
+
+@test "digits in every input form give the same features" {
+    local want
+    want=$(features "$D/digits.esl")
+    [ "$(features "$D/digits_header.csv")" = "$want" ]
+    [ "$(features "$D/digits_last.csv" --label last)" = "$want" ]
+    [ "$(features "$D/digits_semi.csv.gz" --label digit)" = "$want" ]
+    [ "$(features "$D/digits.npy" --labels "$D/digits_y.txt")" = "$want" ]
+    [ "$(features "$D/digits_u8.npy" --labels "$D/digits_y.npy")" = "$want" ]
+    [ "$(features "$D/digits_f32_F.npy" --labels "$D/digits_y.npy")" = "$want" ]
+}
+
+@test "npy without labels: fit and transform work, features carry no labels; eval refuses" {
+    run "$KPCA" fit -q -m 200 -k 5 "$D/digits.npy" -o "$OUT/m.h5"
+    assert_status 0
+    run "$KPCA" transform -q "$OUT/m.h5" "$D/digits.npy" -o "$OUT/z.csv"
+    assert_status 0
+    [ "$(head -n 1 "$OUT/z.csv")" = "z1,z2,z3,z4,z5" ]
+    run "$KPCA" transform -q "$OUT/m.h5" "$D/digits.npy" -o "$OUT/z.h5"
+    assert_status 0
+    run --separate-stderr "$KPCA" transform -q "$OUT/m.h5" "$D/digits.npy" -o "$OUT/z.svm"
+    assert_status 2
+    assert_stderr_contains "has no labels, and LIBSVM lines begin with one"
+    assert_no_output "$OUT/z.svm"
+    run --separate-stderr "$KPCA" eval -q "$OUT/z.h5" "$OUT/z.h5"
+    assert_status 2
+    assert_stderr_contains "'$OUT/z.h5' has no labels: kpca eval needs labelled TRAIN and TEST"
+}
+
+@test "transform -o f.npy writes float64 n x k that numpy reads" {
+    "$KPCA" fit -q -m 200 -k 5 "$D/digits_header.csv" -o "$OUT/m.h5"
+    "$KPCA" transform -q "$OUT/m.h5" "$D/digits_header.csv" -o "$OUT/z.npy"
+    "$KPCA" transform -q "$OUT/m.h5" "$D/digits_header.csv" -o "$OUT/z.csv"
+    run $PY -c "
+import numpy as np
+a = np.load('$OUT/z.npy'); b = np.loadtxt('$OUT/z.csv', delimiter=',', skiprows=1)[:, 1:]
+print(a.dtype, a.shape, np.array_equal(a, b))"
+    [ "$output" = "float64 (400, 5) True" ]
+}
+
+@test "labels 1..10 and class names are labels" {
+    run "$KPCA" fit -q -m 200 -k 5 "$D/digits10.txt" -o "$OUT/m.h5"
+    assert_status 0
+    run "$KPCA" fit -q -k 2 --kernel rbf --label species "$D/iris.csv" -o "$OUT/iris.h5"
+    assert_status 0
+    "$KPCA" transform -q "$OUT/iris.h5" "$D/iris.csv" --label species -o "$OUT/iris.csv"
+    [ "$(cut -d, -f1 "$OUT/iris.csv" | sort -u | tr '\n' ' ')" = "0 1 2 label " ]
+}
+
+@test "the mistakes: each refused with file, line and column, no output" {
+    printf 'a,b,c\n1,2,3\n4,NA,6\n' >"$TMP/x.csv"
+    run --separate-stderr "$KPCA" fit -q -k 1 "$TMP/x.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/x.csv' line 3, column 2: expected a number, found 'NA'"
+    printf 'a,b,c\n1,2,3\n4,5\n' >"$TMP/r.csv"
+    run --separate-stderr "$KPCA" fit -q -k 1 "$TMP/r.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/r.csv' line 3: 2 fields, expected 3 as in line 1"
+    run --separate-stderr "$KPCA" fit -q -k 1 "$D/iris.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "line 2, column 5: expected a number, found 'setosa'"
+    run --separate-stderr "$KPCA" fit -q -k 1 --label nope "$D/iris.csv" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "--label nope: no column of that name in the header"
+    run --separate-stderr "$KPCA" fit -q -k 1 "$D/digits.npy" --labels "$D/iris.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "has 151 labels but the data has 400 points"
+    $PY -c "import numpy as np; np.save('$TMP/be.npy', np.zeros((3, 2), dtype='>f8'))"
+    run --separate-stderr "$KPCA" fit -q -k 1 "$TMP/be.npy" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "big-endian data"
+    assert_no_output "$OUT/m.h5"
+}

@@ -1,0 +1,230 @@
+/* test_csv.c - the delimited-text reader: delimiters, header, quoting, CRLF,
+ * gzip, the label column, class names, and errors naming line and column. */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "lib/io/csv.h"
+#include "lib/io/labels.h"
+
+static const char *put(const char *name, const char *text)
+{
+    return tu_write_file(name, text);
+}
+
+/* Reads text as file NAME with the given label option and header rule. */
+static kpca_status read_as(const char *name, const char *text, const char *label, kpca_header header,
+                           kpca_dataset *ds, kpca_error *err)
+{
+    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 0, header, label, NULL};
+    kpca_error_clear(err);
+    return kpca_dataset_read(put(name, text), &o, ds, err);
+}
+
+/* Expects a failure whose message holds every one of the given pieces. */
+static void expect_fail(const char *name, const char *text, const char *label, const char *a, const char *b)
+{
+    kpca_dataset ds;
+    kpca_error err;
+    kpca_status st = read_as(name, text, label, KPCA_HEADER_AUTO, &ds, &err);
+    if (st == KPCA_OK)
+        fail_msg("'%s' was read, expected an error with '%s'", name, a);
+    if (strstr(err.msg, name) == NULL || strstr(err.msg, a) == NULL || (b != NULL && strstr(err.msg, b) == NULL))
+        fail_msg("message lacks '%s' / '%s' / '%s': %s", name, a, b ? b : "", err.msg);
+    assert_null(ds.x);
+    assert_null(ds.y);
+}
+
+static void test_sniff(void **state)
+{
+    (void)state;
+    assert_int_equal(kpca_csv_sniff("a,b,c\n1,2,3\n", 12), ',');
+    assert_int_equal(kpca_csv_sniff("a;b;c\n1,5;2;3\n", 14), ';');
+    assert_int_equal(kpca_csv_sniff("a\tb\n1\t2\n", 8), '\t');
+    assert_int_equal(kpca_csv_sniff("\"x,y\";b\n1;2\n", 12), ';'); /* quoted comma skipped */
+    assert_int_equal(kpca_csv_sniff("1 2 3\n", 6), 0);
+}
+
+static void test_detect(void **state)
+{
+    (void)state;
+    kpca_format f;
+    kpca_error err;
+    assert_int_equal(kpca_detect_format(put("d.csv", "1,2,3\n"), &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_CSV);
+    assert_int_equal(kpca_detect_format(put("d.ssv", "a;b\n1;2\n"), &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_CSV);
+    assert_int_equal(kpca_detect_format(put("d.tsv", "label\tx y\n1\t2\n"), &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_CSV);
+    assert_int_equal(kpca_detect_format(put("d.txt", "1 2 3\n"), &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_ESL);
+    assert_int_equal(kpca_detect_format(put("d.svm", "1 1:2 3:4\n"), &f, &err), KPCA_OK);
+    assert_int_equal(f, KPCA_FMT_LIBSVM);
+}
+
+static void test_header_quoting_crlf(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(read_as("q.csv", "\"a, x\",label,b\r\n\"2.5\",1,3\r\n4, 2 ,\"5\"\r\n", NULL, KPCA_HEADER_AUTO,
+                             &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2);
+    assert_int_equal(ds.dim, 2); /* the column named label is the label */
+    assert_int_equal(ds.y[0], 1);
+    assert_int_equal(ds.y[1], 2);
+    assert_true(ds.x[0] == 2.5 && ds.x[1] == 3 && ds.x[2] == 4 && ds.x[3] == 5);
+    assert_int_equal(ds.format, KPCA_FMT_CSV);
+    assert_false(ds.unlabelled);
+    kpca_dataset_free(&ds);
+    /* a quoted field may hold the delimiter, a doubled quote and a line break */
+    assert_int_equal(read_as("q2.csv", "name,v\n\"a \"\"b\"\",\nc\",1\nd,2\n", "name", KPCA_HEADER_AUTO, &ds, &err),
+                     KPCA_OK);
+    assert_int_equal(ds.nnames, 2);
+    assert_string_equal(ds.names[0], "a \"b\",\nc");
+    assert_string_equal(ds.names[1], "d");
+    kpca_dataset_free(&ds);
+    /* no header: the first column holds the labels (as ESL) */
+    assert_int_equal(read_as("nh.csv", "3,1,2\n4,5,6\n", NULL, KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2);
+    assert_int_equal(ds.y[1], 4);
+    assert_true(ds.x[3] == 6);
+    kpca_dataset_free(&ds);
+    /* --header yes: an all-number first row is still a header */
+    assert_int_equal(read_as("hy.csv", "1,2,3\n4,5,6\n", NULL, KPCA_HEADER_YES, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 1);
+    kpca_dataset_free(&ds);
+    /* --header no: a first row of names is data, and fails as such */
+    assert_int_equal(read_as("hn.csv", "a,b\n1,2\n", NULL, KPCA_HEADER_NO, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "line 1, column 2"));
+}
+
+static void test_gzip(void **state)
+{
+    (void)state;
+    const char *path = "tests/out/g.csv.gz";
+    gzFile gz = gzopen(path, "wb");
+    assert_non_null(gz);
+    const char *text = "y;a;b\n-1;1.5;2\n1;3;4e1\n";
+    assert_int_equal(gzwrite(gz, text, (unsigned)strlen(text)), (int)strlen(text));
+    assert_int_equal(gzclose(gz), Z_OK);
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(path, NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2);
+    assert_int_equal(ds.y[0], -1);
+    assert_int_equal(ds.y[1], 1);
+    assert_true(ds.x[3] == 40.0);
+    kpca_dataset_free(&ds);
+}
+
+static void test_label_options(void **state)
+{
+    (void)state;
+    const char *text = "a,b,c\n1,2,10\n4,5,1\n";
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(read_as("l.csv", text, "last", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.y[0], 10);
+    assert_true(ds.x[0] == 1 && ds.x[1] == 2);
+    kpca_dataset_free(&ds);
+    assert_int_equal(read_as("l.csv", text, "2", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.y[1], 5);
+    assert_true(ds.x[2] == 4 && ds.x[3] == 1);
+    kpca_dataset_free(&ds);
+    assert_int_equal(read_as("l.csv", text, "B", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK); /* case-insensitive */
+    assert_int_equal(ds.y[0], 2);
+    kpca_dataset_free(&ds);
+    assert_int_equal(read_as("l.csv", text, "none", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.dim, 3);
+    assert_true(ds.unlabelled);
+    assert_int_equal(ds.y[0], 0);
+    kpca_dataset_free(&ds);
+    expect_fail("l.csv", text, "4", "has 3 columns", NULL);
+    expect_fail("l.csv", text, "zz", "no column of that name", NULL);
+    expect_fail("nh2.csv", "1,2\n", "a", "no header row", NULL);
+    /* whitespace text with a label option goes through the same reader */
+    assert_int_equal(read_as("w.txt", "1 2  3\n4\t5 6\n", "last", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.y[1], 6);
+    assert_true(ds.x[2] == 4 && ds.x[3] == 5);
+    kpca_dataset_free(&ds);
+}
+
+static void test_class_names(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(read_as("n.csv", "x,class\n1,virginica\n2,setosa\n3, virginica\n4,10\n", NULL,
+                             KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.nnames, 3);
+    assert_string_equal(ds.names[0], "virginica");
+    assert_string_equal(ds.names[1], "setosa");
+    assert_string_equal(ds.names[2], "10"); /* among names a number is a name */
+    assert_int_equal(ds.y[0], 0);
+    assert_int_equal(ds.y[1], 1);
+    assert_int_equal(ds.y[2], 0);
+    assert_int_equal(ds.y[3], 2);
+    /* selecting rows keeps the names */
+    size_t idx[1] = {1};
+    kpca_dataset sub;
+    assert_int_equal(kpca_dataset_select(&ds, idx, 1, &sub, &err), KPCA_OK);
+    assert_int_equal(sub.nnames, 3);
+    assert_string_equal(sub.names[sub.y[0]], "setosa");
+    kpca_dataset_free(&sub);
+    kpca_dataset_free(&ds);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_fail("na.csv", "a,b,c\n1,2,3\n4,NA,6\n", NULL, "line 3, column 2: expected a number, found 'NA'", NULL);
+    expect_fail("empty.csv", "a,b,c\n1,2,3\n\n4,5,\n", NULL, "line 4, column 3", "empty field");
+    expect_fail("ragged.csv", "a,b,c\n1,2,3\n4,5\n", NULL, "line 3: 2 fields, expected 3", NULL);
+    expect_fail("inf.csv", "a,b,c\n1,2,inf\n", NULL, "line 2, column 3: expected a finite number", NULL);
+    expect_fail("open.csv", "1,2\n3,\"4\n", NULL, "line 2, column 2: a quoted field is not closed", NULL);
+    expect_fail("after.csv", "1,\"2\"x\n", NULL, "line 1, column 2: text after a closing quote", NULL);
+    expect_fail("frac.csv", "1.5,2\n", NULL, "line 1, column 1", "--label none");
+    expect_fail("hdronly.csv", "a,b\n", NULL, "no data rows", NULL);
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_read_csv(put("only.csv", "a\n1\n"), 0, NULL, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "no value columns"));
+}
+
+static void test_labels_file(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    kpca_error err;
+    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, "none", NULL};
+    char lab[256]; /* put() returns one static buffer */
+    snprintf(lab, sizeof lab, "%s", put("lab.txt", "cat\n\ndog\ncat\n"));
+    o.labels = lab;
+    assert_int_equal(kpca_dataset_read(put("u.csv", "1,2\n3,4\n5,6\n"), &o, &ds, &err), KPCA_OK);
+    assert_false(ds.unlabelled);
+    assert_int_equal(ds.nnames, 2);
+    assert_int_equal(ds.y[2], 0);
+    kpca_dataset_free(&ds);
+    snprintf(lab, sizeof lab, "%s", put("lab2.txt", "1\n2\n"));
+    assert_int_equal(kpca_dataset_read(put("u.csv", "1,2\n3,4\n5,6\n"), &o, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "2 labels but the data has 3 points"));
+    assert_null(ds.x);
+    o.label = NULL; /* data with labels of its own */
+    assert_int_equal(kpca_dataset_read(put("u.csv", "1,2\n3,4\n"), &o, &ds, &err), KPCA_EUSAGE);
+    assert_non_null(strstr(err.msg, "labels of its own"));
+}
+
+int main(void)
+{
+    mkdir("tests", 0777);
+    mkdir("tests/out", 0777);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sniff),         cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_header_quoting_crlf), cmocka_unit_test(test_gzip),
+        cmocka_unit_test(test_label_options), cmocka_unit_test(test_class_names),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_labels_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
