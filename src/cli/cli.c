@@ -226,6 +226,17 @@ int cli_output_format(const char *path, const char *name, kpca_format *out)
     return 0;
 }
 
+const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
+{
+    for (int digits = 15; digits < 17; digits++) {
+        snprintf(buf, CLI_NUMBER_MAX, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return buf;
+    }
+    snprintf(buf, CLI_NUMBER_MAX, "%.17g", v);
+    return buf;
+}
+
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path)
 {
@@ -251,14 +262,22 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     kpca_progress("load model", 1, 1);
     if (st != KPCA_OK)
         return cli_fail(&err);
-    int r = cli_read_input(data_path, in, model->dim, ds);
-    /* fit writes its --smooth into the model's source (", smoothed sigma=S") */
-    const char *sm = strstr(model->source, ", smoothed sigma=");
-    double fit_sigma = sm != NULL ? strtod(sm + strlen(", smoothed sigma="), NULL) : 0.0;
-    if (r == 0 && fit_sigma != in->smooth)
-        cli_warn("'%s' was fitted on images smoothed with sigma %g (0: none), but '%s' is read with --smooth %g: "
-                 "give the --smooth given to fit",
-                 model_path, fit_sigma, data_path, in->smooth);
+    /* the model's smoothing is the one its inputs get: a --smooth given must agree */
+    if (in->smooth != 0.0 && in->smooth != model->smooth) {
+        char have[CLI_NUMBER_MAX], given[CLI_NUMBER_MAX];
+        if (model->smooth == 0.0)
+            cli_usage("option '--smooth': the model '%s' smooths no input (sigma 0), not with sigma %s: drop --smooth",
+                      model_path, cli_number(in->smooth, given));
+        else
+            cli_usage("option '--smooth': the model '%s' smooths its inputs with sigma %s, not %s: drop --smooth or "
+                      "give the model's sigma",
+                      model_path, cli_number(model->smooth, have), cli_number(in->smooth, given));
+        kpca_model_free(model);
+        return KPCA_EUSAGE;
+    }
+    cli_input as_fitted = *in;
+    as_fitted.smooth = model->smooth;
+    int r = cli_read_input(data_path, &as_fitted, model->dim, ds);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);
     if (r != 0)
