@@ -16,9 +16,10 @@ char cli_last_error[KPCA_ERRMSG_MAX];
 kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
                            kpca_error *err) = kpca_model_transform;
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+/* is_error: an error message, kept in cli_last_error as well */
+static void vmsg(const char *prefix, int is_error, const char *fmt, va_list ap)
 {
-    if (prefix[0] == 'e') { /* "error: " */
+    if (is_error) {
         va_list copy;
         va_copy(copy, ap);
         vsnprintf(cli_last_error, sizeof cli_last_error, fmt, copy);
@@ -37,7 +38,7 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg("error: ", fmt, ap);
+    vmsg("error: ", 1, fmt, ap);
     va_end(ap);
 }
 
@@ -45,7 +46,7 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg("warning: ", fmt, ap);
+    vmsg("warning: ", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -55,7 +56,7 @@ void cli_info(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vmsg("", fmt, ap);
+    vmsg("", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -63,7 +64,7 @@ int cli_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg("error: ", fmt, ap);
+    vmsg("error: ", 1, fmt, ap);
     va_end(ap);
     if (cli_current != NULL)
         cli_hint(cli_current);
@@ -80,8 +81,8 @@ int cli_fail(const kpca_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
     /* the budget hint is about this process's budget: not for an error that
-     * another MPI rank reported (kpca-mpi, "rank R of P: ...") */
-    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && strncmp(err->msg, "rank ", 5) != 0) {
+     * another MPI rank reported (kpca-mpi) */
+    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && !err->relayed) {
         char have[32];
         fprintf(stderr, "hint: the memory budget is %s: --memory-limit (default: the memory available now; 0: none)\n",
                 kpca_mem_human((double)kpca_mem_budget(), have, sizeof have));
