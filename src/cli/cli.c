@@ -152,24 +152,59 @@ int cli_parse_double_list(const char *s, double min, double max, double **out, s
     return 0;
 }
 
-int cli_parse_size_list(const char *s, size_t **out, size_t *n)
+/* why a list element p[0..len) is not an integer in 1..max ("" when it is
+ * one, then in *v) */
+static void size_element(const char *p, size_t len, size_t max, size_t *v, char *why, size_t cap)
 {
-    double *d;
-    if (cli_parse_double_list(s, 1, 1e9, &d, n) != 0)
-        return -1;
-    size_t *v = malloc(*n * sizeof *v);
-    for (size_t i = 0; v != NULL && i < *n; i++) {
-        if (d[i] != (double)(size_t)d[i] || strpbrk(s, ".eExX") != NULL) { /* integers only */
-            free(v);
-            v = NULL;
-            break;
-        }
-        v[i] = (size_t)d[i];
+    char *end;
+    errno = 0;
+    unsigned long long x = isdigit((unsigned char)p[0]) ? strtoull(p, &end, 10) : 0;
+    if (p[0] == '-')
+        snprintf(why, cap, "'%.*s' is negative", (int)len, p);
+    else if (p[0] == '+')
+        snprintf(why, cap, "'%.*s' has a sign", (int)len, p);
+    else if (!isdigit((unsigned char)p[0]) || end != p + len)
+        snprintf(why, cap, "'%.*s' is not a whole number", (int)len, p);
+    else if (errno == ERANGE || x > max)
+        snprintf(why, cap, "'%.*s' is too large", (int)len, p);
+    else if (x == 0)
+        snprintf(why, cap, "'%.*s' is not positive", (int)len, p);
+    else
+        *v = (size_t)x;
+}
+
+int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **out, size_t *n)
+{
+    size_t count = 1;
+    for (const char *p = s; *p; p++)
+        count += *p == ',';
+    size_t *v = malloc(count * sizeof *v);
+    if (v == NULL) {
+        cli_error("option '--%s': out of memory for %zu values", option, count);
+        return KPCA_ENOMEM;
     }
-    free(d);
-    if (v == NULL)
-        return -1;
+    char why[160] = "";
+    const char *p = s;
+    for (size_t i = 0; i < count && why[0] == '\0'; i++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 && count == 1)
+            snprintf(why, sizeof why, "the value is empty");
+        else if (len == 0)
+            snprintf(why, sizeof why, "value %zu of %zu is empty", i + 1, count);
+        else
+            size_element(p, len, max, &v[i], why, sizeof why);
+        p += len + 1;
+    }
+    if (why[0] != '\0') {
+        free(v);
+        if (count > 1)
+            return cli_usage("option '--%s': '%s': %s (expected a comma-separated list of integers from 1 to %zu)",
+                             option, s, why, max);
+        return cli_usage("option '--%s': %s (expected an integer from 1 to %zu, or a comma-separated list of them)",
+                         option, why, max);
+    }
     *out = v;
+    *n = count;
     return 0;
 }
 

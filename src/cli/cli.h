@@ -85,8 +85,12 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "X1,X2,..." of numbers in [min, max] into a new array. */
 int cli_parse_double_list(const char *s, double min, double max, double **out, size_t *n);
-/* Parses "N1,N2,..." of integers in 1..max into a new array. */
-int cli_parse_size_list(const char *s, size_t **out, size_t *n);
+/* Parses "N1,N2,..." of decimal integers in 1..max (digits only: no sign,
+ * blank, exponent or fraction) into a new array (free it), for the option
+ * --OPTION.  0, or the exit code (KPCA_EUSAGE, KPCA_ENOMEM) once the error
+ * is reported, naming the value at fault and why (empty, negative, not a
+ * whole number, too large, zero). */
+int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **out, size_t *n);
 
 #define CLI_INPUT_OPTIONS(in)                                                                                  \
     {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0, "input format: esl, libsvm or hdf5 (default: detected)"}, \
