@@ -1,7 +1,7 @@
 /* model_io.c - the HDF5 model file: kpca_model_save writes version
  * KPCA_MODEL_VERSION, kpca_model_load reads versions KPCA_MODEL_VERSION_MIN
- * and up.  The file's layout, its checksum rules (one per version) and its
- * seal are specified in docs/file-formats.md, "Model file".
+ * and up.  The file's layout and its checksum rules (one per version) are
+ * specified in docs/file-formats.md, "Model file"; its seal in "The seal".
  */
 #include <ctype.h>
 #include <stdint.h>

@@ -1,15 +1,9 @@
-/* featfile.h - writing projected features (kpca transform's output).
- *
- * HDF5: datasets `data` (n x k, float64) and `target` (n, int32) at the root
- * (so every kpca reader reads them back), `eigenvalues` (k), and attributes
- * format ("kpca-features"), kpca_version, model, model_id (the model's
- * fingerprint, so that eval can refuse features of two models), source.
- * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
- * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
- * The same writer serves other per-point vectors (kpca denoise's pre-images:
- * format "kpca-preimages", CSV columns x1..xD) through the meta fields.
- * Numbers are written with printf: a program linking libkpca must keep
- * LC_NUMERIC at "C" (the kpca CLI never changes it).  Files appear atomically.
+/* featfile.h - writing projected features (kpca transform's output) in
+ * HDF5, LIBSVM or CSV, laid out as docs/file-formats.md, "Feature files",
+ * specifies.  The same writer serves other per-point vectors (kpca denoise's
+ * pre-images) through the meta fields.  Numbers are written with printf: a
+ * program linking libkpca must keep LC_NUMERIC at "C" (the kpca CLI never
+ * changes it).  Files appear atomically.
  */
 #ifndef KPCA_FEATFILE_H
 #define KPCA_FEATFILE_H
