@@ -16,9 +16,10 @@ char cli_last_error[KPCA_ERRMSG_MAX];
 kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
                            kpca_error *err) = kpca_model_transform;
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+/* is_error: an error message, kept in cli_last_error as well */
+static void vmsg(const char *prefix, int is_error, const char *fmt, va_list ap)
 {
-    if (prefix[0] == 'e') { /* "error: " */
+    if (is_error) {
         va_list copy;
         va_copy(copy, ap);
         vsnprintf(cli_last_error, sizeof cli_last_error, fmt, copy);
@@ -37,7 +38,7 @@ void cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg("error: ", fmt, ap);
+    vmsg("error: ", 1, fmt, ap);
     va_end(ap);
 }
 
@@ -45,7 +46,7 @@ void cli_warn(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg("warning: ", fmt, ap);
+    vmsg("warning: ", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -55,7 +56,7 @@ void cli_info(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vmsg("", fmt, ap);
+    vmsg("", 0, fmt, ap);
     va_end(ap);
 }
 
@@ -63,7 +64,7 @@ int cli_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg("error: ", fmt, ap);
+    vmsg("error: ", 1, fmt, ap);
     va_end(ap);
     if (cli_current != NULL)
         cli_hint(cli_current);
@@ -80,8 +81,8 @@ int cli_fail(const kpca_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
     /* the budget hint is about this process's budget: not for an error that
-     * another MPI rank reported (kpca-mpi, "rank R of P: ...") */
-    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && strncmp(err->msg, "rank ", 5) != 0) {
+     * another MPI rank reported (kpca-mpi) */
+    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && !err->relayed) {
         char have[32];
         fprintf(stderr, "hint: the memory budget is %s: --memory-limit (default: the memory available now; 0: none)\n",
                 kpca_mem_human((double)kpca_mem_budget(), have, sizeof have));
@@ -151,24 +152,59 @@ int cli_parse_double_list(const char *s, double min, double max, double **out, s
     return 0;
 }
 
-int cli_parse_size_list(const char *s, size_t **out, size_t *n)
+/* why a list element p[0..len) is not an integer in 1..max ("" when it is
+ * one, then in *v) */
+static void size_element(const char *p, size_t len, size_t max, size_t *v, char *why, size_t cap)
 {
-    double *d;
-    if (cli_parse_double_list(s, 1, 1e9, &d, n) != 0)
-        return -1;
-    size_t *v = malloc(*n * sizeof *v);
-    for (size_t i = 0; v != NULL && i < *n; i++) {
-        if (d[i] != (double)(size_t)d[i] || strpbrk(s, ".eExX") != NULL) { /* integers only */
-            free(v);
-            v = NULL;
-            break;
-        }
-        v[i] = (size_t)d[i];
+    char *end;
+    errno = 0;
+    unsigned long long x = isdigit((unsigned char)p[0]) ? strtoull(p, &end, 10) : 0;
+    if (p[0] == '-')
+        snprintf(why, cap, "'%.*s' is negative", (int)len, p);
+    else if (p[0] == '+')
+        snprintf(why, cap, "'%.*s' has a sign", (int)len, p);
+    else if (!isdigit((unsigned char)p[0]) || end != p + len)
+        snprintf(why, cap, "'%.*s' is not a whole number", (int)len, p);
+    else if (errno == ERANGE || x > max)
+        snprintf(why, cap, "'%.*s' is too large", (int)len, p);
+    else if (x == 0)
+        snprintf(why, cap, "'%.*s' is not positive", (int)len, p);
+    else
+        *v = (size_t)x;
+}
+
+int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **out, size_t *n)
+{
+    size_t count = 1;
+    for (const char *p = s; *p; p++)
+        count += *p == ',';
+    size_t *v = malloc(count * sizeof *v);
+    if (v == NULL) {
+        cli_error("option '--%s': out of memory for %zu values", option, count);
+        return KPCA_ENOMEM;
     }
-    free(d);
-    if (v == NULL)
-        return -1;
+    char why[160] = "";
+    const char *p = s;
+    for (size_t i = 0; i < count && why[0] == '\0'; i++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 && count == 1)
+            snprintf(why, sizeof why, "the value is empty");
+        else if (len == 0)
+            snprintf(why, sizeof why, "value %zu of %zu is empty", i + 1, count);
+        else
+            size_element(p, len, max, &v[i], why, sizeof why);
+        p += len + 1;
+    }
+    if (why[0] != '\0') {
+        free(v);
+        if (count > 1)
+            return cli_usage("option '--%s': '%s': %s (expected a comma-separated list of integers from 1 to %zu)",
+                             option, s, why, max);
+        return cli_usage("option '--%s': %s (expected an integer from 1 to %zu, or a comma-separated list of them)",
+                         option, why, max);
+    }
     *out = v;
+    *n = count;
     return 0;
 }
 
@@ -236,6 +272,17 @@ int cli_output_format(const char *path, const char *name, kpca_format *out)
     return 0;
 }
 
+const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
+{
+    for (int digits = 15; digits < 17; digits++) {
+        snprintf(buf, CLI_NUMBER_MAX, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            return buf;
+    }
+    snprintf(buf, CLI_NUMBER_MAX, "%.17g", v);
+    return buf;
+}
+
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path)
 {
@@ -261,14 +308,22 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     kpca_progress("load model", 1, 1);
     if (st != KPCA_OK)
         return cli_fail(&err);
-    int r = cli_read_input(data_path, in, model->dim, ds, NULL);
-    /* fit writes its --smooth into the model's source (", smoothed sigma=S") */
-    const char *sm = strstr(model->source, ", smoothed sigma=");
-    double fit_sigma = sm != NULL ? strtod(sm + strlen(", smoothed sigma="), NULL) : 0.0;
-    if (r == 0 && fit_sigma != in->smooth)
-        cli_warn("'%s' was fitted on images smoothed with sigma %g (0: none), but '%s' is read with --smooth %g: "
-                 "give the --smooth given to fit",
-                 model_path, fit_sigma, data_path, in->smooth);
+    /* the model's smoothing is the one its inputs get: a --smooth given must agree */
+    if (in->smooth != 0.0 && in->smooth != model->smooth) {
+        char have[CLI_NUMBER_MAX], given[CLI_NUMBER_MAX];
+        if (model->smooth == 0.0)
+            cli_usage("option '--smooth': the model '%s' smooths no input (sigma 0), not with sigma %s: drop --smooth",
+                      model_path, cli_number(in->smooth, given));
+        else
+            cli_usage("option '--smooth': the model '%s' smooths its inputs with sigma %s, not %s: drop --smooth or "
+                      "give the model's sigma",
+                      model_path, cli_number(model->smooth, have), cli_number(in->smooth, given));
+        kpca_model_free(model);
+        return KPCA_EUSAGE;
+    }
+    cli_input as_fitted = *in;
+    as_fitted.smooth = model->smooth;
+    int r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);
     if (r != 0)

@@ -70,12 +70,18 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
 /* The format of an output file: from --output-format NAME (hdf5, libsvm or
  * csv) when given, else from the file name.  0 or KPCA_EUSAGE (reported). */
 int cli_output_format(const char *path, const char *name, kpca_format *out);
+/* v as the shortest of %.15g, %.16g and %.17g that reads back as v, in buf;
+ * returns buf. */
+#define CLI_NUMBER_MAX 32
+const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
 /* Checks that DATA fits MODEL: the same dimension (else reports it and
  * returns KPCA_EFORMAT) and, as a warning, a similar value range. */
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);
 /* Loads MODEL and reads DATA for it (cli_read_input, then
- * cli_check_model_data).  0, or an exit code (reported) with neither left
+ * cli_check_model_data), smoothed as the model's fit data was (its `smooth`):
+ * a --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
+ * values named).  0, or an exit code (reported) with neither left
  * allocated. */
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
                         kpca_dataset *ds);
@@ -83,8 +89,12 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "X1,X2,..." of numbers in [min, max] into a new array. */
 int cli_parse_double_list(const char *s, double min, double max, double **out, size_t *n);
-/* Parses "N1,N2,..." of integers in 1..max into a new array. */
-int cli_parse_size_list(const char *s, size_t **out, size_t *n);
+/* Parses "N1,N2,..." of decimal integers in 1..max (digits only: no sign,
+ * blank, exponent or fraction) into a new array (free it), for the option
+ * --OPTION.  0, or the exit code (KPCA_EUSAGE, KPCA_ENOMEM) once the error
+ * is reported, naming the value at fault and why (empty, negative, not a
+ * whole number, too large, zero). */
+int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **out, size_t *n);
 
 /* --header, --label and --labels: how a data file's labels are found. */
 #define CLI_HEADER_OPTION(dest)                                                                                \
@@ -107,7 +117,8 @@ int cli_parse_size_list(const char *s, size_t **out, size_t *n);
      "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
     {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}, \
     {"smooth", 0, "SIGMA", CLI_DOUBLE, &(in).smooth, 0.01, 16,                                                 \
-     "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; give the same to fit and transform"}
+     "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; fit records it in the "  \
+     "model, which then applies it to every input (another SIGMA is refused)"}
 
 /* --memory-limit: the library's memory budget (lib/support/mem.h). */
 #define CLI_MEMORY_OPTION(dest)                                                                                \

@@ -174,11 +174,9 @@ int cmd_eval(int argc, char **argv)
         return KPCA_EUSAGE;
     }
     size_t *ks = NULL, nk = 0;
-    if (o.components && cli_parse_size_list(o.components, &ks, &nk) != 0) {
-        cli_usage("option '--components': expected a comma-separated list of positive integers, got '%s'",
-                  o.components);
+    if (o.components && (r = cli_parse_size_list("components", o.components, 1000000000, &ks, &nk)) != 0) {
         free(costs);
-        return KPCA_EUSAGE;
+        return r;
     }
     if ((r = cli_check_outputs(o.csv, o.markdown, o.json, o.predictions)) != 0) {
         free(ks);

@@ -250,10 +250,7 @@ int cmd_fit(int argc, char **argv)
                  o.seed);
     else
         snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
-    if (o.in.smooth > 0.0) { /* transform reads it back (cli_check_smooth) */
-        size_t len = strlen(model.source);
-        snprintf(model.source + len, sizeof model.source - len, ", smoothed sigma=%.17g", o.in.smooth);
-    }
+    model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
     const size_t noise = info.requested - info.kept - info.negative;
     if (info.negative > 0)
         cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "

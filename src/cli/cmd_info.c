@@ -14,15 +14,17 @@ static const cli_option options[] = {
 
 const cli_command cli_info_command = {
     "info", "[options] MODEL", "print what a model holds, one 'key value' per line",
-    "Keys: format, version, kernel, then its parameters (poly: degree, gamma,\n"
-    "coef0; sigmoid: gamma, coef0; rbf: sigma; linear: none), solver, centring\n"
-    "(kernel, or nystrom: the model points are landmarks), fit_points (the\n"
-    "points fitted on; unknown in old Nystrom models), model_points (the fit\n"
-    "points, or the landmarks), dim, components, trace, explained (sum of the\n"
-    "kept eigenvalues / trace), input_lo, input_hi, source; with -e, then\n"
-    "'eigenvalue N MU' lines.  A reduced model (kpca reduce) has centring\n"
-    "reduced, model_points = its reduced-set vectors, and adds reduction (how it\n"
-    "was made), residual_mean and residual_max (of rho_c = |V_c - V~_c|^2, where\n"
+    "Keys: format, version (of the file's format), kernel, then its parameters\n"
+    "(poly: degree, gamma, coef0; sigmoid: gamma, coef0; rbf: sigma; linear:\n"
+    "none), solver, centring (kernel, or nystrom: the model points are\n"
+    "landmarks), fit_points (the points fitted on; unknown in old Nystrom\n"
+    "models), model_points (the fit points, or the landmarks), dim, components,\n"
+    "trace, explained (sum of the kept eigenvalues / trace), input_lo, input_hi,\n"
+    "smooth (the sigma of the blur fit gave its data, which transform and\n"
+    "denoise give every input; 0: none), source; with -e, then 'eigenvalue N\n"
+    "MU' lines.  A reduced model (kpca reduce) has centring reduced,\n"
+    "model_points = its reduced-set vectors, and adds reduction (how it was\n"
+    "made), residual_mean and residual_max (of rho_c = |V_c - V~_c|^2, where\n"
     "|V_c| = 1), and with -e 'residual N RHO' lines.",
     options, sizeof options / sizeof options[0], cmd_info, 1, 1,
 };
@@ -39,8 +41,7 @@ int cmd_info(int argc, char **argv)
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
         return cli_fail(&err);
-    printf("format %s\nversion %d\nkernel %s\n", KPCA_MODEL_FORMAT, KPCA_MODEL_VERSION,
-           kpca_kernel_name(md.kernel.type));
+    printf("format %s\nversion %d\nkernel %s\n", KPCA_MODEL_FORMAT, md.version, kpca_kernel_name(md.kernel.type));
     /* the parameters the kernel has, no others */
     if (md.kernel.type == KPCA_KERNEL_POLY)
         printf("degree %d\n", md.kernel.degree);
@@ -64,7 +65,9 @@ int cmd_info(int argc, char **argv)
         printf("fit_points unknown\n");
     printf("model_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
            kpca_model_explained(&md, 0, md.k));
-    printf("input_lo %.17g\ninput_hi %.17g\nsource %s\n", md.input_lo, md.input_hi, md.source);
+    char smooth[CLI_NUMBER_MAX];
+    printf("input_lo %.17g\ninput_hi %.17g\nsmooth %s\nsource %s\n", md.input_lo, md.input_hi,
+           cli_number(md.smooth, smooth), md.source);
     if (o.eigenvalues)
         for (size_t c = 0; c < md.k; c++)
             printf("eigenvalue %zu %.17g\n", c + 1, md.eigval[c]);

@@ -66,7 +66,10 @@ kpca_status kpca_dist_agree(kpca_status st, const char *msg, kpca_error *err)
     text[KPCA_ERRMSG_MAX - 1] = '\0';
     if (me == first)
         return kpca_fail(err, (kpca_status)code, "%s", text);
-    return kpca_fail(err, (kpca_status)code, "rank %d of %d: %.900s", first, np, text);
+    kpca_fail(err, (kpca_status)code, "rank %d of %d: %.900s", first, np, text);
+    if (err != NULL)
+        err->relayed = 1;
+    return (kpca_status)code;
 }
 
 /* kpca_dist_agree on a library status whose message is in err */

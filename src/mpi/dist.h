@@ -51,7 +51,8 @@ int kpca_dist_entered(void);
 
 /* Collective: KPCA_OK when st is KPCA_OK on every rank; else the status of
  * the lowest failing rank, with its message (msg on that rank) in err on
- * every rank, prefixed "rank R: " on the others. */
+ * every rank, prefixed "rank R of P: " and marked relayed (error.h) on the
+ * others. */
 kpca_status kpca_dist_agree(kpca_status st, const char *msg, kpca_error *err);
 
 /* The grid kpca_dist_fit uses for P ranks: nprow x npcol = P, nprow <= npcol,

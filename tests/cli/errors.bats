@@ -526,7 +526,7 @@ PY
 @test "a sealed model of an unknown version, or whose dimension disagrees with its arrays: exit 3" {
     have_h5py || skip "python3-h5py missing"
     local attr
-    for attr in version:3 dim:999; do
+    for attr in version:4 version:1 dim:999; do
         cp "$MODEL" "$TMP/m.h5"
         set_attr "$TMP/m.h5" "${attr%%:*}" "i:${attr##*:}"
         run --separate-stderr "$KPCA" info "$TMP/m.h5"
@@ -552,12 +552,18 @@ PY
         [[ "$name" == fit_points || "$stderr" == *"'$name'"* ]] || { show_run; fail "$name not named"; }
     done
     # free-text provenance is not refused (kpca once copied file names into
-    # it as they were): its control characters read as '?'
-    cp "$MODEL" "$TMP/m.h5"
+    # it as they were): its control characters read as '?'; a version-2
+    # model's checksum does not cover it, a version-3 model's does
+    cp "$REPO/tests/ref/models-3038552/poly2.h5" "$TMP/m.h5"
     set_attr "$TMP/m.h5" source 's:small\n.txt'
     run --separate-stderr "$KPCA" info "$TMP/m.h5"
     assert_status 0
-    assert_stdout_contains "source small?.txt"
+    assert_stdout_contains "version 2" "source small?.txt"
+    cp "$MODEL" "$TMP/m.h5"
+    set_attr "$TMP/m.h5" source 's:small\n.txt'
+    run --separate-stderr "$KPCA" info "$TMP/m.h5"
+    assert_status 3
+    assert_stderr_contains "checksum mismatch"
 }
 
 @test "constant or duplicated fit points (a zero centred kernel): exit 5, said plainly, no model" {

@@ -1,7 +1,16 @@
 #!/usr/bin/env bats
-# smooth.bats - fit/transform --smooth SIGMA: the Gaussian blur of the
+# smooth.bats - fit/transform/denoise --smooth SIGMA: the Gaussian blur of the
 # 16 x 16 images (lib/core/smooth.h; the arithmetic is tested in
-# tests/unit/core/test_smooth.c), recorded in the model and checked by transform.
+# tests/unit/core/test_smooth.c).  fit records sigma as the model's `smooth`;
+# transform and denoise apply the model's own and refuse another.
+#
+# tests/ref/model-v2-smooth: smooth.h5 is a model of format version 2 (where
+# the smoothing is written in `source` only), fitted by a kpca of that format
+# on the first 12 rows of zip.train.gz with
+#   kpca fit -q -d 2 -k 3 --smooth 0.75 train12.txt -o smooth.h5
+# and five.csv its features of the first 5 rows of zip.test.gz written by
+# that kpca with
+#   kpca transform -q --smooth 0.75 smooth.h5 five.txt -o five.csv
 
 load ../helper
 
@@ -10,19 +19,74 @@ setup() {
     head_rows "$DATA/zip.train.gz" 300 "$TMP/train.txt"
 }
 
-@test "fit --smooth: the model records sigma; transform with the same is quiet, without it warns" {
+@test "fit --smooth: info prints the model's smooth; transform applies it with or without --smooth" {
     "$KPCA" fit -q -d 2 -m 200 -k 8 --smooth 0.75 "$TMP/train.txt" -o "$TMP/m.h5"
     run --separate-stderr "$KPCA" info "$TMP/m.h5"
     assert_status 0
-    assert_stdout_contains "smoothed sigma=0.75"
+    assert_stdout_contains "version 3" "smooth 0.75"
+    [[ "$output" != *"smoothed"* ]] || { show_run; fail "the smoothing is written into the source text"; }
     run --separate-stderr "$KPCA" transform -q --smooth 0.75 "$TMP/m.h5" "$TMP/train.txt" -o "$OUT/a.svm"
     assert_status 0
-    [ -z "$stderr" ] || { show_run; fail "a warning with the same --smooth"; }
+    [ -z "$stderr" ] || { show_run; fail "a message with the model's own --smooth"; }
     run --separate-stderr "$KPCA" transform -q "$TMP/m.h5" "$TMP/train.txt" -o "$OUT/b.svm"
     assert_status 0
-    assert_stderr_contains "warning:" "smoothed with sigma 0.75" "--smooth 0"
-    # the same data, smoothed or not, project differently
-    ! cmp -s "$OUT/a.svm" "$OUT/b.svm" || fail "smoothing changed nothing"
+    [ -z "$stderr" ] || { show_run; fail "a message without --smooth"; }
+    cmp "$OUT/a.svm" "$OUT/b.svm" || fail "transform without --smooth did not apply the model's smoothing"
+    # a model fitted without smoothing says so
+    "$KPCA" fit -q -d 2 -m 200 -k 8 "$TMP/train.txt" -o "$TMP/plain.h5"
+    run --separate-stderr "$KPCA" info "$TMP/plain.h5"
+    assert_status 0
+    assert_stdout_contains "smooth 0"
+}
+
+@test "a --smooth that disagrees with the model is refused, naming both sigmas; the same one is accepted" {
+    "$KPCA" fit -q -d 2 -m 200 -k 8 --smooth 0.75 "$TMP/train.txt" -o "$TMP/m.h5"
+    "$KPCA" fit -q -d 2 -m 200 -k 8 "$TMP/train.txt" -o "$TMP/plain.h5"
+    run --separate-stderr "$KPCA" transform -q --smooth 0.5 "$TMP/m.h5" "$TMP/train.txt" -o "$OUT/a.svm"
+    assert_status 2
+    assert_error_names "$TMP/m.h5"
+    assert_stderr_contains "option '--smooth'" "sigma 0.75" "not 0.5"
+    assert_no_output "$OUT/a.svm"
+    run --separate-stderr "$KPCA" transform -q --smooth 0.75 "$TMP/plain.h5" "$TMP/train.txt" -o "$OUT/a.svm"
+    assert_status 2
+    assert_stderr_contains "option '--smooth'" "sigma 0" "0.75"
+    assert_no_output "$OUT/a.svm"
+    run --separate-stderr "$KPCA" denoise -q -k 4 --smooth 0.5 "$TMP/m.h5" "$TMP/train.txt" -o "$OUT/d.csv"
+    assert_status 2
+    assert_stderr_contains "option '--smooth'" "sigma 0.75" "not 0.5"
+    assert_no_output "$OUT/d.csv"
+}
+
+@test "denoise applies the model's smoothing with or without --smooth; reduce keeps it" {
+    head_rows "$DATA/zip.test.gz" 20 "$TMP/test.txt"
+    "$KPCA" fit -q -d 2 -m 200 -k 8 --smooth 0.75 "$TMP/train.txt" -o "$TMP/m.h5"
+    "$KPCA" denoise -q -k 4 --smooth 0.75 "$TMP/m.h5" "$TMP/test.txt" -o "$OUT/a.csv"
+    run --separate-stderr "$KPCA" denoise -q -k 4 "$TMP/m.h5" "$TMP/test.txt" -o "$OUT/b.csv"
+    assert_status 0
+    [ -z "$stderr" ] || { show_run; fail "a message without --smooth"; }
+    cmp "$OUT/a.csv" "$OUT/b.csv" || fail "denoise without --smooth did not apply the model's smoothing"
+    "$KPCA" reduce -q -m 20 "$TMP/m.h5" -o "$TMP/r.h5"
+    run --separate-stderr "$KPCA" info "$TMP/r.h5"
+    assert_status 0
+    assert_stdout_contains "centring reduced" "smooth 0.75"
+}
+
+@test "a version-2 model with the smoothing in its source: its sigma, its features as before" {
+    local ref="$REPO/tests/ref/model-v2-smooth"
+    head_rows "$DATA/zip.test.gz" 5 "$TMP/five.txt"
+    run --separate-stderr "$KPCA" info "$ref/smooth.h5"
+    assert_status 0
+    assert_stdout_contains "version 2" "smooth 0.75" "smoothed sigma=0.75"
+    "$KPCA" transform -q --smooth 0.75 "$ref/smooth.h5" "$TMP/five.txt" -o "$OUT/a.csv"
+    cmp "$ref/five.csv" "$OUT/a.csv" || fail "with --smooth: not the features the version-2 kpca wrote"
+    run --separate-stderr "$KPCA" transform -q "$ref/smooth.h5" "$TMP/five.txt" -o "$OUT/b.csv"
+    assert_status 0
+    [ -z "$stderr" ] || { show_run; fail "a message without --smooth"; }
+    cmp "$ref/five.csv" "$OUT/b.csv" || fail "without --smooth: the smoothing in the source was not applied"
+    run --separate-stderr "$KPCA" transform -q --smooth 1 "$ref/smooth.h5" "$TMP/five.txt" -o "$OUT/c.csv"
+    assert_status 2
+    assert_stderr_contains "sigma 0.75" "not 1"
+    assert_no_output "$OUT/c.csv"
 }
 
 @test "fit --smooth changes the model; rows that are not square images are refused" {

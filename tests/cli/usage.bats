@@ -318,6 +318,18 @@ bad_eval() {
     done
 }
 
+@test "eval -k is read as integers: each fault is said in the user's words" {
+    local case v msg
+    for case in "64,,128|'64,,128': value 2 of 3 is empty" "1e3|'1e3' is not a whole number" \
+        "99999999999999999999999|'99999999999999999999999' is too large" "-5|'-5' is negative" \
+        "64x|'64x' is not a whole number" "0|'0' is not positive" "1000000001|'1000000001' is too large" \
+        "+5|'+5' has a sign" "16,64,1.5|'16,64,1.5': '1.5' is not a whole number" "|the value is empty"; do
+        IFS='|' read -r v msg <<<"$case"
+        bad_eval -k "$v"
+        assert_stderr_contains "option '--components': $msg" "from 1 to 1000000000"
+    done
+}
+
 @test "eval -k beyond the number of features: exit 2" {
     # zip.test.gz read as data has 256 features
     bad_eval -k 16,257

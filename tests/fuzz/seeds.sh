@@ -37,7 +37,9 @@ with h5py.File(sys.argv[1], "w") as f:
         grp["target"] = np.arange(n, dtype=np.int64)
 PY
 
-# model: a small fit (20 digits, 4 components) and a linear one on LIBSVM data
+# model (the format version kpca writes; the *-v2.model seeds are files of
+# version 2, which the loader reads too, kept as they are): a small fit (20
+# digits, 4 components) and a linear one on LIBSVM data
 cp "$t/tiny.model" "$c/model/poly2.model"
 printf '1 1:0.5 2:1\n2 1:-1 2:0.25\n1 1:0.3 2:-0.7\n2 1:0.9 2:0.1\n' >"$t/lin.txt"
 "$K" fit -q -d 1 -k 2 "$t/lin.txt" -o "$c/model/linear.model"
@@ -46,6 +48,10 @@ printf '1 1:0.5 2:1\n2 1:-1 2:0.25\n1 1:0.3 2:-0.7\n2 1:0.9 2:0.1\n' >"$t/lin.tx
 "$K" fit -q --kernel rbf -m 20 -k 3 data/zip.train.gz -o "$c/model/rbf.model"
 "$K" fit -q --kernel sigmoid -m 20 -k 3 data/zip.train.gz -o "$c/model/sigmoid.model"
 "$K" fit -q -d 2 -m 30 -k 3 --solver nystrom --landmarks 8 data/zip.train.gz -o "$c/model/nystrom.model"
+# a smoothed one (the smooth attribute) and a reduced one (centring reduced,
+# reduction, rho)
+"$K" fit -q -d 2 -m 20 -k 3 --smooth 0.75 data/zip.train.gz -o "$c/model/smooth.model"
+"$K" reduce -q -m 5 "$c/model/poly2.model" -o "$c/model/reduced.model"
 # model_sealed (the loader behind the seal): the same valid models
 cp "$c"/model/*.model "$c/model_sealed/"
 ls -l "$c"/*

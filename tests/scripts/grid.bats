@@ -166,7 +166,7 @@ PY
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     printf '%s\n' "$output" | grep -q '^== d=2: fit' || fail "the smoothed grid reused the plain fit"
     [ -f "$TMP/work/fit-m300-s0-smooth0.75/d2.model" ] || fail "no smoothed cache directory"
-    "$KPCA" info "$TMP/work/fit-m300-s0-smooth0.75/d2.model" | grep -q 'smoothed sigma=0.75'
+    "$KPCA" info "$TMP/work/fit-m300-s0-smooth0.75/d2.model" | grep -qx 'smooth 0.75'
     grep -q '^- digits smoothed by a Gaussian of sigma 0.75 pixels' "$OUT/tiny.md"
     ! cmp -s "$TMP/plain.csv" "$OUT/tiny.csv" || fail "smoothing changed no cell"
 }

@@ -22,6 +22,7 @@
 #include "lib/core/gram.h"
 #include "lib/io/atomic.h"
 #include "lib/io/clobber.h"
+#include "lib/io/h5seal.h"
 #include "lib/support/blas.h"
 #include "lib/support/clock.h"
 
@@ -157,6 +158,18 @@ static inline void tu_fail_loop(const char *name, kpca_status (*op)(kpca_error *
         assert_true(err.msg[0] != '\0');
         assert_true(n < 1000);
     }
+}
+
+/* Seals path again (as kpca_model_save does) after an edit, so that the
+ * loader's own checks, behind the seal's CRC, are what the edit meets. */
+static inline void tu_reseal(const char *path)
+{
+    size_t len;
+    unsigned char *buf = tu_slurp(path, &len);
+    assert_true(len > KPCA_H5_SEAL_SIZE);
+    kpca_h5_seal_image(buf, len);
+    tu_write_bytes(path, buf, len);
+    free(buf);
 }
 
 #endif

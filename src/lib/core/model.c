@@ -456,6 +456,9 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
             return kpca_fail(err, KPCA_EFORMAT, "'%s': the reduction description holds a control character", path);
     if (!isfinite(md->grandmean) || !isfinite(md->trace) || !isfinite(md->input_lo) || !isfinite(md->input_hi))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': a scalar statistic is not finite", path);
+    if (!(md->smooth == 0.0 || (md->smooth > 0.0 && isfinite(md->smooth))))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': smoothing sigma %g is neither 0 (none) nor a finite positive number",
+                         path, md->smooth);
     return KPCA_OK;
 }
 

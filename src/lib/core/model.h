@@ -21,7 +21,8 @@
 #include "core/kernel.h"
 
 #define KPCA_MODEL_FORMAT "kpca-model"
-#define KPCA_MODEL_VERSION 2 /* 2: sealed (h5seal.h) */
+#define KPCA_MODEL_VERSION 3     /* the version kpca_model_save writes (docs/file-formats.md) */
+#define KPCA_MODEL_VERSION_MIN 2 /* the oldest version kpca_model_load reads */
 #define KPCA_SOURCE_MAX 1024
 
 /* How a point's kernel row is centred before it meets alpha.
@@ -57,10 +58,16 @@ typedef struct {
     double grandmean; /* mean of colmean */
     double trace;     /* trace of the centred K: sum of all its eigenvalues */
     double input_lo, input_hi; /* range of the fit data's values */
+    double smooth;    /* sigma in pixels of the Gaussian blur (smooth.h) the fit
+                       * points had and every input must have before it meets
+                       * the model; 0: none.  Set by the caller that smoothed
+                       * the fit data (kpca_model_fit leaves it 0) */
     char source[KPCA_SOURCE_MAX]; /* free-text provenance (file, subset) */
     /* REDUCED only (NULL / empty otherwise): */
     double *rho;      /* k residuals ||V_c - V~_c||^2 of the expansions (owned) */
     char reduction[KPCA_SOURCE_MAX]; /* how the reduced set was made */
+    int version;      /* the format version of the file it was loaded from;
+                       * 0: made in memory (kpca_model_save ignores it) */
 } kpca_model;
 
 /* How the components are found (see README "Approximate solvers").
@@ -177,10 +184,18 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
 void kpca_model_free(kpca_model *model);
 
 /* Checks every invariant of a model (shapes, finiteness, positive descending
- * eigenvalues, valid kernel); `path` only names it in messages. */
+ * eigenvalues, valid kernel, smoothing 0 or a finite positive sigma); `path`
+ * only names it in messages. */
 kpca_status kpca_model_validate(const kpca_model *model, const char *path, kpca_error *err);
 
-/* HDF5 model file, written atomically; see README "Model file". */
+/* The HDF5 model file (docs/file-formats.md, "Model file"), written
+ * atomically in version KPCA_MODEL_VERSION.  Save: KPCA_EFORMAT for a model
+ * kpca_model_validate refuses, KPCA_EIO when the file cannot be written.
+ * Load: versions KPCA_MODEL_VERSION_MIN..KPCA_MODEL_VERSION, each checked
+ * as its version defines (seal, every shape, the checksum, then
+ * kpca_model_validate); *model is overwritten (free with kpca_model_free)
+ * and left empty on failure (KPCA_EFORMAT, KPCA_EIO, KPCA_ENOMEM).
+ * Cost: O(m dim + k m) to hash and check the arrays. */
 kpca_status kpca_model_save(const kpca_model *model, const char *path, kpca_error *err);
 kpca_status kpca_model_load(const char *path, kpca_model *model, kpca_error *err);
 
@@ -191,9 +206,11 @@ kpca_status kpca_model_load(const char *path, kpca_model *model, kpca_error *err
  * (0, k) is the kept share, (0, i + 1) the cumulative one. */
 double kpca_model_explained(const kpca_model *model, size_t first, size_t count);
 
-/* The model's fingerprint: the CRC-32 of its arrays and numbers (the file's
- * `checksum`).  kpca transform records it in HDF5 features (`model_id`), so
- * that eval can refuse the features of two different models. */
+/* The model's fingerprint: the CRC-32 of its arrays and numbers by the
+ * version-2 checksum rule (docs/file-formats.md), whatever the version of
+ * its file, so that a model keeps its fingerprint across format versions.
+ * kpca transform records it in HDF5 features (`model_id`), so that eval can
+ * refuse the features of two different models.  Cost: O(m dim + k m). */
 unsigned long kpca_model_fingerprint(const kpca_model *model);
 
 #endif

@@ -1,18 +1,11 @@
-/* model_io.c - the HDF5 model file.
- *
- * Sealed (h5seal.h): the file's CRC-32 and length sit in a 512-byte user
- * block in front of the HDF5 data and are checked before libhdf5 reads it.
- * Root attributes: format ("kpca-model"), version (2: sealed), kpca_version,
- * kernel ("poly", "rbf", "sigmoid", "linear"), degree, gamma, coef0, sigma
- * (rbf only), centring ("nystrom" or "reduced" only; optional), solver
- * (optional), reduction (reduced only: how the reduced set was made), m,
- * fit_points (optional: m unless nystrom), dim, k, grandmean, trace,
- * input_lo, input_hi, source, checksum (CRC-32 of the arrays and numbers).
- * Datasets: fit_x (m x dim), fit_y (m), alpha (k x m), eigenvalues (k),
- * colmean (m); reduced models add rho (k: the residual of every
- * component's expansion) and may have k > m.  Loading checks the version, every shape, the checksum and
- * kpca_model_validate, so a truncated or altered file is refused.
+/* model_io.c - the HDF5 model file: kpca_model_save writes version
+ * KPCA_MODEL_VERSION, kpca_model_load reads versions KPCA_MODEL_VERSION_MIN
+ * and up.  The file's layout and its checksum rules (one per version) are
+ * specified in docs/file-formats.md, "Model file"; its seal in "The seal".
  */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -34,22 +27,24 @@ static unsigned long crc_bytes(unsigned long crc, const void *p, size_t n)
     return crc;
 }
 
-static unsigned long model_checksum(const kpca_model *md)
+/* The version-2 checksum: native bytes, and some fields only when they
+ * differ from the defaults of the models written before them. */
+static unsigned long checksum_v2(const kpca_model *md)
 {
     unsigned long crc = crc32(0L, Z_NULL, 0);
     long long sizes[4] = {(long long)md->m, (long long)md->dim, (long long)md->k, (long long)md->kernel.degree};
     double scalars[6] = {md->kernel.gamma, md->kernel.coef0, md->grandmean, md->trace, md->input_lo, md->input_hi};
     crc = crc_bytes(crc, sizes, sizeof sizes);
     crc = crc_bytes(crc, scalars, sizeof scalars);
-    if (md->centring != KPCA_CENTRE_KERNEL) { /* exact models keep their checksum */
+    if (md->centring != KPCA_CENTRE_KERNEL) {
         long long c = (long long)md->centring;
         crc = crc_bytes(crc, &c, sizeof c);
     }
-    if (md->fit_n != 0 && md->fit_n != md->m) { /* so do models without fit_points */
+    if (md->fit_n != 0 && md->fit_n != md->m) {
         long long n = (long long)md->fit_n;
         crc = crc_bytes(crc, &n, sizeof n);
     }
-    if (md->kernel.type != KPCA_KERNEL_POLY) { /* poly models keep their checksum */
+    if (md->kernel.type != KPCA_KERNEL_POLY) {
         long long type = (long long)md->kernel.type;
         crc = crc_bytes(crc, &type, sizeof type);
         crc = crc_bytes(crc, &md->kernel.sigma, sizeof md->kernel.sigma);
@@ -66,9 +61,95 @@ static unsigned long model_checksum(const kpca_model *md)
     return crc;
 }
 
+/* ---- the version-3 checksum: every field, always, in little-endian bytes ---- */
+
+static unsigned long crc_le(unsigned long crc, uint64_t v, size_t bytes)
+{
+    unsigned char b[8];
+    for (size_t i = 0; i < bytes; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    return crc32(crc, b, (uInt)bytes);
+}
+
+static unsigned long crc_int(unsigned long crc, size_t v)
+{
+    return crc_le(crc, (uint64_t)v, 8);
+}
+
+static unsigned long crc_doubles(unsigned long crc, const double *v, size_t n)
+{
+    unsigned char buf[4096];
+    while (n > 0) {
+        size_t take = n < sizeof buf / 8 ? n : sizeof buf / 8;
+        for (size_t i = 0; i < take; i++) {
+            uint64_t u;
+            memcpy(&u, &v[i], 8);
+            for (size_t j = 0; j < 8; j++)
+                buf[8 * i + j] = (unsigned char)(u >> (8 * j));
+        }
+        crc = crc32(crc, buf, (uInt)(8 * take));
+        v += take;
+        n -= take;
+    }
+    return crc;
+}
+
+static unsigned long crc_ints(unsigned long crc, const int *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        crc = crc_le(crc, (uint64_t)(uint32_t)v[i], 4);
+    return crc;
+}
+
+/* A text as the file holds it: its byte count, then its bytes, a control
+ * character counted as '?' (as kpca_h5_attr_read_text reads it back). */
+static unsigned long crc_text(unsigned long crc, const char *s)
+{
+    size_t len = strlen(s);
+    crc = crc_int(crc, len);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = iscntrl((unsigned char)s[i]) ? (unsigned char)'?' : (unsigned char)s[i];
+        crc = crc32(crc, &c, 1);
+    }
+    return crc;
+}
+
+static const char *centring_name(kpca_centring c)
+{
+    return c == KPCA_CENTRE_NYSTROM ? "nystrom" : c == KPCA_CENTRE_REDUCED ? "reduced" : "kernel";
+}
+
+static unsigned long checksum_v3(const kpca_model *md)
+{
+    const int reduced = md->centring == KPCA_CENTRE_REDUCED;
+    unsigned long crc = crc32(0L, Z_NULL, 0);
+    crc = crc_int(crc, (size_t)md->kernel.degree);
+    crc = crc_int(crc, md->m);
+    crc = crc_int(crc, md->fit_n);
+    crc = crc_int(crc, md->dim);
+    crc = crc_int(crc, md->k);
+    const double nums[8] = {md->kernel.gamma, md->kernel.coef0, md->kernel.type == KPCA_KERNEL_RBF ? md->kernel.sigma : 0.0,
+                            md->grandmean,    md->trace,        md->input_lo,
+                            md->input_hi,     md->smooth};
+    crc = crc_doubles(crc, nums, 8);
+    crc = crc_text(crc, kpca_kernel_name(md->kernel.type));
+    crc = crc_text(crc, centring_name(md->centring));
+    crc = crc_text(crc, md->solver);
+    crc = crc_text(crc, reduced ? md->reduction : "");
+    crc = crc_text(crc, md->source);
+    crc = crc_doubles(crc, md->fitx, md->m * md->dim);
+    crc = crc_ints(crc, md->fity, md->m);
+    crc = crc_doubles(crc, md->alpha, md->k * md->m);
+    crc = crc_doubles(crc, md->eigval, md->k);
+    crc = crc_doubles(crc, md->colmean, md->m);
+    if (reduced)
+        crc = crc_doubles(crc, md->rho, md->k);
+    return crc;
+}
+
 unsigned long kpca_model_fingerprint(const kpca_model *md)
 {
-    return model_checksum(md);
+    return checksum_v2(md);
 }
 
 kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *err)
@@ -93,8 +174,7 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_RBF)
         st = kpca_h5_attr_write_double(f, path, "sigma", md->kernel.sigma, err);
     if (st == KPCA_OK && md->centring != KPCA_CENTRE_KERNEL)
-        st = kpca_h5_attr_write_string(f, path, "centring",
-                                       md->centring == KPCA_CENTRE_NYSTROM ? "nystrom" : "reduced", err);
+        st = kpca_h5_attr_write_string(f, path, "centring", centring_name(md->centring), err);
     if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
         st = kpca_h5_attr_write_string(f, path, "reduction", md->reduction, err);
     if (st == KPCA_OK && md->solver[0] != '\0')
@@ -108,8 +188,9 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "trace", md->trace, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "input_lo", md->input_lo, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "input_hi", md->input_hi, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "smooth", md->smooth, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "source", md->source, err);
-    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)model_checksum(md), err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v3(md), err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "fit_x", d_fitx, md->fitx, err);
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "fit_y", md->m, md->fity, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
@@ -142,6 +223,16 @@ static kpca_status expect_dims(const char *path, const char *name, const size_t 
     return KPCA_OK;
 }
 
+/* A version-2 file records fit's smoothing in its source only: the text
+ * ", smoothed sigma=S" that fit appended there. */
+#define V2_SMOOTH_TEXT ", smoothed sigma="
+
+static double v2_smooth(const char *source)
+{
+    const char *s = strstr(source, V2_SMOOTH_TEXT);
+    return s != NULL ? strtod(s + strlen(V2_SMOOTH_TEXT), NULL) : 0.0;
+}
+
 kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
 {
     memset(md, 0, sizeof *md);
@@ -156,9 +247,11 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK && strcmp(fmt, KPCA_MODEL_FORMAT) != 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': not a kpca model (format '%s')", path, fmt);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "version", &version, err);
-    if (st == KPCA_OK && version != KPCA_MODEL_VERSION)
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': model version %ld is not supported (this kpca reads version %d)",
-                       path, version, KPCA_MODEL_VERSION);
+    if (st == KPCA_OK && (version < KPCA_MODEL_VERSION_MIN || version > KPCA_MODEL_VERSION))
+        st = kpca_fail(err, KPCA_EFORMAT,
+                       "'%s': model version %ld is not supported (this kpca reads versions %d to %d)", path, version,
+                       KPCA_MODEL_VERSION_MIN, KPCA_MODEL_VERSION);
+    md->version = (int)version;
     if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "kernel", kname, sizeof kname, err);
     if (st == KPCA_OK && kpca_kernel_parse(kname, &md->kernel.type) != 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown kernel '%s' (expected poly, rbf, sigmoid or linear)", path,
@@ -200,7 +293,10 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "trace", &md->trace, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_lo", &md->input_lo, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "input_hi", &md->input_hi, err);
+    if (st == KPCA_OK && version >= 3) st = kpca_h5_attr_read_double(f, path, "smooth", &md->smooth, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "source", md->source, sizeof md->source, err);
+    if (st == KPCA_OK && version == 2)
+        md->smooth = v2_smooth(md->source);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
     if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
     if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);
@@ -216,7 +312,7 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK && reduced) st = kpca_h5_read_doubles(f, path, "rho", 1, dims, &md->rho, err);
     if (st == KPCA_OK && reduced) st = expect_dims(path, "rho", dims, md->k, 1, err);
     H5Fclose(f);
-    if (st == KPCA_OK && (unsigned long)checksum != model_checksum(md))
+    if (st == KPCA_OK && (unsigned long)checksum != (version == 2 ? checksum_v2(md) : checksum_v3(md)))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);
     if (st == KPCA_OK)
         st = kpca_model_validate(md, path, err);

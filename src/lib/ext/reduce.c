@@ -550,6 +550,7 @@ kpca_status kpca_reduce(const kpca_model *full, const kpca_reduce_params *p, kpc
     out->trace = full->trace;
     out->input_lo = full->input_lo;
     out->input_hi = full->input_hi;
+    out->smooth = full->smooth;
     memcpy(out->source, full->source, sizeof out->source);
     if (method == KPCA_REDUCE_EIG)
         snprintf(out->reduction, sizeof out->reduction,

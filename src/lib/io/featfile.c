@@ -1,3 +1,5 @@
+/* featfile.c - the feature files: their layout is specified in
+ * docs/file-formats.md, "Feature files". */
 #include "io/featfile.h"
 
 #include <string.h>

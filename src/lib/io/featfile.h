@@ -1,19 +1,12 @@
-/* featfile.h - projected features (kpca transform's output): writing them,
- * and what a feature file says of itself when read back.
- *
- * HDF5: datasets `data` (n x k, float64) and `target` (n, int32) at the root
- * (so every kpca reader reads them back), `eigenvalues` (k), and attributes
- * format (KPCA_FEATURES_FORMAT), kpca_version, model, model_id (the model's
- * fingerprint, so that eval can refuse features of two models), source.
- * LIBSVM: "label 1:z1 2:z2 ... k:zk" (all k values, %.17g).
- * CSV: a header "label,z1,...,zk" then one row per point (%.17g).
- * NPY: z alone, float64, n x k (io/npy.h).
- * Without labels (y NULL): HDF5 has no `target`, CSV no label column, and
- * LIBSVM, whose lines begin with a label, is refused.
- * The same writer serves other per-point vectors (kpca denoise's pre-images:
- * format "kpca-preimages", CSV columns x1..xD) through the meta fields.
- * Numbers are written with printf: a program linking libkpca must keep
- * LC_NUMERIC at "C" (the kpca CLI never changes it).  Files appear atomically.
+/* featfile.h - writing projected features (kpca transform's output) in
+ * HDF5, LIBSVM, CSV or NPY, laid out as docs/file-formats.md, "Feature
+ * files", specifies, and what a feature file says of itself when read back.
+ * Without labels (y NULL): HDF5 has no `target`, CSV no label column, NPY
+ * never has one, and LIBSVM, whose lines begin with a label, is refused.
+ * The same writer serves other per-point vectors (kpca denoise's pre-images)
+ * through the meta fields.  Numbers are written with printf: a program
+ * linking libkpca must keep LC_NUMERIC at "C" (the kpca CLI never changes
+ * it).  Files appear atomically.
  */
 #ifndef KPCA_FEATFILE_H
 #define KPCA_FEATFILE_H

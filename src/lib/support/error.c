@@ -8,6 +8,7 @@ kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_li
     if (err != NULL) {
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         err->code = code;
+        err->relayed = 0;
     }
     return code;
 }
@@ -26,6 +27,7 @@ void kpca_error_clear(kpca_error *err)
     if (err != NULL) {
         err->code = KPCA_OK;
         err->msg[0] = '\0';
+        err->relayed = 0;
     }
 }
 

@@ -27,6 +27,8 @@ typedef enum {
 typedef struct {
     kpca_status code;
     char msg[KPCA_ERRMSG_MAX];
+    int relayed; /* 1: the failure happened in another process and is reported
+                  * here (the distributed build, src/mpi/); kpca_fail sets 0 */
 } kpca_error;
 
 /* Sets err (if non-NULL) and returns code, so callers can `return kpca_fail(...)`. */

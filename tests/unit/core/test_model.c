@@ -639,18 +639,6 @@ static void expect_load_fails(const char *path, kpca_status code, const char *fi
     assert_int_equal(md.k, 0);
 }
 
-/* Seals path again (as kpca_model_save does) after an edit, so that the
- * loader's own checks, behind the seal's CRC, are what the edit meets. */
-static void reseal(const char *path)
-{
-    size_t len;
-    unsigned char *buf = tu_slurp(path, &len);
-    assert_true(len > KPCA_H5_SEAL_SIZE);
-    kpca_h5_seal_image(buf, len);
-    tu_write_bytes(path, buf, len);
-    free(buf);
-}
-
 /* File offset of a contiguous dataset's raw data. */
 static haddr_t dataset_offset(const char *path, const char *name, size_t *bytes)
 {
@@ -706,7 +694,7 @@ static void test_damaged_model_files(void **state)
             snprintf(what, sizeof what, "bit flipped in '%s' at byte %zu", arrays[a], spots[s]);
             expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch (kpca seal)", what);
             /* sealed again: the model's own checksum of its arrays */
-            reseal(bad);
+            tu_reseal(bad);
             snprintf(what, sizeof what, "bit flipped in '%s' at byte %zu, sealed again", arrays[a], spots[s]);
             expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch: the file is damaged", what);
         }
@@ -732,7 +720,7 @@ static void test_damaged_model_files(void **state)
         copy[KPCA_H5_SEAL_SIZE + 1] ^= 0xff; /* the HDF5 signature, after the user block */
         tu_write_bytes(bad, copy, len);
         free(copy);
-        reseal(bad);
+        tu_reseal(bad);
         expect_load_fails(bad, KPCA_EFORMAT, "not an HDF5 file", "damaged HDF5 signature, sealed again");
     }
     free(buf);
@@ -758,7 +746,7 @@ static void test_damaged_model_files(void **state)
         char what[64];
         snprintf(what, sizeof what, "attribute '%s' altered", alters[i].name);
         expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch (kpca seal)", what);
-        reseal(bad);
+        tu_reseal(bad);
         snprintf(what, sizeof what, "attribute '%s' altered, sealed again", alters[i].name);
         expect_load_fails(bad, KPCA_EFORMAT, "checksum mismatch: the file is damaged", what);
     }
@@ -775,7 +763,7 @@ static void test_damaged_model_files(void **state)
         assert_true(H5Awrite(at, H5T_NATIVE_LLONG, &v) >= 0);
         H5Aclose(at);
         H5Fclose(f);
-        reseal(bad);
+        tu_reseal(bad);
         expect_load_fails(bad, KPCA_EFORMAT, "is not supported", "future version");
     }
 
