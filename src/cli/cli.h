@@ -148,6 +148,7 @@ int cmd_info(int argc, char **argv);
 int cmd_spectrum(int argc, char **argv);
 int cmd_denoise(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 
 extern const cli_command cli_fit_command;
 extern const cli_command cli_transform_command;
@@ -156,5 +157,6 @@ extern const cli_command cli_info_command;
 extern const cli_command cli_spectrum_command;
 extern const cli_command cli_denoise_command;
 extern const cli_command cli_reduce_command;
+extern const cli_command cli_cluster_command;
 
 #endif
