@@ -64,7 +64,9 @@ typedef struct {
  * LIBSVM file narrower than pad_dim is first widened with zeros. */
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds);
 /* The format of an output file: from --output-format NAME (hdf5, libsvm or
- * csv) when given, else from the file name.  0 or KPCA_EUSAGE (reported). */
+ * csv) when given, else from the file name's suffix (kpca_format_from_name;
+ * LIBSVM for "-" and an existing device, FIFO or directory); a name of no
+ * known suffix is refused.  0 or KPCA_EUSAGE (reported). */
 int cli_output_format(const char *path, const char *name, kpca_format *out);
 /* Checks that DATA fits MODEL: the same dimension (else reports it and
  * returns KPCA_EFORMAT) and, as a warning, a similar value range. */
