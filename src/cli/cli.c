@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 int cli_quiet = 0;
 const cli_command *cli_current = NULL;
@@ -266,9 +267,19 @@ int cli_output_format(const char *path, const char *name, kpca_format *out)
         return cli_usage("'%s': kpca does not write compressed files; drop '.gz' (or write to '-' and pipe "
                          "through gzip)",
                          path);
-    if (name != NULL &&
-        (kpca_format_parse(name, out) != 0 || *out == KPCA_FMT_ESL || *out == KPCA_FMT_AUTO))
-        return cli_usage("option '--output-format': expected hdf5, libsvm, csv or npy, got '%s'", name);
+    if (name != NULL) {
+        if (kpca_format_parse(name, out) != 0 || *out == KPCA_FMT_ESL || *out == KPCA_FMT_AUTO)
+            return cli_usage("option '--output-format': expected hdf5, libsvm, csv or npy, got '%s'", name);
+        return 0;
+    }
+    /* a device, FIFO or directory has no suffix to go by: text, as on
+     * standard output (a directory is refused by cli_check_outputs) */
+    struct stat sb;
+    if (*out == KPCA_FMT_AUTO && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        *out = KPCA_FMT_LIBSVM;
+    if (*out == KPCA_FMT_AUTO)
+        return cli_usage("'%s': no known output suffix: end the name in %s, or give the format with -f hdf5, csv, npy or "
+                         "libsvm", path, KPCA_FEATURE_SUFFIXES);
     return 0;
 }
 

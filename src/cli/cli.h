@@ -68,7 +68,9 @@ typedef struct {
  * be NULL) receives what a kpca feature file says of itself. */
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file);
 /* The format of an output file: from --output-format NAME (hdf5, libsvm or
- * csv) when given, else from the file name.  0 or KPCA_EUSAGE (reported). */
+ * csv) when given, else from the file name's suffix (kpca_format_from_name;
+ * LIBSVM for "-" and an existing device, FIFO or directory); a name of no
+ * known suffix is refused.  0 or KPCA_EUSAGE (reported). */
 int cli_output_format(const char *path, const char *name, kpca_format *out);
 /* v as the shortest of %.15g, %.16g and %.17g that reads back as v, in buf;
  * returns buf. */
@@ -178,6 +180,7 @@ int cmd_info(int argc, char **argv);
 int cmd_spectrum(int argc, char **argv);
 int cmd_denoise(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 
 extern const cli_command cli_fit_command;
 extern const cli_command cli_transform_command;
@@ -186,5 +189,6 @@ extern const cli_command cli_info_command;
 extern const cli_command cli_spectrum_command;
 extern const cli_command cli_denoise_command;
 extern const cli_command cli_reduce_command;
+extern const cli_command cli_cluster_command;
 
 #endif

@@ -49,7 +49,9 @@ static const cli_option options[] = {
 const cli_command cli_eval_command = {
     "eval", "[options] TRAIN TEST", "train linear SVMs on TRAIN features, print the TEST error per prefix",
     "TRAIN and TEST are feature files from 'kpca transform' (HDF5 or LIBSVM) or any\n"
-    "data file kpca reads.\n"
+    "data file kpca reads. Labels are any integers; test labels that TRAIN\n"
+    "lacks are named in a warning (their points count as errors), and TRAIN\n"
+    "and TEST sharing no label is an error.\n"
     "For each number k in --components, a C-SVC with the linear kernel is\n"
     "trained on the first k features of TRAIN and tested on TEST (or, with\n"
     "--classifier lda, a Gaussian classifier with a pooled covariance, which\n"
@@ -104,6 +106,56 @@ static void write_predictions(FILE *fp, const int *pred, size_t np, size_t ntest
     for (size_t j = 0; j < ntest; j++)
         for (size_t i = 0; i < np; i++)
             fprintf(fp, "%d%c", pred[i * ntest + j], i + 1 < np ? ' ' : '\n');
+}
+
+/* "a, b, c" of the first labels of v (n), "..." after 12, into buf */
+static void label_list(const int *v, size_t n, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len < size; i++) {
+        int w = i < 12 ? snprintf(buf + len, size - len, "%s%d", i ? ", " : "", v[i])
+                       : snprintf(buf + len, size - len, ", ...");
+        len += w > 0 ? (size_t)w : 0;
+        if (i >= 12)
+            break;
+    }
+}
+
+/* Test labels that TRAIN lacks: a warning naming them (their points count
+ * as errors); none in common: an error (KPCA_EFORMAT).  0 or the exit code. */
+static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_dataset *te, const char *ten)
+{
+    if (tr->y == NULL || te->y == NULL || te->n == 0)
+        return 0;
+    kpca_error err;
+    int *unseen;
+    size_t nunseen, npoints;
+    if (kpca_labels_unseen(tr->y, tr->n, te->y, te->n, &unseen, &nunseen, &npoints, &err) != KPCA_OK)
+        return cli_fail(&err);
+    char list[160];
+    label_list(unseen, nunseen, list, sizeof list);
+    int r = 0;
+    if (npoints == te->n) {
+        int *trl;
+        size_t ntrl, dummy;
+        /* TRAIN's labels: those of TRAIN unseen in an empty set */
+        char trlist[160] = "";
+        if (kpca_labels_unseen(te->y, 0, tr->y, tr->n, &trl, &ntrl, &dummy, &err) == KPCA_OK) {
+            label_list(trl, ntrl, trlist, sizeof trlist);
+            kpca_free(trl);
+        }
+        cli_error("'%s' and '%s' share no label (test labels %s; training labels %s): every test point would "
+                  "count as an error",
+                  trn, ten, list, trlist);
+        r = KPCA_EFORMAT;
+    } else if (nunseen > 0) {
+        cli_warn("test label%s %s of '%s' do%s not occur in '%s': %s points (%zu) count as errors",
+                 nunseen > 1 ? "s" : "", list, ten, nunseen > 1 ? "" : "es", trn, nunseen > 1 ? "those" : "its",
+                 npoints);
+    }
+    kpca_free(unseen);
+    return r;
 }
 
 int cmd_eval(int argc, char **argv)
@@ -225,6 +277,8 @@ int cmd_eval(int argc, char **argv)
         r = cli_fail(&err);
         goto out;
     }
+    if ((r = check_labels(&tr, pos[0], &te, pos[1])) != 0)
+        goto out;
     if (pair.padded)
         cli_warn("'%s': %zu features, padded with zeros to the %zu of '%s' (LIBSVM files omit zeros; rows "
                  "beyond %zu are not more components of it)",

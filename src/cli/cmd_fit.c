@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -53,7 +54,7 @@ static const cli_option options[] = {
      "nystrom: uniform (random fit points) or kmeans (k-means centres of the fit points) (default: uniform)"},
     {"solver-seed", 0, "S", CLI_INT, &o.solver_seed, 1, 9007199254740992.0,
      "randomized, nystrom: the seed of their random numbers (default: 1)"},
-    {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required)"},
+    {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required; any name but a data file's: .csv .npy .txt .libsvm .svm)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),
@@ -94,6 +95,24 @@ static int fit_param_error(const char *param, const kpca_error *err)
     if (param != NULL && strcmp(param, "components") == 0)
         return cli_usage("%s (-k K)", err->msg);
     return cli_usage("%s", err->msg);
+}
+
+/* A model named like a data file (m.csv) would be taken for one: refused,
+ * with a name to use instead.  Any other name is fine. */
+static int check_model_name(const char *path)
+{
+    static const char *const data_suffixes[] = {".csv", ".npy", ".txt", ".libsvm", ".svm"};
+    size_t len = strlen(path);
+    for (size_t i = 0; i < sizeof data_suffixes / sizeof data_suffixes[0]; i++) {
+        size_t sl = strlen(data_suffixes[i]);
+        if (len > sl && strcasecmp(path + len - sl, data_suffixes[i]) == 0) {
+            int stem = (int)(len - sl);
+            return cli_usage("'%s' looks like a data file name: kpca fit writes an HDF5 model; name it %.*s.h5 or "
+                             "%.*s.model",
+                             path, stem, path, stem, path);
+        }
+    }
+    return 0;
 }
 
 int cmd_fit(int argc, char **argv)
@@ -199,6 +218,8 @@ int cmd_fit(int argc, char **argv)
     if (kpca_fit_check(&p, 0, &param, &err) != KPCA_OK)
         return fit_param_error(param, &err);
     if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
+        return r;
+    if ((r = check_model_name(o.output)) != 0)
         return r;
 
     kpca_dataset all, fit;

@@ -18,7 +18,8 @@ static const cli_option options[] = {
     {"components", 'k', "K", CLI_SIZE, &o.components, 1, 1e9, "project onto the first K components (default: all)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the features to FILE; - is standard output (required)"},
     {"output-format", 'f', "FMT", CLI_STRING, &o.oformat, 0, 0,
-     "hdf5, libsvm, csv or npy (default: from FILE's suffix: .h5 .csv .npy, else libsvm)"},
+     "hdf5, libsvm, csv or npy (default: from FILE's suffix: .h5 or .hdf5, .csv, .npy, .libsvm .svm or .txt; "
+     "libsvm for -; another suffix needs -f)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),

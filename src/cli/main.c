@@ -15,6 +15,7 @@ static const cli_command *const commands[] = {
     &cli_spectrum_command,
     &cli_denoise_command,
     &cli_reduce_command,
+    &cli_cluster_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -37,6 +37,7 @@
 #include "ext/reduce.h"
 
 #include "classify/classifier.h"
+#include "classify/cluster.h"
 #include "classify/featpair.h"
 #include "classify/eval.h"
 #include "classify/lda.h"

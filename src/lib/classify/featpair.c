@@ -1,6 +1,9 @@
 #include "classify/featpair.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "support/mem.h"
 
 /* raw data: ESL text, or HDF5 that is not a kpca feature file */
 static int is_raw(const kpca_dataset *ds, int features)
@@ -41,5 +44,52 @@ kpca_status kpca_featpair(kpca_dataset *tr, const kpca_featinfo *tr_file, const 
     if (te->dim != tr->dim)
         return kpca_fail(err, KPCA_EFORMAT, "'%s' has %zu features per point but '%s' has %zu", te_name, te->dim,
                          tr_name, tr->dim);
+    return KPCA_OK;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int u = *(const int *)a, v = *(const int *)b;
+    return (u > v) - (u < v);
+}
+
+/* sorts v (n) and keeps its distinct values; returns their number */
+static size_t sort_unique(int *v, size_t n)
+{
+    qsort(v, n, sizeof(int), cmp_int);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || v[i] != v[m - 1])
+            v[m++] = v[i];
+    return m;
+}
+
+kpca_status kpca_labels_unseen(const int *ytr, size_t ntr, const int *yte, size_t nte, int **unseen,
+                               size_t *nunseen, size_t *npoints, kpca_error *err)
+{
+    *unseen = NULL;
+    *nunseen = 0;
+    *npoints = 0;
+    int *tr = kpca_alloc_array(ntr ? ntr : 1, 1, sizeof(int));
+    int *miss = kpca_alloc_array(nte ? nte : 1, 1, sizeof(int));
+    if (tr == NULL || miss == NULL) {
+        kpca_free(tr);
+        kpca_free(miss);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for the labels of %zu and %zu points", ntr, nte);
+    }
+    memcpy(tr, ytr, ntr * sizeof(int));
+    const size_t mtr = sort_unique(tr, ntr);
+    size_t nm = 0;
+    for (size_t i = 0; i < nte; i++)
+        if (bsearch(&yte[i], tr, mtr, sizeof(int), cmp_int) == NULL)
+            miss[nm++] = yte[i];
+    kpca_free(tr);
+    *npoints = nm;
+    if (nm == 0) {
+        kpca_free(miss);
+        return KPCA_OK;
+    }
+    *nunseen = sort_unique(miss, nm);
+    *unseen = miss;
     return KPCA_OK;
 }

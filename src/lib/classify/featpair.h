@@ -36,4 +36,14 @@ kpca_status kpca_featpair(kpca_dataset *tr, const kpca_featinfo *tr_file, const 
                           const kpca_featinfo *te_file, const char *te_name, kpca_featpair_info *info,
                           kpca_error *err);
 
+/* The test labels that no training point has: the distinct ones,
+ * ascending, into *unseen (newly allocated, kpca_free; NULL when there are
+ * none), their number into *nunseen and the test points that carry them
+ * into *npoints.  A classifier cannot predict such a label, so those points
+ * count as errors; *npoints == nte (nte > 0) means the two sets share no
+ * label at all.  Cost O((ntr + nte) log ntr), memory ntr + nte ints.
+ * Errors: KPCA_ENOMEM. */
+kpca_status kpca_labels_unseen(const int *ytr, size_t ntr, const int *yte, size_t nte, int **unseen,
+                               size_t *nunseen, size_t *npoints, kpca_error *err);
+
 #endif

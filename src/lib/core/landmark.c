@@ -189,6 +189,7 @@ kpca_status kpca_kmeans(const double *x, size_t n, size_t dim, size_t k, uint64_
             inertia += d[i];
         info->iters = it;
         info->inertia = inertia;
+        info->run = 0;
     }
 done:
     kpca_free(xn);
@@ -198,5 +199,40 @@ done:
     kpca_free(cross);
     kpca_free(assign);
     kpca_free(count);
+    return st;
+}
+
+kpca_status kpca_kmeans_restarts(const double *x, size_t n, size_t dim, size_t k, uint64_t seed, size_t max_iter,
+                                 size_t restarts, double *centres, size_t *label, kpca_kmeans_info *info,
+                                 kpca_error *err)
+{
+    if (restarts == 0)
+        return kpca_fail(err, KPCA_EUSAGE, "k-means needs at least one run, not 0");
+    kpca_kmeans_info best, cur;
+    kpca_status st = kpca_kmeans(x, n, dim, k, seed, max_iter, centres, label, &best, err);
+    if (st != KPCA_OK || restarts == 1)
+        goto out;
+    double *c2 = kpca_alloc_array(k, dim, sizeof(double));
+    size_t *l2 = label != NULL ? kpca_alloc_array(n, 1, sizeof(size_t)) : NULL;
+    if (c2 == NULL || (label != NULL && l2 == NULL)) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for k-means with %zu centres", k);
+        restarts = 1;
+    }
+    uint64_t state = seed;
+    for (size_t r = 1; r < restarts && st == KPCA_OK; r++) {
+        st = kpca_kmeans(x, n, dim, k, kpca_splitmix64(&state), max_iter, c2, l2, &cur, err);
+        if (st == KPCA_OK && cur.inertia < best.inertia) {
+            best = cur;
+            best.run = r;
+            memcpy(centres, c2, k * dim * sizeof(double));
+            if (label != NULL)
+                memcpy(label, l2, n * sizeof *label);
+        }
+    }
+    kpca_free(c2);
+    kpca_free(l2);
+out:
+    if (st == KPCA_OK && info != NULL)
+        *info = best;
     return st;
 }

@@ -27,6 +27,7 @@ typedef struct {
     size_t iters;   /* assignment passes made (see kpca_kmeans) */
     double inertia; /* sum over the points of the squared distance to their
                      * nearest returned centre */
+    size_t run;     /* kpca_kmeans_restarts: the run kept, 0.. (else 0) */
 } kpca_kmeans_info;
 
 /* k-means: k centres of the n points x (n x dim, row-major) into centres
@@ -58,6 +59,18 @@ typedef struct {
  * KPCA_ENOMEM.  The outputs are undefined after a failure. */
 kpca_status kpca_kmeans(const double *x, size_t n, size_t dim, size_t k, uint64_t seed, size_t max_iter,
                         double *centres, size_t *label, kpca_kmeans_info *info, kpca_error *err);
+
+/* kpca_kmeans run `restarts` times (>= 1), keeping the run of least inertia
+ * (the first on ties): run 0 uses seed itself, so restarts == 1 is
+ * kpca_kmeans; run r >= 1 the r-th number of kpca_splitmix64 started at
+ * seed.  Outputs as kpca_kmeans (label and info may be NULL; info->iters is
+ * the kept run's); info->run is the kept run.  Cost: restarts times
+ * kpca_kmeans', plus k x dim doubles and n size_t of scratch.  Errors: those
+ * of kpca_kmeans, and KPCA_EUSAGE for restarts == 0.  Deterministic as
+ * kpca_kmeans is. */
+kpca_status kpca_kmeans_restarts(const double *x, size_t n, size_t dim, size_t k, uint64_t seed, size_t max_iter,
+                                 size_t restarts, double *centres, size_t *label, kpca_kmeans_info *info,
+                                 kpca_error *err);
 
 /* Points per DGEMM block in the k-means assignment (bounds its memory to
  * KPCA_KMEANS_BLOCK x k doubles). */

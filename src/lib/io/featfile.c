@@ -20,13 +20,17 @@ static int ends_with(const char *s, const char *suffix)
 
 kpca_format kpca_format_from_name(const char *path)
 {
+    if (strcmp(path, "-") == 0)
+        return KPCA_FMT_LIBSVM;
     if (ends_with(path, ".h5") || ends_with(path, ".hdf5") || ends_with(path, ".he5"))
         return KPCA_FMT_HDF5;
     if (ends_with(path, ".csv"))
         return KPCA_FMT_CSV;
     if (ends_with(path, ".npy"))
         return KPCA_FMT_NPY;
-    return KPCA_FMT_LIBSVM;
+    if (ends_with(path, ".libsvm") || ends_with(path, ".svm") || ends_with(path, ".txt"))
+        return KPCA_FMT_LIBSVM;
+    return KPCA_FMT_AUTO;
 }
 
 static kpca_status write_h5(const char *path, const double *z, size_t n, size_t k, const int *y,

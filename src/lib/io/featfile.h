@@ -42,8 +42,13 @@ typedef struct {
 kpca_status kpca_features_write(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
                                 const int *y, const kpca_features_meta *meta, kpca_error *err);
 
-/* Guesses the output format from a file name, ignoring case: .h5/.hdf5/.he5
- * -> HDF5, .csv -> CSV, .npy -> NPY, anything else (.svm, .libsvm, .txt, "-") -> LIBSVM. */
+/* The output format a file name asks for, ignoring case: .h5/.hdf5/.he5
+ * -> HDF5, .csv -> CSV, .npy -> NPY, .libsvm/.svm/.txt and "-" (standard
+ * output) -> LIBSVM; any other name -> KPCA_FMT_AUTO (unknown: the caller
+ * asks for the format rather than guess). */
 kpca_format kpca_format_from_name(const char *path);
+
+/* The suffixes kpca_format_from_name knows, for messages. */
+#define KPCA_FEATURE_SUFFIXES ".h5 (or .hdf5), .csv, .npy or .libsvm (or .svm, .txt)"
 
 #endif

@@ -71,10 +71,39 @@ static void test_featpair_rules(void **state)
     kpca_dataset_free(&te);
 }
 
+static void test_labels_unseen(void **state)
+{
+    (void)state;
+    kpca_error err;
+    int *u;
+    size_t nu, np;
+    const int ytr[] = {3, 1, 3, 10, -1};
+    const int yte[] = {9, 1, 7, 9, -1, 2, 10};
+    assert_int_equal(kpca_labels_unseen(ytr, 5, yte, 7, &u, &nu, &np, &err), KPCA_OK);
+    assert_int_equal(nu, 3); /* 2, 7, 9: distinct, ascending */
+    assert_int_equal(u[0], 2);
+    assert_int_equal(u[1], 7);
+    assert_int_equal(u[2], 9);
+    assert_int_equal(np, 4); /* 9 twice, 7, 2 */
+    kpca_free(u);
+    /* every test label known: nothing */
+    assert_int_equal(kpca_labels_unseen(ytr, 5, ytr, 5, &u, &nu, &np, &err), KPCA_OK);
+    assert_null(u);
+    assert_int_equal(nu, 0);
+    assert_int_equal(np, 0);
+    /* no label shared: every test point */
+    const int other[] = {4, 5, 4};
+    assert_int_equal(kpca_labels_unseen(ytr, 5, other, 3, &u, &nu, &np, &err), KPCA_OK);
+    assert_int_equal(nu, 2);
+    assert_int_equal(np, 3);
+    kpca_free(u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_featpair_rules),
+        cmocka_unit_test(test_labels_unseen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,7 +77,7 @@ static void test_kmeans_separated(void **state)
         }
     kpca_error err;
     for (uint64_t seed = 0; seed < 8; seed++) {
-        kpca_kmeans_info info = {0, NAN};
+        kpca_kmeans_info info = {0, NAN, 0};
         assert_int_equal(kpca_kmeans(x, N, DIM, NC, seed, 100, c, NULL, &info, &err), KPCA_OK);
         assert_true(info.iters >= 1 && info.iters < 100); /* converged */
         /* each centre is one cluster's mean: a one-to-one match */
@@ -94,7 +94,7 @@ static void test_kmeans_separated(void **state)
         assert_memory_equal(c, c2, sizeof c);
     }
     /* max_iter = 0: the k-means++ seeds, which are data points */
-    kpca_kmeans_info info = {99, NAN};
+    kpca_kmeans_info info = {99, NAN, 99};
     assert_int_equal(kpca_kmeans(x, N, DIM, NC, 3, 0, c, NULL, &info, &err), KPCA_OK);
     assert_int_equal(info.iters, 0);
     for (size_t j = 0; j < NC; j++) {
