@@ -116,7 +116,10 @@ print(a.dtype, a.shape, np.array_equal(a, b))"
     assert_stderr_contains "'$TMP/r.csv' line 3: 2 fields, expected 3 as in line 1"
     run --separate-stderr "$KPCA" fit -q -k 1 "$D/iris.csv" -o "$OUT/m.h5"
     assert_status 3
-    assert_stderr_contains "line 2, column 5: expected a number, found 'setosa'"
+    assert_stderr_contains "line 2, column 5 ('species'): expected a number, found 'setosa'; if that column holds the labels, give --label 'species'"
+    run --separate-stderr "$KPCA" fit -q -k 1 --format csv "$DATA/zip.test.gz" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "line 1: no comma, semicolon or tab to separate the values: values separated by blanks are ESL text (drop --format csv)"
     run --separate-stderr "$KPCA" fit -q -k 1 --label nope "$D/iris.csv" -o "$OUT/m.h5"
     assert_status 2
     assert_stderr_contains "--label nope: no column of that name in the header"

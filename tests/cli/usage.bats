@@ -191,7 +191,8 @@ bad_fit() {
     assert_stderr_contains "option '--eig'" "'magic'"
     bad_fit --format magic
     assert_stderr_contains "option '--format'" "'magic'"
-    bad_fit --format csv
+    bad_fit --format npz
+    assert_stderr_contains "option '--format'" "'npz'"
     bad_fit --round 16
     bad_fit --round -1
 }

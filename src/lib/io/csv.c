@@ -188,8 +188,17 @@ static int parse_field(const char *field, double *v, int *why)
     return 0;
 }
 
-static kpca_status value_error(const csv_state *s, size_t j, int why, kpca_error *err)
+/* A field of a value column that is not a number; a text in the first data
+ * row, in a named column, with the label column left to the default, is
+ * likely the label column. */
+static kpca_status value_error(const csv_state *s, size_t j, int why, int first_row, char **hdr, const char *opt,
+                               kpca_error *err)
 {
+    if (first_row && why != -2 && s->f[j][0] != '\0' && hdr != NULL && opt == NULL && hdr[j][0] != '\0')
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' line %zu, column %zu ('%.40s'): expected a number, found '%.40s'%s; if that column "
+                         "holds the labels, give --label '%.40s'",
+                         s->path, s->fline[j], j + 1, hdr[j], s->f[j], strlen(s->f[j]) > 40 ? "..." : "", hdr[j]);
     const char *f = s->f[j];
     if (why == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: expected a number, found an empty field",
@@ -290,6 +299,13 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
     if ((st = label_column(path, opts != NULL ? opts->label : NULL, hdr, ncols, &col, err)) != KPCA_OK)
         goto done;
     dim = ncols - (col != NO_COLUMN);
+    if (dim == 0 && ncols == 1 && strpbrk(s.f[0], " ") != NULL) {
+        st = kpca_fail(err, KPCA_EFORMAT,
+                       "'%s' line %zu: no comma, semicolon or tab to separate the values: values separated by "
+                       "blanks are ESL text (drop --format csv)",
+                       path, first_line);
+        goto done;
+    }
     if (dim == 0) {
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no value columns besides the labels", path);
         goto done;
@@ -333,7 +349,7 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
             }
             int why;
             if (!parse_field(s.f[j], &row[k++], &why)) {
-                st = value_error(&s, j, why, err);
+                st = value_error(&s, j, why, n == 0, hdr, opts != NULL ? opts->label : NULL, err);
                 goto done;
             }
         }
