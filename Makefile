@@ -39,7 +39,8 @@ PREFIX   ?= /usr/local
 
 # src/lib/<layer>/: support < io < core < {ext, classify} (src/lib/kpca.h)
 LIB_SRC  := $(wildcard src/lib/*/*.c)
-CLI_SRC  := $(wildcard src/cli/*.c)
+# src/cli/: the command line (dispatch, options, messages); src/cli/cmd/: one file per command
+CLI_SRC  := $(wildcard src/cli/*.c src/cli/cmd/*.c)
 # unit tests mirror the library: tests/unit/<layer>/test_*.c (test_alloc.c spans it all)
 UNIT_SRC := $(wildcard tests/unit/test_*.c tests/unit/*/test_*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static struct {
     const char *kernel;

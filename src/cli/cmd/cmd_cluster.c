@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #define CLUSTER_RESTARTS 10
 #define CLUSTER_MAX_ITER 300
