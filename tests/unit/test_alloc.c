@@ -21,18 +21,6 @@ static int open_hdf5_objects(void)
     return (int)H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
 }
 
-static int temp_files_left(void)
-{
-    DIR *d = opendir("tests/out");
-    assert_non_null(d);
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(d)) != NULL)
-        if (strstr(e->d_name, ".tmp.") != NULL)
-            n++;
-    closedir(d);
-    return n;
-}
 
 /* Runs op under every allocation-failure point; returns the number of runs. */
 static long fail_loop(const char *name, op_fn op, int with_err)
@@ -47,7 +35,7 @@ static long fail_loop(const char *name, op_fn op, int with_err)
         if (open_hdf5_objects() != 0)
             fail_msg("%s, failing after %ld: %d HDF5 objects left open (status %d)", name, n, open_hdf5_objects(),
                      (int)st);
-        if (temp_files_left() != 0)
+        if (tu_temp_files_left() != 0)
             fail_msg("%s, failing after %ld: a temporary file was left in tests/out", name, n);
         if (st == KPCA_OK) {
             if (count > n)

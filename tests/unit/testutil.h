@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include <dirent.h>
+
 #include "lib/kpca.h"
 /* white-box: the internal headers the tests reach as well */
 #include "lib/core/gram.h"
@@ -170,6 +172,21 @@ static inline void tu_reseal(const char *path)
     kpca_h5_seal_image(buf, len);
     tu_write_bytes(path, buf, len);
     free(buf);
+}
+
+/* How many temporaries (".tmp." in the name: kpca's atomic outputs) are
+ * left in tests/out. */
+static inline int tu_temp_files_left(void)
+{
+    DIR *d = opendir("tests/out");
+    assert_non_null(d);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".tmp.") != NULL)
+            n++;
+    closedir(d);
+    return n;
 }
 
 #endif
