@@ -47,7 +47,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: claims scaling fuzz-sealed approx spectrum pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: claims scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -168,6 +168,11 @@ scaling: all
 spectrum: all
 	KPCA=$(BUILD)/kpca sh scripts/spectrum.sh --work $(BUILD)/spectrum
 
+# Fisher's Iris: linear and kernel PCA, a scree plot, two scores and k-means
+# (data/iris.csv from python3-sklearn; results/iris.md .csv .png; seconds)
+iris: all
+	KPCA=$(BUILD)/kpca sh scripts/iris.sh --work $(BUILD)/iris
+
 # the gallery: eigendigits.png, usps-2d.png, circles.png and pictures.md in
 # results/ (kpca, awk and gnuplot; about half a minute)
 pictures: $(BUILD)/kpca data
@@ -274,6 +279,7 @@ help:
 	@echo "make study      the protocol study (results/protocol-study.md)"
 	@echo "make approx     randomized and Nystrom solvers against the exact one (results/approx.md)"
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
+	@echo "make iris       Fisher's Iris: PCA and kernel PCA, scree plot, scores, k-means (results/iris.md)"
 	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
 	@echo "make reduce     reduced-set models (kpca reduce) against the full ones and Nystrom (results/reduced-set.md)"
