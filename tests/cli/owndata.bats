@@ -132,3 +132,34 @@ print(a.dtype, a.shape, np.array_equal(a, b))"
     assert_stderr_contains "big-endian data"
     assert_no_output "$OUT/m.h5"
 }
+
+@test "denoise of data without labels writes none: CSV without a label column, HDF5 without target" {
+    "$KPCA" fit -q -m 200 -k 5 "$D/digits.npy" -o "$OUT/m.h5"
+    run "$KPCA" denoise -q -k 3 "$OUT/m.h5" "$D/digits.npy" -o "$OUT/d.csv"
+    assert_status 0
+    [ "$(head -n 1 "$OUT/d.csv" | cut -d, -f1-2)" = "x1,x2" ]
+    [ "$(wc -l <"$OUT/d.csv")" -eq 401 ]
+    run "$KPCA" denoise -q -k 3 "$OUT/m.h5" "$D/digits.npy" -o "$OUT/d.h5"
+    assert_status 0
+    run $PY -c "
+import h5py; f = h5py.File('$OUT/d.h5', 'r'); print(f['data'].shape, 'target' in f)"
+    [ "$output" = "(400, 64) False" ]
+    # read back, it is unlabelled data again: transform writes no labels
+    "$KPCA" transform -q "$OUT/m.h5" "$OUT/d.h5" -o "$OUT/z.csv"
+    [ "$(head -n 1 "$OUT/z.csv")" = "z1,z2,z3,z4,z5" ]
+    # LIBSVM needs a label on every line: refused before anything is written,
+    # also when only the noisy copy would be LIBSVM
+    run --separate-stderr "$KPCA" denoise -q -k 3 "$OUT/m.h5" "$D/digits.npy" -o "$OUT/d.svm"
+    assert_status 2
+    assert_stderr_contains "has no labels, and LIBSVM lines begin with one"
+    assert_no_output "$OUT/d.svm"
+    run --separate-stderr "$KPCA" denoise -q -k 3 --noise 0.5 "$OUT/m.h5" "$D/digits.npy" -o "$OUT/e.csv" \
+        --noisy-output "$OUT/n.svm"
+    assert_status 2
+    assert_stderr_contains "write '$OUT/n.svm' as csv"
+    assert_no_output "$OUT/e.csv"
+    assert_no_output "$OUT/n.svm"
+    # labelled data keeps its labels
+    "$KPCA" denoise -q -k 3 "$OUT/m.h5" "$D/digits_header.csv" -o "$OUT/l.csv"
+    [ "$(head -n 1 "$OUT/l.csv" | cut -d, -f1-2)" = "label,x1" ]
+}

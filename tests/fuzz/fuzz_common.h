@@ -9,6 +9,7 @@
 #ifndef KPCA_FUZZ_COMMON_H
 #define KPCA_FUZZ_COMMON_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,9 +53,19 @@ static inline void fuzz_check_read(kpca_status st, kpca_dataset *ds, const kpca_
     }
     if (ds->n == 0 || ds->dim == 0 || ds->x == NULL || ds->y == NULL)
         abort();
+    /* labels: codes into the class names when there are names, all 0 and
+     * no names for unlabelled data */
+    if ((ds->nnames == 0) != (ds->names == NULL) || (ds->unlabelled && ds->nnames != 0))
+        abort();
+    for (size_t i = 0; i < ds->nnames; i++)
+        if (ds->names[i] == NULL)
+            abort();
+    for (size_t i = 0; i < ds->n; i++)
+        if ((ds->nnames > 0 && (ds->y[i] < 0 || (size_t)ds->y[i] >= ds->nnames)) || (ds->unlabelled && ds->y[i] != 0))
+            abort();
     for (size_t i = 0; i < ds->n * ds->dim; i++)
-        if (!(ds->x[i] == ds->x[i]) || ds->x[i] > 1e308 || ds->x[i] < -1e308)
-            abort(); /* NaN or infinity accepted */
+        if (!isfinite(ds->x[i]))
+            abort(); /* NaN or infinity accepted (1.3e308 is finite: .npy holds any double) */
     kpca_dataset_free(ds);
 }
 
@@ -69,6 +80,20 @@ static inline void fuzz_read(const char *path, kpca_format fmt, const char *grou
     memset(&err, 0, sizeof err);
     kpca_status st = kpca_dataset_read(path, &opts, &ds, &err);
     fuzz_check_read(st, &ds, &err);
+}
+
+/* Reads `path` with the given options (format, header, label column,
+ * labels file, dimension), checks the answer with fuzz_check_read and
+ * returns the status. */
+static inline kpca_status fuzz_read_opts(const char *path, const kpca_read_opts *opts)
+{
+    kpca_dataset ds;
+    kpca_error err;
+    memset(&ds, 0, sizeof ds);
+    memset(&err, 0, sizeof err);
+    kpca_status st = kpca_dataset_read(path, opts, &ds, &err);
+    fuzz_check_read(st, &ds, &err);
+    return st;
 }
 
 /* abort()s when kpca left any HDF5 object (file, group, dataset, type,

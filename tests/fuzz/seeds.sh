@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 K=${KPCA:-build/kpca}
 c=tests/fuzz/corpus
-mkdir -p "$c/text" "$c/hdf5" "$c/model" "$c/model_sealed"
+mkdir -p "$c/text" "$c/hdf5" "$c/model" "$c/model_sealed" "$c/csv" "$c/npy"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
@@ -21,6 +21,51 @@ printf '1 1:0.5 3:-1 7:2e-3\n0 2:1\n\n2 1:1 2:2 3:3\n' >"$c/text/libsvm-small"
 printf '3 0.5 -1 1e-3\n4 1 2\n' >"$c/text/esl-short-line"
 printf '1 3:1 2:1\n' >"$c/text/libsvm-descending"
 printf 'nan 1 2\n' >"$c/text/esl-nan"
+
+# csv: a header and a label column, quoting (a doubled quote, a delimiter
+# and a line break inside quotes), CRLF, semicolons, TSV, class names, no
+# labels, whitespace text, a one-column file of integers (data and labels)
+printf 'x1,x2,label\n0.5,1,3\n-1,2e-3,4\n' >"$c/csv/header"
+printf '"a ""b""",x2,"c,d"\n1,"2","3"\n4,5,"6\n"\n' >"$c/csv/quoted"
+printf 'x1,x2,class\r\n1,2,0\r\n3,4,1\r\n' >"$c/csv/crlf"
+printf 'a;b;c\n1,5;2;1\n3;4;2\n' >"$c/csv/semicolon"
+printf 'a\tb\ty\n1\t2\t0\n3\t4\t1\n' >"$c/csv/tsv"
+printf 'sepal,petal,species\n5.1,1.4,setosa\n7.0,4.7,versicolor\n6.3,6.0,virginica\n4.9,1.5,setosa\n' >"$c/csv/names"
+printf '1,2,3\n4,5,6\n' >"$c/csv/no-labels"
+printf '3 0.5 1\n"a b" 1 2\n' >"$c/csv/whitespace"
+printf '1\n2\n1\n' >"$c/csv/one-column"
+printf 'x,y\n1,\n' >"$c/csv/empty-field"
+gzip -9n <"$c/csv/names" >"$c/csv/names.gz"
+
+# npy: float64, float32, the integer dtypes, Fortran order, versions 2.0 and
+# 3.0, an n x 1 array of labels, and refusals (big-endian, 3-D, a shape the
+# file's size does not match)
+/usr/bin/python3 - "$c/npy" <<'PY'
+import sys, os, numpy as np
+from numpy.lib import format as fmt
+d = sys.argv[1]
+a = np.arange(6, dtype=np.float64).reshape(2, 3) / 4
+def save(name, arr, version=None):
+    with open(os.path.join(d, name), "wb") as f:
+        if version is None:
+            np.save(f, arr)
+        else:
+            fmt.write_array(f, arr, version=version)
+save("f8", a)
+save("f4", a.astype(np.float32))
+for t in ("i8", "i4", "i2", "i1", "u8", "u4", "u2", "u1"):
+    save(t, (a * 4).astype(t))
+save("fortran", np.asfortranarray(a))
+save("v2", a, (2, 0))
+save("v3", a, (3, 0))
+save("labels", np.array([[1], [2], [1]], dtype=np.int64))
+save("big-endian", a.astype(">f8"))
+save("3d", np.zeros((2, 2, 2)))
+with open(os.path.join(d, "short"), "wb") as f:
+    np.save(f, a)
+with open(os.path.join(d, "short"), "r+b") as f:
+    f.truncate(os.path.getsize(os.path.join(d, "short")) - 8)
+PY
 
 # hdf5: features written by kpca (data + target at the root), a group copy
 "$K" fit -q -d 2 -m 20 -k 4 "$c/text/esl3.gz" -o "$t/tiny.model" 2>/dev/null ||

@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "io/labels.h"
+#include "io/npy.h"
+
 typedef kpca_status (*op_fn)(kpca_error *err);
 
 static int open_hdf5_objects(void)
@@ -70,6 +73,35 @@ static void loop_both(const char *name, op_fn op)
 #define ESL_LONG_PATH "tests/out/alloc_long.txt"
 #define SVM_PATH "tests/out/alloc.svm"
 #define MODEL_PATH "tests/out/alloc_model.h5"
+#define CSV_PATH "tests/out/alloc.csv"
+#define CSV_NOLABEL_PATH "tests/out/alloc_nolabel.csv"
+#define NAMES_PATH "tests/out/alloc_names.txt"
+#define NPY_PATH "tests/out/alloc.npy"
+#define NPY_LABELS_PATH "tests/out/alloc_labels.npy"
+
+static const char *const class_names[3] = {"setosa", "versicolor", "virginica"};
+
+/* A version 1.0 .npy of n int32 labels i % 3, written by hand (the library
+ * writes float64 only). */
+static int write_npy_labels(const char *path, int n)
+{
+    char head[192];
+    int len = snprintf(head + 10, sizeof head - 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }", n);
+    int total = 128;
+    memset(head + 10 + len, ' ', (size_t)(total - 11 - len));
+    head[total - 1] = '\n';
+    memcpy(head, "\x93NUMPY\x01\x00", 8);
+    head[8] = (char)(total - 10);
+    head[9] = 0;
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(head, 1, (size_t)total, f) != (size_t)total)
+        return -1;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t v = i % 3;
+        fwrite(&v, sizeof v, 1, f);
+    }
+    return fclose(f);
+}
 
 static kpca_dataset g_fit; /* 40 points, 16 values */
 static kpca_model g_model;
@@ -104,6 +136,25 @@ static int setup(void **state)
     fclose(f);
     fclose(l);
     gzclose(gz);
+    /* CSV: a header, quoted class names; the same values without labels,
+     * and the names one per line */
+    f = fopen(CSV_PATH, "w");
+    l = fopen(CSV_NOLABEL_PATH, "w");
+    FILE *nm = fopen(NAMES_PATH, "w");
+    if (f == NULL || l == NULL || nm == NULL)
+        return -1;
+    fprintf(f, "a,\"b\",c,class\r\n");
+    for (int i = 0; i < 30; i++) {
+        double a = tu_rand(&s), b = tu_rand(&s), c = tu_rand(&s);
+        fprintf(f, "%.4f,%.4f,%.4f,\"%s\"\r\n", a, b, c, class_names[i % 3]);
+        fprintf(l, "%.4f;%.4f;%.4f\n", a, b, c);
+        fprintf(nm, "%s\n", class_names[i % 3]);
+    }
+    fclose(f);
+    fclose(l);
+    fclose(nm);
+    if (write_npy_labels(NPY_LABELS_PATH, 40) != 0)
+        return -1;
     /* lines longer than the reader's first buffer: its growth path */
     f = fopen(ESL_LONG_PATH, "w");
     if (f == NULL)
@@ -181,6 +232,73 @@ static kpca_status op_read_libsvm(kpca_error *err)
         return st;
     kpca_read_opts o = {KPCA_FMT_LIBSVM, NULL, 20, KPCA_HEADER_AUTO, NULL, NULL};
     return read_and_check(SVM_PATH, &o, 60, 20, err);
+}
+
+/* CSV with a header row and class names (both detected), the same with
+ * both given, then the values alone given names from a file */
+static kpca_status op_read_csv(kpca_error *err)
+{
+    kpca_dataset ds;
+    kpca_status st = kpca_dataset_read(CSV_PATH, NULL, &ds, err);
+    if (st != KPCA_OK) {
+        assert_null(ds.x);
+        assert_null(ds.names);
+        return st;
+    }
+    assert_int_equal(ds.n, 30);
+    assert_int_equal(ds.dim, 3);
+    assert_int_equal(ds.nnames, 3);
+    assert_string_equal(ds.names[2], class_names[2]);
+    kpca_dataset_free(&ds);
+    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 3, KPCA_HEADER_YES, "4", NULL};
+    if ((st = read_and_check(CSV_PATH, &o, 30, 3, err)) != KPCA_OK)
+        return st;
+    kpca_read_opts o2 = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_NO, "none", NAMES_PATH};
+    return read_and_check(CSV_NOLABEL_PATH, &o2, 30, 3, err);
+}
+
+/* the float64 writer, the data read back as NPY, and labels from a .npy */
+static kpca_status op_npy(kpca_error *err)
+{
+    kpca_status st = kpca_npy_write(NPY_PATH, g_fit.x, g_fit.n, g_fit.dim, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 16, KPCA_HEADER_AUTO, NULL, NPY_LABELS_PATH};
+    kpca_dataset ds;
+    if ((st = kpca_dataset_read(NPY_PATH, &o, &ds, err)) != KPCA_OK) {
+        assert_null(ds.x);
+        return st;
+    }
+    assert_int_equal(ds.n, 40);
+    assert_int_equal(ds.unlabelled, 0);
+    assert_int_equal(ds.y[4], 1);
+    assert_memory_equal(ds.x, g_fit.x, 40 * 16 * sizeof(double));
+    kpca_dataset_free(&ds);
+    return KPCA_OK;
+}
+
+/* labels for data without them: names from text, integers from .npy */
+static kpca_status op_labels(kpca_error *err)
+{
+    kpca_dataset ds;
+    memset(&ds, 0, sizeof ds);
+    ds.n = 30;
+    ds.unlabelled = 1;
+    kpca_status st = kpca_labels_read(NAMES_PATH, &ds, err);
+    if (st == KPCA_OK) {
+        assert_int_equal(ds.nnames, 3);
+        assert_int_equal(ds.y[29], 2);
+        kpca_dataset_free(&ds);
+        ds.n = 40;
+        ds.unlabelled = 1;
+        st = kpca_labels_read(NPY_LABELS_PATH, &ds, err);
+    }
+    if (st == KPCA_OK)
+        assert_int_equal(ds.y[5], 2);
+    else
+        assert_int_equal(ds.unlabelled, 1);
+    kpca_dataset_free(&ds);
+    return st;
 }
 
 static kpca_status op_read_hdf5(kpca_error *err)
@@ -463,6 +581,24 @@ static void test_read_hdf5(void **state)
     loop_both("read hdf5", op_read_hdf5);
 }
 
+static void test_read_csv(void **state)
+{
+    (void)state;
+    loop_both("read csv", op_read_csv);
+}
+
+static void test_npy(void **state)
+{
+    (void)state;
+    loop_both("npy write and read", op_npy);
+}
+
+static void test_labels(void **state)
+{
+    (void)state;
+    loop_both("labels", op_labels);
+}
+
 static void test_select(void **state)
 {
     (void)state;
@@ -516,6 +652,9 @@ int main(void)
         cmocka_unit_test(test_read_esl_long_lines),
         cmocka_unit_test(test_read_libsvm),
         cmocka_unit_test(test_read_hdf5),
+        cmocka_unit_test(test_read_csv),
+        cmocka_unit_test(test_npy),
+        cmocka_unit_test(test_labels),
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_transform),

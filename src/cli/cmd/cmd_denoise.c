@@ -118,6 +118,12 @@ int cmd_denoise(int argc, char **argv)
     memset(&noisy, 0, sizeof noisy);
     if ((r = cli_load_model_data(pos[0], pos[1], &o.in, &model, &clean)) != 0)
         return r;
+    if (clean.unlabelled && (ofmt == KPCA_FMT_LIBSVM || nfmt == KPCA_FMT_LIBSVM)) {
+        cli_error("'%s' has no labels, and LIBSVM lines begin with one: write '%s' as csv, npy or hdf5 (-f)", pos[1],
+                  ofmt == KPCA_FMT_LIBSVM ? o.output : o.noisy_output);
+        r = KPCA_EUSAGE;
+        goto out;
+    }
     if (o.components > model.k) {
         cli_error("'%s' has %zu components: cannot reconstruct from %zu", pos[0], model.k, o.components);
         r = KPCA_EUSAGE;
@@ -144,15 +150,16 @@ int cmd_denoise(int argc, char **argv)
     st = kpca_preimage(&model, noisy.x, n, dim, o.components, &pp, z, NULL, &info, &err);
     double mse_in = mse(noisy.x, clean.x, n * dim), mse_out = mse(z, clean.x, n * dim);
     kpca_features_meta meta = {pos[0], pos[1], NULL, "kpca-preimages", 'x', 0};
+    const int *labels = clean.unlabelled ? NULL : clean.y; /* none written for data without them */
     if (st == KPCA_OK) {
         kpca_progress("write", 0, 1);
-        st = kpca_features_write(o.output, ofmt, z, n, dim, clean.y, &meta, &err);
+        st = kpca_features_write(o.output, ofmt, z, n, dim, labels, &meta, &err);
         kpca_progress("write", 1, 1);
     }
     if (st == KPCA_OK && o.noisy_output != NULL) {
         meta.model = NULL;
         meta.format = "kpca-noisy";
-        st = kpca_features_write(o.noisy_output, nfmt, noisy.x, n, dim, clean.y, &meta, &err);
+        st = kpca_features_write(o.noisy_output, nfmt, noisy.x, n, dim, labels, &meta, &err);
     }
     kpca_free(z);
     if (st != KPCA_OK) {

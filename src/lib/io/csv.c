@@ -131,7 +131,9 @@ static int next_row(csv_state *s, kpca_error *err)
                     s->line++;
                 *w++ = *r++;
             }
-            while (r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
+            /* blanks up to the delimiter; in whitespace text the blank is
+             * the delimiter, and the run is skipped below */
+            while (s->delim != ' ' && r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
                 r++;
             c = r < s->end ? *r : '\0';
             if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && csv_blank(c))) {
@@ -207,16 +209,34 @@ static kpca_status value_error(const csv_state *s, size_t j, int why, int first_
                      s->fline[j], j + 1, why == -2 ? "finite " : "", f, strlen(f) > 40 ? "..." : "");
 }
 
+/* header names that mark the label column when no option names it */
+static const char *const usual_names[] = {"label", "target", "class", "y"};
+
+static int usual_name(char *field)
+{
+    for (size_t u = 0; u < sizeof usual_names / sizeof usual_names[0]; u++)
+        if (strcasecmp(kpca_text_trim(field), usual_names[u]) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 when the label option places the column without a header: NULL (the
+ * first column when no header names one), none, first, last, a number. */
+static int label_by_position(const char *opt)
+{
+    return opt == NULL || strcmp(opt, "none") == 0 || strcmp(opt, "first") == 0 || strcmp(opt, "last") == 0 ||
+           (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt));
+}
+
 /* The label column from the option and the header (NULL: none). */
 static kpca_status label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
                                 kpca_error *err)
 {
-    static const char *const usual[] = {"label", "target", "class", "y"};
     *col = 0;
     if (opt == NULL) {
-        for (size_t u = 0; hdr != NULL && u < 4; u++)
+        for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++)
             for (size_t j = 0; j < ncols; j++)
-                if (strcasecmp(hdr[j], usual[u]) == 0) {
+                if (strcasecmp(hdr[j], usual_names[u]) == 0) {
                     *col = j;
                     return KPCA_OK;
                 }
@@ -280,10 +300,18 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
     ncols = s.nf;
     first_line = s.row_line;
     kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
+    /* a header is a first row with a field that is not a number, outside
+     * the label column when its position is known (names there are labels,
+     * unless one of the usual header names) */
+    const char *lab = opts != NULL ? opts->label : NULL;
+    size_t lcol = NO_COLUMN;
+    if (hr == KPCA_HEADER_AUTO && label_by_position(lab) &&
+        (st = label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
+        goto done;
     for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !header; j++) {
         double v;
         int why;
-        header = !parse_field(s.f[j], &v, &why);
+        header = j != lcol ? !parse_field(s.f[j], &v, &why) : usual_name(s.f[j]);
     }
     if (hr == KPCA_HEADER_YES)
         header = 1;

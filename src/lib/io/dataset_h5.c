@@ -100,7 +100,7 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
         char names[256] = "";
         H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_group, names);
         H5Fclose(f);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': no group '%s' (groups here: %s)", path, group,
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no group or dataset '%s' (groups here: %s)", path, group,
                          names[0] ? names : "none");
     }
     if (is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0) {

@@ -25,8 +25,8 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
     size_t cap = 0, fill = 0;
     char *buf = NULL;
     for (;;) {
-        if (cap - fill < 65536 + 1) {
-            char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 1 << 20);
+        if (cap - fill < 4096 + 1) { /* grown only when nearly full: a small file takes one small buffer */
+            char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 65536 + 1);
             if (nb == NULL) {
                 gzclose(gz);
                 kpca_free(buf);

@@ -149,6 +149,56 @@ static void test_label_options(void **state)
     assert_int_equal(ds.y[1], 6);
     assert_true(ds.x[2] == 4 && ds.x[3] == 5);
     kpca_dataset_free(&ds);
+    /* quoted fields there end at a blank (a name with a space, CRLF after a
+     * quote); text glued to a closing quote is still refused */
+    assert_int_equal(read_as("wq.txt", "\"a b\" 1 2\r\nc\t\"3\" 4\r\n\"a b\"  5 \"6\"\r\n", "first", KPCA_HEADER_AUTO,
+                             &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 3);
+    assert_int_equal(ds.dim, 2);
+    assert_int_equal(ds.nnames, 2);
+    assert_string_equal(ds.names[0], "a b");
+    assert_true(ds.y[0] == 0 && ds.y[1] == 1 && ds.y[2] == 0);
+    assert_true(ds.x[0] == 1 && ds.x[1] == 2 && ds.x[2] == 3 && ds.x[3] == 4 && ds.x[4] == 5 && ds.x[5] == 6);
+    kpca_dataset_free(&ds);
+    expect_fail("wq2.txt", "\"a\"b 1 2\n", "first", "line 1, column 1: text after a closing quote", NULL);
+}
+
+/* Header detection looks past the label column when its place is known:
+ * names there are labels, not a header, unless a usual header name. */
+static void test_header_beside_labels(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    kpca_error err;
+    const char *iris = "5.1,3.5,setosa\n4.9,3.0,setosa\n6.3,2.9,virginica\n";
+    assert_int_equal(read_as("hl.csv", iris, "last", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 3); /* the first row is data */
+    assert_int_equal(ds.nnames, 2);
+    assert_true(ds.x[0] == 5.1 && ds.y[0] == 0 && ds.y[2] == 1);
+    kpca_dataset_free(&ds);
+    assert_int_equal(read_as("hl3.csv", iris, "3", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 3);
+    kpca_dataset_free(&ds);
+    /* no option: the first column, unless a header names another */
+    assert_int_equal(read_as("hf.csv", "setosa,1,2\nvirginica,3,4\n", NULL, KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2);
+    assert_string_equal(ds.names[1], "virginica");
+    kpca_dataset_free(&ds);
+    /* a usual name over the label column is a header, also when the other
+     * columns are named by numbers */
+    assert_int_equal(read_as("hn.csv", "Label,0,1\n3,1,2\n4,5,6\n", NULL, KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2);
+    assert_int_equal(ds.y[0], 3);
+    assert_null(ds.names);
+    kpca_dataset_free(&ds);
+    assert_int_equal(read_as("hc.csv", "0,1, class \n1,2,7\n", "last", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 1);
+    assert_int_equal(ds.y[0], 7);
+    kpca_dataset_free(&ds);
+    /* --label none: every column is a value, so text anywhere is a header */
+    assert_int_equal(read_as("hx.csv", "a,1\n2,3\n", "none", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 1);
+    kpca_dataset_free(&ds);
 }
 
 static void test_class_names(void **state)
@@ -225,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_header_quoting_crlf), cmocka_unit_test(test_gzip),
         cmocka_unit_test(test_label_options), cmocka_unit_test(test_class_names),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_labels_file),
+        cmocka_unit_test(test_header_beside_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
