@@ -50,7 +50,7 @@ command -v "$PYTHON" >/dev/null 2>&1 ||
     die "$PYTHON cannot import sklearn: Iris comes from Debian's python3-sklearn (apt-get install python3-sklearn)"
 mkdir -p "$(dirname "$data")" "$work" "$out"
 lib_traps
-load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+load0=$(load_stamp)
 start=$(date +%s)
 
 # The data, through sklearn's own reader; repr() keeps each measurement as
@@ -129,7 +129,7 @@ version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine=$(machine_stamp)
-load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+load=$(load_stamp)
 sigma=$(printf '%.4g' "$(model_key "$work/rbf.h5" sigma)")
 sigman=$(printf '%.4g' "$(model_key "$work/rbf-notes.h5" sigma)")
 
