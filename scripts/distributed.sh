@@ -94,7 +94,7 @@ data_for() {
 
 csv="$work/distributed.csv"
 echo "fit_points,ranks,grid,wall_seconds,kernel_seconds,centring_seconds,eigensolve_seconds,rss_max_mib,rss_min_mib,eig_max_relerr_vs_p1,status,rss_per_rank_mib,eigensolver" >"$csv"
-load0=$(cut -d' ' -f1-3 /proc/loadavg)
+load0=$(load_stamp)
 skipped=""
 if [ -z "$runs" ]; then
     for m in $sizes; do
@@ -189,7 +189,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || 
 blas=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
 ver=$("$KPCA" --version | head -1)
 mpiver=$(mpirun --version 2>/dev/null | head -1)
-load=$(cut -d' ' -f1-3 /proc/loadavg)
+load=$(load_stamp)
 md="$out/distributed.md"
 lib_tmp "$md"
 {

@@ -62,6 +62,12 @@ machine_stamp() {
         "$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)"
 }
 
+# load_stamp: the 1-, 5- and 15-minute load averages for a result's
+# provenance ("unknown" without /proc/loadavg)
+load_stamp() {
+    cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown
+}
+
 # Temporary files: add each to $tmpfiles; lib_traps removes them when the
 # script exits, also on SIGINT (exit 130) and SIGTERM (exit 143), after
 # stopping the steps under way (lib_spawn) and calling the script's
