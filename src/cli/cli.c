@@ -283,6 +283,29 @@ int cli_output_format(const char *path, const char *name, kpca_format *out)
     return 0;
 }
 
+void cli_names_list(char *const *names, size_t n, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len + 1 < size; i++) {
+        int w = i < 12 ? snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i])
+                       : snprintf(buf + len, size - len, ", ...");
+        len += w > 0 ? (size_t)w : 0;
+        if (i >= 12)
+            break;
+    }
+}
+
+void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt)
+{
+    if (ds->names == NULL || ds->unlabelled || fmt != KPCA_FMT_LIBSVM)
+        return;
+    char list[200];
+    cli_names_list(ds->names, ds->nnames, list, sizeof list);
+    cli_warn("class names are not kept in LIBSVM files: labels 0..%zu stand for %s (write .csv or .h5 to keep "
+             "them)", ds->nnames - 1, list);
+}
+
 const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
 {
     for (int digits = 15; digits < 17; digits++) {

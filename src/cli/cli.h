@@ -72,6 +72,13 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
  * LIBSVM for "-" and an existing device, FIFO or directory); a name of no
  * known suffix is refused.  0 or KPCA_EUSAGE (reported). */
 int cli_output_format(const char *path, const char *name, kpca_format *out);
+/* "a, b, c" of the first class names (", ..." after 12) into buf,
+ * truncated to size. */
+void cli_names_list(char *const *names, size_t n, char *buf, size_t size);
+/* Warns when a data set with class names is written as LIBSVM, whose
+ * labels are numbers: the codes are written, and the warning says which
+ * name each stands for. */
+void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
 /* v as the shortest of %.15g, %.16g and %.17g that reads back as v, in buf;
  * returns buf. */
 #define CLI_NUMBER_MAX 32

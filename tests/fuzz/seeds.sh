@@ -81,6 +81,18 @@ with h5py.File(sys.argv[1], "w") as f:
         grp["data"] = np.linspace(0, 1, n * 6, dtype=np.float32).reshape(n, 6)
         grp["target"] = np.arange(n, dtype=np.int64)
 PY
+# class names: features of named data (class_names, fixed-length strings,
+# sealed) and h5py's variable-length strings (unsealed)
+printf 'a,b,label\n1,2,cat\n3,1,dog\n0,4,cat\n' >"$t/named.csv"
+"$K" fit -q -d 1 -k 2 "$t/named.csv" -o "$t/named.model"
+"$K" transform -q "$t/named.model" "$t/named.csv" -o "$c/hdf5/named-features.h5"
+/usr/bin/python3 - "$c/hdf5/named-vlen.h5" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "w") as f:
+    f["data"] = np.arange(8, dtype=np.float64).reshape(4, 2)
+    f["target"] = np.array([1, 0, 1, 2], dtype=np.int32)
+    f["class_names"] = ["cat", "dog", "emu"]
+PY
 
 # model (the format version kpca writes; the *-v2.model seeds are files of
 # version 2, which the loader reads too, kept as they are): a small fit (20

@@ -382,7 +382,7 @@ static kpca_status op_features(kpca_error *err)
 {
     double z[40 * 3];
     kpca_status st = kpca_model_transform(&g_model, g_fit.x, 40, 16, 3, z, err);
-    const kpca_features_meta meta = {MODEL_PATH, ESL_PATH, g_model.eigval, NULL, 0, 1};
+    const kpca_features_meta meta = {MODEL_PATH, ESL_PATH, g_model.eigval, NULL, 0, 1, NULL, 0};
     if (st == KPCA_OK)
         st = kpca_features_write("tests/out/alloc_feat.h5", KPCA_FMT_HDF5, z, 40, 3, g_fit.y, &meta, err);
     if (st == KPCA_OK)

@@ -49,6 +49,20 @@ const cli_command cli_cluster_command = {
     options, sizeof options / sizeof options[0], cmd_cluster, 1, 1,
 };
 
+/* the name of class code c, or NULL when the labels are integers */
+static const char *class_name(const kpca_dataset *ds, int c)
+{
+    return ds->names != NULL && c >= 0 && (size_t)c < ds->nnames ? ds->names[c] : NULL;
+}
+
+/* a column of the contingency table: 7 wide, or as wide as its class name */
+static int column_width(const kpca_dataset *ds, int c)
+{
+    const char *s = class_name(ds, c);
+    size_t len = s != NULL ? strlen(s) : 0;
+    return len > 7 ? (int)(len < 64 ? len : 64) : 7;
+}
+
 /* The contingency table and the ARI of the clusters against y, on stdout. */
 static int print_comparison(const size_t *label, size_t k, const kpca_dataset *ds)
 {
@@ -61,8 +75,8 @@ static int print_comparison(const size_t *label, size_t k, const kpca_dataset *d
         return cli_fail(&err);
     printf("contingency (rows: clusters; columns: labels)\n%8s", "cluster");
     for (size_t j = 0; j < nc; j++) {
-        if (ds->names != NULL && cls[j] >= 0 && (size_t)cls[j] < ds->nnames)
-            printf(" %7s", ds->names[cls[j]]);
+        if (class_name(ds, cls[j]) != NULL)
+            printf(" %*s", column_width(ds, cls[j]), class_name(ds, cls[j]));
         else
             printf(" %7d", cls[j]);
     }
@@ -70,7 +84,7 @@ static int print_comparison(const size_t *label, size_t k, const kpca_dataset *d
     for (size_t c = 0; c < k; c++) {
         printf("%8zu", c);
         for (size_t j = 0; j < nc; j++)
-            printf(" %7zu", t[c * nc + j]);
+            printf(" %*zu", column_width(ds, cls[j]), t[c * nc + j]);
         printf("\n");
     }
     printf("adjusted Rand index: %.6f\n", kpca_adjusted_rand(t, k, nc));

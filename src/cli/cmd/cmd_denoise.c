@@ -149,9 +149,10 @@ int cmd_denoise(int argc, char **argv)
     kpca_preimage_info info;
     st = kpca_preimage(&model, noisy.x, n, dim, o.components, &pp, z, NULL, &info, &err);
     double mse_in = mse(noisy.x, clean.x, n * dim), mse_out = mse(z, clean.x, n * dim);
-    kpca_features_meta meta = {pos[0], pos[1], NULL, "kpca-preimages", 'x', 0};
+    kpca_features_meta meta = {pos[0], pos[1], NULL, "kpca-preimages", 'x', 0, clean.names, clean.nnames};
     const int *labels = clean.unlabelled ? NULL : clean.y; /* none written for data without them */
     if (st == KPCA_OK) {
+        cli_warn_names_dropped(&clean, ofmt);
         kpca_progress("write", 0, 1);
         st = kpca_features_write(o.output, ofmt, z, n, dim, labels, &meta, &err);
         kpca_progress("write", 1, 1);

@@ -49,9 +49,11 @@ static const cli_option options[] = {
 const cli_command cli_eval_command = {
     "eval", "[options] TRAIN TEST", "train linear SVMs on TRAIN features, print the TEST error per prefix",
     "TRAIN and TEST are feature files from 'kpca transform' (HDF5 or LIBSVM) or any\n"
-    "data file kpca reads. Labels are any integers; test labels that TRAIN\n"
-    "lacks are named in a warning (their points count as errors), and TRAIN\n"
-    "and TEST sharing no label is an error.\n"
+    "data file kpca reads. Labels are any integers or class names (CSV, label\n"
+    "files, HDF5 class_names); names are matched by name, whatever their order\n"
+    "in each file, and names in one file against integers in the other are\n"
+    "an error. Test labels that TRAIN lacks are named in a warning (their\n"
+    "points count as errors), and TRAIN and TEST sharing no label is an error.\n"
     "For each number k in --components, a C-SVC with the linear kernel is\n"
     "trained on the first k features of TRAIN and tested on TEST (or, with\n"
     "--classifier lda, a Gaussian classifier with a pooled covariance, which\n"
@@ -62,6 +64,8 @@ const cli_command cli_eval_command = {
     "predicted labels separated by blanks, one column per value of --components\n"
     "in the order given (no header): with one value it is the file svm-predict\n"
     "writes, and `cut -d' ' -f I FILE` is svm-predict's file for the I-th value.\n"
+    "With class names it holds the predicted names (one with a blank or a\n"
+    "quote in double quotes, inner quotes doubled).\n"
     "It is written all or nothing together with the tables.",
     options, sizeof options / sizeof options[0], cmd_eval, 2, 2,
 };
@@ -100,22 +104,33 @@ static void row_cells(size_t i, char (*cell)[CLI_CELL], void *ctx)
         cell[8][0] = '\0';
 }
 
-/* a line per test point: its label predicted by each prefix, blank-separated */
-static void write_predictions(FILE *fp, const int *pred, size_t np, size_t ntest)
+/* a line per test point: its label predicted by each prefix, blank-separated;
+ * the class name when the labels have names (TRAIN's, indexed by the code) */
+static void write_predictions(FILE *fp, const int *pred, size_t np, size_t ntest, char *const *names,
+                              size_t nnames)
 {
     for (size_t j = 0; j < ntest; j++)
-        for (size_t i = 0; i < np; i++)
-            fprintf(fp, "%d%c", pred[i * ntest + j], i + 1 < np ? ' ' : '\n');
+        for (size_t i = 0; i < np; i++) {
+            int c = pred[i * ntest + j];
+            if (names != NULL && c >= 0 && (size_t)c < nnames)
+                kpca_put_field(fp, names[c], " \t\r\n\""); /* the columns stay apart */
+            else
+                fprintf(fp, "%d", c);
+            fputc(i + 1 < np ? ' ' : '\n', fp);
+        }
 }
 
-/* "a, b, c" of the first labels of v (n), "..." after 12, into buf */
-static void label_list(const int *v, size_t n, char *buf, size_t size)
+/* "a, b, c" of the first labels of v (n), "..." after 12, into buf: their
+ * names when names (nnames) is not NULL */
+static void label_list(const int *v, size_t n, char *const *names, size_t nnames, char *buf, size_t size)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < n && len < size; i++) {
-        int w = i < 12 ? snprintf(buf + len, size - len, "%s%d", i ? ", " : "", v[i])
-                       : snprintf(buf + len, size - len, ", ...");
+    for (size_t i = 0; i < n && len + 1 < size; i++) {
+        int named = names != NULL && v[i] >= 0 && (size_t)v[i] < nnames;
+        int w = i >= 12 ? snprintf(buf + len, size - len, ", ...")
+                : named ? snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[v[i]])
+                        : snprintf(buf + len, size - len, "%s%d", i ? ", " : "", v[i]);
         len += w > 0 ? (size_t)w : 0;
         if (i >= 12)
             break;
@@ -134,7 +149,7 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
     if (kpca_labels_unseen(tr->y, tr->n, te->y, te->n, &unseen, &nunseen, &npoints, &err) != KPCA_OK)
         return cli_fail(&err);
     char list[160];
-    label_list(unseen, nunseen, list, sizeof list);
+    label_list(unseen, nunseen, te->names, te->nnames, list, sizeof list);
     int r = 0;
     if (npoints == te->n) {
         int *trl;
@@ -142,7 +157,7 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
         /* TRAIN's labels: those of TRAIN unseen in an empty set */
         char trlist[160] = "";
         if (kpca_labels_unseen(te->y, 0, tr->y, tr->n, &trl, &ntrl, &dummy, &err) == KPCA_OK) {
-            label_list(trl, ntrl, trlist, sizeof trlist);
+            label_list(trl, ntrl, tr->names, tr->nnames, trlist, sizeof trlist);
             kpca_free(trl);
         }
         cli_error("'%s' and '%s' share no label (test labels %s; training labels %s): every test point would "
@@ -277,6 +292,11 @@ int cmd_eval(int argc, char **argv)
         r = cli_fail(&err);
         goto out;
     }
+    /* class names: TEST's recoded to TRAIN's codes, by name */
+    if (kpca_labels_match_names(&tr, pos[0], &te, pos[1], &err) != KPCA_OK) {
+        r = cli_fail(&err);
+        goto out;
+    }
     if ((r = check_labels(&tr, pos[0], &te, pos[1])) != 0)
         goto out;
     if (pair.padded)
@@ -355,7 +375,7 @@ int cmd_eval(int argc, char **argv)
         if (kpca_atomic_begin(&pa, o.predictions, &err) != KPCA_OK)
             r = cli_fail(&err);
         else {
-            write_predictions(pa.fp, pred, nk, te.n);
+            write_predictions(pa.fp, pred, nk, te.n, tr.names, tr.nnames);
             if (kpca_atomic_close(&pa, &err) != KPCA_OK) /* removes the file itself */
                 r = cli_fail(&err);
             else

@@ -30,7 +30,9 @@ const cli_command cli_transform_command = {
     "transform", "[options] MODEL DATA -o FEATURES", "project DATA onto the components of MODEL",
     "Each point's kernel row against the fit points is centred with the fit's\n"
     "column means and grand mean, then multiplied by alpha. The labels of DATA\n"
-    "are kept with the features.",
+    "are kept with the features, class names too in HDF5 (class_names) and CSV;\n"
+    "LIBSVM labels are numbers, so named classes are written as their codes\n"
+    "0..C-1, with a warning saying which name each stands for.",
     options, sizeof options / sizeof options[0], cmd_transform, 2, 2,
 };
 
@@ -77,7 +79,9 @@ int cmd_transform(int argc, char **argv)
     kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
                                : cli_project(&model, ds.x, ds.n, ds.dim, k, z, &err);
     if (st == KPCA_OK && cli_rank == 0) {
-        kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0, kpca_model_fingerprint(&model)};
+        kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0, kpca_model_fingerprint(&model),
+                                   ds.unlabelled ? NULL : ds.names, ds.nnames};
+        cli_warn_names_dropped(&ds, ofmt);
         kpca_progress("write", 0, 1);
         st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.unlabelled ? NULL : ds.y, &meta, &err);
         kpca_progress("write", 1, 1);

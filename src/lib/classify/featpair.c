@@ -93,3 +93,88 @@ kpca_status kpca_labels_unseen(const int *ytr, size_t ntr, const int *yte, size_
     *unseen = miss;
     return KPCA_OK;
 }
+
+/* TRAIN's names sorted, as pointers into its table */
+static int cmp_name_ptr(const void *a, const void *b)
+{
+    return strcmp(**(char **const *)a, **(char **const *)b);
+}
+
+/* the index of s among the n names that by[0..n-1] point to, sorted; -1 */
+static long find_name(char **const *by, size_t n, char *const *names, const char *s)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(*by[mid], s);
+        if (c == 0)
+            return (long)(by[mid] - (char **)names);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+kpca_status kpca_labels_match_names(const kpca_dataset *tr, const char *tr_name, kpca_dataset *te,
+                                    const char *te_name, kpca_error *err)
+{
+    if (tr->names == NULL && te->names == NULL)
+        return KPCA_OK;
+    if (tr->names == NULL || te->names == NULL) {
+        const kpca_dataset *named = tr->names != NULL ? tr : te;
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' has class names ('%.40s', ...) but '%s' has integer labels: classes are matched by "
+                         "name, so give both files names or both integers",
+                         named == tr ? tr_name : te_name, named->names[0], named == tr ? te_name : tr_name);
+    }
+    size_t ntr = tr->nnames, nte = te->nnames;
+    char ***by = kpca_alloc_array(ntr ? ntr : 1, 1, sizeof *by);
+    long *code = kpca_alloc_array(nte ? nte : 1, 1, sizeof *code);
+    char **merged = kpca_calloc(ntr + nte ? ntr + nte : 1, sizeof *merged);
+    size_t nmerged = ntr;
+    kpca_status st = by && code && merged ? KPCA_OK
+                                          : kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of "
+                                                      "'%s' and '%s'", tr_name, te_name);
+    for (size_t c = 0; st == KPCA_OK && c < ntr; c++)
+        by[c] = &tr->names[c];
+    if (st == KPCA_OK)
+        qsort(by, ntr, sizeof *by, cmp_name_ptr);
+    /* TRAIN's names keep their codes; a name only TEST has gets the next one */
+    for (size_t c = 0; st == KPCA_OK && c < nte; c++) {
+        code[c] = find_name(by, ntr, tr->names, te->names[c]);
+        if (code[c] < 0)
+            code[c] = (long)nmerged++;
+    }
+    for (size_t c = 0; st == KPCA_OK && c < nmerged; c++) {
+        const char *s = c < ntr ? tr->names[c] : NULL;
+        for (size_t j = 0; s == NULL && j < nte; j++)
+            if (code[j] == (long)c)
+                s = te->names[j];
+        if ((merged[c] = kpca_malloc(strlen(s) + 1)) == NULL)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", te_name);
+        else
+            strcpy(merged[c], s);
+    }
+    for (size_t i = 0; st == KPCA_OK && i < te->n; i++)
+        if (te->y[i] < 0 || (size_t)te->y[i] >= nte)
+            st = kpca_fail(err, KPCA_EINTERNAL, "'%s': label %d of point %zu has no class name", te_name, te->y[i],
+                           i + 1);
+    if (st == KPCA_OK) {
+        for (size_t i = 0; i < te->n; i++)
+            te->y[i] = (int)code[te->y[i]];
+        for (size_t c = 0; c < nte; c++)
+            kpca_free(te->names[c]);
+        kpca_free(te->names);
+        te->names = merged;
+        te->nnames = nmerged;
+        merged = NULL;
+    }
+    for (size_t c = 0; merged != NULL && c < nmerged; c++)
+        kpca_free(merged[c]);
+    kpca_free(merged);
+    kpca_free(code);
+    kpca_free(by);
+    return st;
+}

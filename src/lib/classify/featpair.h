@@ -46,4 +46,15 @@ kpca_status kpca_featpair(kpca_dataset *tr, const kpca_featinfo *tr_file, const 
 kpca_status kpca_labels_unseen(const int *ytr, size_t ntr, const int *yte, size_t nte, int **unseen,
                                size_t *nunseen, size_t *npoints, kpca_error *err);
 
+/* Matches TEST's classes to TRAIN's by name: the codes of two files are
+ * assigned independently (in order of first appearance), so te's labels
+ * are recoded to tr's codes, and a name that tr lacks gets a code past
+ * tr's (kpca_labels_unseen then finds it); te->names becomes tr's names
+ * followed by those (te->names[te->y[i]] is still point i's name).
+ * Nothing when neither has names; one with names and the other with
+ * integers is KPCA_EFORMAT naming both files.  Cost O((C + n) log C) for C
+ * names and n test points.  On failure te is unchanged. */
+kpca_status kpca_labels_match_names(const kpca_dataset *tr, const char *tr_name, kpca_dataset *te,
+                                    const char *te_name, kpca_error *err);
+
 #endif

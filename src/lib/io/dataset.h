@@ -13,9 +13,11 @@
  *              header row, RFC 4180 quoting, a label column chosen by
  *              name or position (or none), labels integers or names.
  *   NPY        a 2-D NumPy array of numbers, no labels (io/npy.h).
- *   HDF5       a group holding `data` (n x D, any float or integer type) and
- *              `target` (n, integer type).  The group comes from the
- *              options or from a "FILE:GROUP" suffix; "/" is the default.
+ *   HDF5       a group holding `data` (n x D, any float or integer type),
+ *              `target` (n, integer type) and, for class names,
+ *              `class_names` (C strings that target's values index).  The
+ *              group comes from the options or from a "FILE:GROUP" suffix;
+ *              "/" is the default.
  *              "FILE:/path" naming a 2-D dataset reads it, without labels.
  *
  * Data without labels (NPY, an HDF5 dataset, --label none) is marked

@@ -1,7 +1,9 @@
-/* dataset_h5.c - HDF5 reader: GROUP/data (n x D) and GROUP/target (n, optional),
- * or any 2-D dataset FILE:/path without labels. */
+/* dataset_h5.c - HDF5 reader: GROUP/data (n x D), GROUP/target (n, optional)
+ * and GROUP/class_names (the names of target's codes, optional), or any 2-D
+ * dataset FILE:/path without labels. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/dataset.h"
@@ -72,6 +74,52 @@ static kpca_status read_matrix(hid_t f, const char *path, const char *name, size
     return KPCA_OK;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* GROUP/class_names (beside `target`): the class names, target's codes
+ * indexing them.  Each name non-empty and distinct, every code an index. */
+static kpca_status read_names(hid_t g, const char *path, const int *y, size_t n, kpca_dataset *ds, kpca_error *err)
+{
+    char **names = NULL;
+    size_t nn = 0;
+    kpca_status st = kpca_h5_read_strings(g, path, "class_names", &nn, &names, err);
+    if (st != KPCA_OK)
+        return st;
+    char **sorted = nn > 0 ? kpca_alloc_array(nn, 1, sizeof(char *)) : NULL;
+    if (nn == 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'class_names' is empty", path);
+    else if (sorted == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", path);
+    for (size_t c = 0; st == KPCA_OK && c < nn; c++)
+        if (names[c][0] == '\0')
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'class_names' entry %zu is empty", path, c + 1);
+    if (st == KPCA_OK) {
+        memcpy(sorted, names, nn * sizeof(char *));
+        qsort(sorted, nn, sizeof(char *), cmp_name);
+        for (size_t c = 1; st == KPCA_OK && c < nn; c++)
+            if (strcmp(sorted[c - 1], sorted[c]) == 0)
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'class_names' holds '%.40s' twice", path, sorted[c]);
+    }
+    for (size_t i = 0; st == KPCA_OK && i < n; i++)
+        if (y[i] < 0 || (size_t)y[i] >= nn)
+            st = kpca_fail(err, KPCA_EFORMAT,
+                           "'%s': 'target' row %zu is %d, but 'class_names' names classes 0..%zu", path, i + 1,
+                           y[i], nn - 1);
+    kpca_free(sorted);
+    if (st != KPCA_OK) {
+        for (size_t c = 0; c < nn; c++)
+            kpca_free(names[c]);
+        kpca_free(names);
+        return st;
+    }
+    ds->names = names;
+    ds->nnames = nn;
+    return KPCA_OK;
+}
+
 kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca_dataset *ds, kpca_featinfo *info,
                            kpca_error *err)
 {
@@ -136,14 +184,14 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     }
     if (st == KPCA_OK && features && H5Aexists(f, "model_id") > 0)
         st = kpca_h5_attr_read_long(f, path, "model_id", &model_id, err);
+    if (st == KPCA_OK && ny != dims[0])
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' has %zu rows but 'target' has %zu labels", path, dims[0], ny);
+    if (st == KPCA_OK && !unlabelled && H5Lexists(g, "class_names", H5P_DEFAULT) > 0)
+        st = read_names(g, path, y, ny, ds, err);
     H5Gclose(g);
     H5Fclose(f);
     if (st != KPCA_OK)
         goto fail;
-    if (ny != dims[0]) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' has %zu rows but 'target' has %zu labels", path, dims[0], ny);
-        goto fail;
-    }
     if ((st = check_matrix(path, "data", dims, dim, x, err)) != KPCA_OK)
         goto fail;
     ds->x = x;
@@ -159,5 +207,6 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
 fail:
     kpca_free(x);
     kpca_free(y);
+    kpca_dataset_free(ds);
     return st;
 }

@@ -50,13 +50,39 @@ static kpca_status write_h5(const char *path, const double *z, size_t n, size_t 
     if (st == KPCA_OK && meta && meta->source) st = kpca_h5_attr_write_string(f, path, "source", meta->source, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "data", dz, z, err);
     if (st == KPCA_OK && y != NULL) st = kpca_h5_write_ints(f, path, "target", n, y, err);
+    if (st == KPCA_OK && y != NULL && meta && meta->names)
+        st = kpca_h5_write_strings(f, path, "class_names", meta->nnames, (const char *const *)meta->names, err);
     if (st == KPCA_OK && meta && meta->eigval) st = kpca_h5_write_doubles(f, path, "eigenvalues", dk, meta->eigval, err);
     return kpca_h5_writer_close(&w, st, err);
 }
 
-static kpca_status write_text(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
-                              const int *y, char column, kpca_error *err)
+void kpca_put_field(FILE *fp, const char *s, const char *special)
 {
+    size_t len = strlen(s);
+    if (s[strcspn(s, special)] == '\0' && len > 0 && s[0] != ' ' && s[0] != '\t' && s[len - 1] != ' ' &&
+        s[len - 1] != '\t') {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+static kpca_status write_text(const char *path, kpca_format fmt, const double *z, size_t n, size_t k,
+                              const int *y, const kpca_features_meta *meta, kpca_error *err)
+{
+    char column = meta && meta->column ? meta->column : 'z';
+    /* CSV labels are the class names when there are some; LIBSVM's numbers */
+    char *const *names = fmt == KPCA_FMT_CSV && meta ? meta->names : NULL;
+    size_t nnames = names != NULL ? meta->nnames : 0;
+    for (size_t i = 0; names != NULL && y != NULL && i < n; i++)
+        if (y[i] < 0 || (size_t)y[i] >= nnames)
+            return kpca_fail(err, KPCA_EINTERNAL, "'%s': label %d of point %zu has no class name", path, y[i], i + 1);
     kpca_atomic at;
     kpca_status st = kpca_atomic_begin(&at, path, err);
     if (st != KPCA_OK)
@@ -70,7 +96,9 @@ static kpca_status write_text(const char *path, kpca_format fmt, const double *z
         fputc('\n', fp);
     }
     for (size_t i = 0; i < n && !ferror(fp); i++) {
-        if (y != NULL)
+        if (y != NULL && names != NULL)
+            kpca_put_field(fp, names[y[i]], ",\"\r\n");
+        else if (y != NULL)
             fprintf(fp, "%d", y[i]);
         const double *row = z + i * k;
         if (fmt == KPCA_FMT_CSV)
@@ -99,7 +127,7 @@ kpca_status kpca_features_write(const char *path, kpca_format fmt, const double 
             return kpca_fail(err, KPCA_EUSAGE, "'%s': LIBSVM lines begin with a label, and these points have "
                              "none: write .csv, .npy or .h5", path);
         /* fall through */
-    case KPCA_FMT_CSV: return write_text(path, fmt, z, n, k, y, meta && meta->column ? meta->column : 'z', err);
+    case KPCA_FMT_CSV: return write_text(path, fmt, z, n, k, y, meta, err);
     default: return kpca_fail(err, KPCA_EUSAGE, "cannot write features as '%s'", kpca_format_name(fmt));
     }
 }

@@ -64,7 +64,8 @@ kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_
     return KPCA_OK;
 }
 
-/* Opens dataset `name`, checks rank and class; fills dims. */
+/* Opens dataset `name`, checks rank and class (want_int 0: numbers, 1:
+ * integers, 2: strings); fills dims. */
 static kpca_status open_checked(hid_t loc, const char *path, const char *name, int rank_lo, int rank_hi,
                                 int want_int, hid_t *dset, hsize_t dims[2], kpca_error *err)
 {
@@ -90,10 +91,11 @@ static kpca_status open_checked(hid_t loc, const char *path, const char *name, i
     H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
     if (t >= 0)
         H5Tclose(t);
-    if (want_int ? cls != H5T_INTEGER : (cls != H5T_FLOAT && cls != H5T_INTEGER)) {
+    if (want_int == 2 ? cls != H5T_STRING
+                      : want_int ? cls != H5T_INTEGER : (cls != H5T_FLOAT && cls != H5T_INTEGER)) {
         H5Dclose(d);
         return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' has the wrong type, expected %s", path, name,
-                         want_int ? "integers" : "numbers (float or integer)");
+                         want_int == 2 ? "strings" : want_int ? "integers" : "numbers (float or integer)");
     }
     dims[0] = rank >= 1 ? dd[0] : 1;
     dims[1] = rank >= 2 ? dd[1] : 1;
@@ -150,20 +152,30 @@ kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, 
     return KPCA_OK;
 }
 
-kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n, int **out, kpca_error *err)
+/* Opens a vector dataset (rank 1, or n x 1 when rank_hi is 2) of the kind
+ * open_checked takes, after checking the memory budget for its n values:
+ * `per` bytes each and `per_file` times a value of the file's type. */
+static kpca_status open_vector(hid_t loc, const char *path, const char *name, int rank_hi, int kind, size_t per,
+                               int per_file, hid_t *d, hsize_t hd[2], kpca_error *err)
 {
-    hid_t d;
-    hsize_t hd[2];
-    kpca_status st = open_checked(loc, path, name, 1, 2, 1, &d, hd, err);
+    kpca_status st = open_checked(loc, path, name, 1, rank_hi, kind, d, hd, err);
     if (st != KPCA_OK)
         return st;
     char what[160];
     snprintf(what, sizeof what, "dataset '%s' in '%s' (%llu values)", name, path, (unsigned long long)hd[0]);
-    st = kpca_mem_check((double)hd[0] * (double)(sizeof(long long) + sizeof(int) + file_type_size(d)), what, err);
-    if (st != KPCA_OK) {
-        H5Dclose(d);
+    st = kpca_mem_check((double)hd[0] * (double)(per + (size_t)per_file * file_type_size(*d)), what, err);
+    if (st != KPCA_OK)
+        H5Dclose(*d);
+    return st;
+}
+
+kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n, int **out, kpca_error *err)
+{
+    hid_t d;
+    hsize_t hd[2];
+    kpca_status st = open_vector(loc, path, name, 2, 1, sizeof(long long) + sizeof(int), 1, &d, hd, err);
+    if (st != KPCA_OK)
         return st;
-    }
     /* read as 64-bit and range-check: HDF5 would clamp silently into int */
     long long *wide = kpca_alloc_array((size_t)hd[0], 1, sizeof(long long));
     int *buf = kpca_alloc_array((size_t)hd[0], 1, sizeof(int));
@@ -193,6 +205,77 @@ kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, siz
     kpca_free(wide);
     *n = (size_t)hd[0];
     *out = buf;
+    return KPCA_OK;
+}
+
+/* the strings of a string dataset d (n of them) as NUL-terminated copies */
+static kpca_status read_strings(hid_t d, const char *path, const char *name, size_t n, char **out, kpca_error *err)
+{
+    hid_t ft = H5Dget_type(d);
+    int vlen = ft >= 0 && H5Tis_variable_str(ft) > 0;
+    size_t width = ft >= 0 ? H5Tget_size(ft) : 0;
+    H5T_cset_t cset = ft >= 0 ? H5Tget_cset(ft) : H5T_CSET_ERROR; /* HDF5 converts no character set */
+    if (ft >= 0)
+        H5Tclose(ft);
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    herr_t r = mt < 0 || cset == H5T_CSET_ERROR ? -1 : H5Tset_cset(mt, cset);
+    if (r >= 0)
+        r = vlen ? H5Tset_size(mt, H5T_VARIABLE) : H5Tset_size(mt, width + 1);
+    if (r >= 0 && !vlen)
+        r = H5Tset_strpad(mt, H5T_STR_NULLTERM);
+    char **ptrs = vlen ? kpca_calloc(n, sizeof(char *)) : NULL;
+    char *flat = vlen ? NULL : kpca_alloc_array(n, width + 1, 1);
+    kpca_status st = KPCA_OK;
+    int got = 0; /* 1: read, variable-length strings to reclaim */
+    if (ptrs == NULL && flat == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s'", name, path);
+    else if (r < 0 || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, vlen ? (void *)ptrs : (void *)flat) < 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+    else
+        got = vlen;
+    for (size_t i = 0; i < n && st == KPCA_OK; i++) {
+        const char *s = vlen ? (ptrs[i] != NULL ? ptrs[i] : "") : flat + i * (width + 1);
+        if ((out[i] = kpca_malloc(strlen(s) + 1)) == NULL)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s'", name, path);
+        else
+            strcpy(out[i], s);
+    }
+    if (got) {
+        hid_t sp = H5Dget_space(d);
+        if (sp >= 0) {
+            H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, ptrs);
+            H5Sclose(sp);
+        }
+    }
+    if (mt >= 0)
+        H5Tclose(mt);
+    kpca_free(ptrs);
+    kpca_free(flat);
+    return st;
+}
+
+kpca_status kpca_h5_read_strings(hid_t loc, const char *path, const char *name, size_t *n, char ***out,
+                                 kpca_error *err)
+{
+    hid_t d;
+    hsize_t hd[2];
+    kpca_status st = open_vector(loc, path, name, 1, 2, 2 * sizeof(char *) + 2, 2, &d, hd, err);
+    if (st != KPCA_OK)
+        return st;
+    char **v = kpca_calloc(hd[0] ? (size_t)hd[0] : 1, sizeof(char *));
+    if (v == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s'", name, path);
+    if (st == KPCA_OK && hd[0] > 0)
+        st = read_strings(d, path, name, (size_t)hd[0], v, err);
+    H5Dclose(d);
+    if (st != KPCA_OK) {
+        for (size_t i = 0; v != NULL && i < (size_t)hd[0]; i++)
+            kpca_free(v[i]);
+        kpca_free(v);
+        return st;
+    }
+    *n = (size_t)hd[0];
+    *out = v;
     return KPCA_OK;
 }
 

@@ -36,6 +36,11 @@ kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, 
 /* Reads an integer-class dataset of rank 1 (or n x 1) as ints. */
 kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n,
                               int **out, kpca_error *err);
+/* Reads a rank-1 dataset of strings (fixed or variable length) into *out,
+ * *n newly allocated NUL-terminated copies (kpca_free each and the array);
+ * a string stops at its first NUL. */
+kpca_status kpca_h5_read_strings(hid_t loc, const char *path, const char *name, size_t *n, char ***out,
+                                 kpca_error *err);
 
 kpca_status kpca_h5_attr_read_double(hid_t loc, const char *path, const char *name, double *v, kpca_error *err);
 kpca_status kpca_h5_attr_read_long(hid_t loc, const char *path, const char *name, long *v, kpca_error *err);

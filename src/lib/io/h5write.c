@@ -254,6 +254,32 @@ kpca_status kpca_h5_write_ints(hid_t loc, const char *path, const char *name, si
     return write_any(loc, path, name, 1, hd, H5T_STD_I32LE, H5T_NATIVE_INT, data, err);
 }
 
+kpca_status kpca_h5_write_strings(hid_t loc, const char *path, const char *name, size_t n,
+                                  const char *const *v, kpca_error *err)
+{
+    size_t width = 1;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(v[i]) > width)
+            width = strlen(v[i]);
+    char *buf = kpca_alloc_array(n ? n : 1, width, 1);
+    hid_t t = buf != NULL ? H5Tcopy(H5T_C_S1) : -1;
+    if (t < 0 || H5Tset_size(t, width) < 0 || H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+        H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        if (t >= 0)
+            H5Tclose(t);
+        kpca_free(buf);
+        return kpca_fail(err, buf == NULL ? KPCA_ENOMEM : KPCA_EIO, "'%s': cannot write dataset '%s'", path, name);
+    }
+    memset(buf, 0, (n ? n : 1) * width);
+    for (size_t i = 0; i < n; i++)
+        memcpy(buf + i * width, v[i], strlen(v[i]));
+    hsize_t hd[1] = {n};
+    kpca_status st = write_any(loc, path, name, 1, hd, t, t, buf, err);
+    H5Tclose(t);
+    kpca_free(buf);
+    return st;
+}
+
 static kpca_status attr_write(hid_t loc, const char *path, const char *name, hid_t ftype, hid_t mtype,
                               const void *v, kpca_error *err)
 {

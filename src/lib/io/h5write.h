@@ -43,6 +43,10 @@ kpca_status kpca_h5_write_doubles(hid_t loc, const char *path, const char *name,
                                   const double *data, kpca_error *err);
 kpca_status kpca_h5_write_ints(hid_t loc, const char *path, const char *name, size_t n,
                                const int *data, kpca_error *err);
+/* Writes v[0..n-1] as a rank-1 dataset of fixed-length UTF-8 strings,
+ * null-padded to the longest (h5py reads them as bytes, numpy dtype S). */
+kpca_status kpca_h5_write_strings(hid_t loc, const char *path, const char *name, size_t n,
+                                  const char *const *v, kpca_error *err);
 
 /* Scalar attributes on `loc`. */
 kpca_status kpca_h5_attr_write_double(hid_t loc, const char *path, const char *name, double v, kpca_error *err);

@@ -99,11 +99,74 @@ static void test_labels_unseen(void **state)
     kpca_free(u);
 }
 
+/* a data set of n points with class names: point i's name is names[y[i]] */
+static void named(kpca_dataset *ds, const char *const *names, size_t nnames, const int *y, size_t n)
+{
+    kpca_error err;
+    assert_int_equal(kpca_dataset_alloc(ds, n, 1, &err), KPCA_OK);
+    memcpy(ds->y, y, n * sizeof *y);
+    ds->names = kpca_calloc(nnames, sizeof(char *));
+    assert_non_null(ds->names);
+    for (size_t c = 0; c < nnames; c++) {
+        ds->names[c] = kpca_malloc(strlen(names[c]) + 1);
+        assert_non_null(ds->names[c]);
+        strcpy(ds->names[c], names[c]);
+    }
+    ds->nnames = nnames;
+}
+
+static void test_labels_match_names(void **state)
+{
+    (void)state;
+    kpca_dataset tr, te;
+    kpca_error err;
+    const char *trn[] = {"setosa", "versicolor", "virginica"};
+    const int ytr[] = {0, 1, 2, 0};
+    /* TEST's codes follow its own order of appearance; "iris" is unseen */
+    const char *ten[] = {"virginica", "iris", "setosa"};
+    const int yte[] = {0, 2, 1, 0, 2};
+    named(&tr, trn, 3, ytr, 4);
+    named(&te, ten, 3, yte, 5);
+    assert_int_equal(kpca_labels_match_names(&tr, "a", &te, "b", &err), KPCA_OK);
+    const int want[] = {2, 0, 3, 2, 0}; /* TRAIN's codes; the unseen name after them */
+    assert_memory_equal(te.y, want, sizeof want);
+    assert_int_equal(te.nnames, 4);
+    assert_string_equal(te.names[3], "iris");
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(te.names[te.y[i]], ten[yte[i]]);
+    assert_memory_equal(tr.y, ytr, sizeof ytr); /* TRAIN untouched */
+    int *u;
+    size_t nu, np;
+    assert_int_equal(kpca_labels_unseen(tr.y, tr.n, te.y, te.n, &u, &nu, &np, &err), KPCA_OK);
+    assert_int_equal(nu, 1);
+    assert_int_equal(u[0], 3);
+    assert_int_equal(np, 1);
+    kpca_free(u);
+    kpca_dataset_free(&te);
+    /* names against integers, either way round: refused, naming both files */
+    tu_random_dataset(&te, 4, 1, 2, 1);
+    assert_int_equal(kpca_labels_match_names(&tr, "a", &te, "b", &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "'a' has class names ('setosa', ...) but 'b' has integer labels"));
+    assert_int_equal(kpca_labels_match_names(&te, "b", &tr, "a", &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "'a' has class names ('setosa', ...) but 'b' has integer labels"));
+    kpca_dataset_free(&tr);
+    /* integers on both sides: nothing changes */
+    tu_random_dataset(&tr, 4, 1, 2, 2);
+    int before[4];
+    memcpy(before, te.y, sizeof before);
+    assert_int_equal(kpca_labels_match_names(&tr, "a", &te, "b", &err), KPCA_OK);
+    assert_memory_equal(te.y, before, sizeof before);
+    assert_null(te.names);
+    kpca_dataset_free(&tr);
+    kpca_dataset_free(&te);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_featpair_rules),
         cmocka_unit_test(test_labels_unseen),
+        cmocka_unit_test(test_labels_match_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,7 @@ static void test_features_read_back(void **state)
     for (size_t i = 0; i < n; i++)
         y[i] = (int)i - 3;
     const double ev[3] = {3.0, 2.0, 1.0};
-    const kpca_features_meta meta = {"m.h5", "d.txt", ev, NULL, 0, 0xfedcba98UL};
+    const kpca_features_meta meta = {"m.h5", "d.txt", ev, NULL, 0, 0xfedcba98UL, NULL, 0};
     const char *paths[2] = {OUT "feat.h5", OUT "feat.svm"};
     const kpca_format fmts[2] = {KPCA_FMT_HDF5, KPCA_FMT_LIBSVM};
     for (int f = 0; f < 2; f++) {
@@ -43,7 +43,7 @@ static void test_features_read_back(void **state)
     }
     /* another `format` (kpca denoise's pre-images) is no feature file, its
      * model_id is not looked at; a failed read leaves info zero */
-    const kpca_features_meta pre = {"m.h5", "d.txt", NULL, "kpca-preimages", 'x', 0xfedcba98UL};
+    const kpca_features_meta pre = {"m.h5", "d.txt", NULL, "kpca-preimages", 'x', 0xfedcba98UL, NULL, 0};
     kpca_error e;
     assert_int_equal(kpca_features_write(OUT "pre.h5", KPCA_FMT_HDF5, z, n, k, y, &pre, &e), KPCA_OK);
     kpca_dataset ds;
