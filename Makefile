@@ -300,7 +300,7 @@ help:
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps
-	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig
+	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig $(BUILD)/bench/bench_read
 	sh bench/run.sh
 
 # the benches pick OpenBLAS's kernels as kpca does (src/cli/coretype.h)

@@ -172,6 +172,53 @@ static int next_row(csv_state *s, kpca_error *err)
     }
 }
 
+/* The common row read in one pass: unquoted fields without blanks, each
+ * number ending right at the delimiter, the row at a newline (CRLF, or the
+ * end of the text).  Parses its values into row and points *lab at its
+ * label field (NUL-terminated here), as next_row and parse_field would;
+ * returns 1.  Any other row, or a field that does not parse: returns 0
+ * with the text untouched, and next_row reads the row again (and says
+ * what is wrong). */
+static int fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab)
+{
+    char *p = s->p, *labend = NULL;
+    for (size_t j = 0, k = 0; j < ncols; j++) {
+        if (j == col) {
+            *lab = p;
+            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0' && !csv_blank(*p))
+                p++;
+            if (p == *lab)
+                return 0;
+            labend = p;
+        } else {
+            char c = *p;
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.')) /* strtod would skip blanks */
+                return 0;
+            const char *q = p;
+            if (kpca_parse_number(&q, j + 1 < ncols ? s->delim : '\n', &row[k++]) != 0)
+                return 0;
+            p = (char *)q;
+        }
+        if (j + 1 < ncols) {
+            if (*p++ != s->delim)
+                return 0;
+            continue;
+        }
+        if (*p == '\r')
+            p++;
+        if (*p == '\n') {
+            s->line++;
+            p++;
+        } else if (p != s->end) {
+            return 0;
+        }
+    }
+    if (labend != NULL)
+        *labend = '\0';
+    s->p = p;
+    return 1;
+}
+
 /* 1 when the field is a number (surrounding blanks allowed). */
 static int parse_field(const char *field, double *v, int *why)
 {
@@ -342,14 +389,17 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, dim, opts->dim);
         goto done;
     }
-    if (header)
-        r = next_row(&s, err);
-    for (; r == 1; r = next_row(&s, err)) {
-        if (s.nf != ncols) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", path,
-                           s.row_line, s.nf, ncols, first_line);
-            goto done;
-        }
+    /* room for the rows there can be: the row read, one per line left (and
+     * the loop's look past the last), and no more than rows of ncols
+     * one-character fields (when that allocation fails, x grows) */
+    size_t lines = 3;
+    for (const char *q = s.p; (q = memchr(q, '\n', (size_t)(s.end - q))) != NULL; q++)
+        lines++;
+    size_t most = (size_t)(s.end - s.p) / (2 * ncols) + 3;
+    if ((x = kpca_alloc_array(lines < most ? lines : most, dim, sizeof *x)) != NULL)
+        xcap = (lines < most ? lines : most) * dim;
+    int fast = s.delim != ' ', have = !header; /* have: s.f holds a row not yet taken */
+    for (;;) {
         double *nx = kpca_grow(x, &xcap, (n + 1) * dim, sizeof *x, 4096);
         if (nx == NULL) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + 1);
@@ -369,6 +419,26 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
             labline = nl;
         }
         double *row = x + n * dim;
+        if (!have) {
+            size_t line = s.line;
+            char *ltok = NULL;
+            if (fast && s.p < s.end && fast_row(&s, ncols, col, row, &ltok)) {
+                if (col != NO_COLUMN) {
+                    labtok[n] = ltok;
+                    labline[n] = line;
+                }
+                n++;
+                continue;
+            }
+            if ((r = next_row(&s, err)) != 1)
+                break;
+        }
+        have = 0;
+        if (s.nf != ncols) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", path,
+                           s.row_line, s.nf, ncols, first_line);
+            goto done;
+        }
         for (size_t j = 0, k = 0; j < ncols; j++) {
             if (j == col) {
                 labtok[n] = s.f[j];

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "io/npy.h"
@@ -24,6 +25,12 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
                          errno ? strerror(errno) : "gzopen failed");
     size_t cap = 0, fill = 0;
     char *buf = NULL;
+    struct stat sb;
+    /* a plain file is read whole into one block of its size (large blocks
+     * get huge pages: support/mem.h), not grown and copied as it comes */
+    if (gzdirect(gz) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size < SIZE_MAX / 2 &&
+        (buf = kpca_malloc((size_t)sb.st_size + 65536 + 2)) != NULL)
+        cap = (size_t)sb.st_size + 65536 + 2;
     for (;;) {
         if (cap - fill < 4096 + 1) { /* grown only when nearly full: a small file takes one small buffer */
             char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 65536 + 1);

@@ -292,42 +292,70 @@ static kpca_status read_raw(const char *path, npy_header *h, unsigned char **raw
     return st;
 }
 
+/* The first value of x (n x d, row-major) that is not finite: an error
+ * naming its row and column, or KPCA_OK. */
+static kpca_status check_finite(const char *path, const double *x, size_t n, size_t d, kpca_error *err)
+{
+    int bad_value = 0;
+    for (size_t i = 0; i < n * d; i++) /* no early exit: the loop vectorises */
+        bad_value |= !isfinite(x[i]);
+    if (!bad_value)
+        return KPCA_OK;
+    size_t i = 0;
+    while (isfinite(x[i]))
+        i++;
+    return kpca_fail(err, KPCA_EFORMAT, "'%s': row %zu, column %zu is not a finite number", path, i / d + 1,
+                     i % d + 1);
+}
+
 kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
 {
     memset(ds, 0, sizeof *ds);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
     npy_header h;
-    unsigned char *raw;
-    kpca_status st = read_raw(path, &h, &raw, err);
-    if (st != KPCA_OK)
-        return st;
-    if (h.rank != 2) {
-        kpca_free(raw);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': a %d-D array; kpca reads 2-D arrays (points x values)", path,
-                         h.rank);
-    }
+    kpca_status st = read_header(f, path, &h, err);
     size_t n = h.shape[0], d = h.shape[1];
-    if (n == 0 || d == 0)
+    if (st != KPCA_OK)
+        ;
+    else if (h.rank != 2)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': a %d-D array; kpca reads 2-D arrays (points x values)", path, h.rank);
+    else if (n == 0 || d == 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': the array is empty (%zu x %zu)", path, n, d);
     else if (dim != 0 && d != dim)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': the array has %zu columns, expected %zu", path, d, dim);
-    else
-        st = kpca_dataset_alloc(ds, n, d, err);
-    for (size_t i = 0; st == KPCA_OK && i < n; i++) {
-        for (size_t j = 0; j < d; j++) {
-            double v = value_at(raw, &h, h.fortran ? j * n + i : i * d + j);
-            if (!isfinite(v)) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s': row %zu, column %zu is not a finite number", path, i + 1,
-                               j + 1);
-                kpca_dataset_free(ds);
-                break;
-            }
-            ds->x[i * d + j] = v;
-        }
+    if (st != KPCA_OK) {
+        fclose(f);
+        return st;
     }
+    /* the values land in ds->x: read there straight from the file when
+     * the file holds them as they are kept (float64, row after row) */
+    int direct = h.kind == 'f' && h.itemsize == 8 && (!h.fortran || n == 1 || d == 1);
+    unsigned char *raw = NULL;
+    ds->x = kpca_alloc_array(n, d, sizeof(double));
+    ds->y = kpca_calloc(n, sizeof(int));
+    if (!direct && ds->x != NULL)
+        raw = kpca_alloc_array(h.count, h.itemsize, 1);
+    if (ds->x == NULL || ds->y == NULL || (!direct && raw == NULL))
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu values of '%s'", n, d, path);
+    else if (fread(direct ? (void *)ds->x : (void *)raw, h.itemsize, h.count, f) != h.count)
+        st = kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path, ferror(f) ? strerror(errno) : "file shrank");
+    fclose(f);
+    for (size_t i = 0; st == KPCA_OK && !direct && i < n; i++)
+        for (size_t j = 0; j < d; j++)
+            ds->x[i * d + j] = value_at(raw, &h, h.fortran ? j * n + i : i * d + j);
     kpca_free(raw);
     if (st == KPCA_OK)
-        ds->unlabelled = 1;
-    return st;
+        st = check_finite(path, ds->x, n, d, err);
+    if (st != KPCA_OK) {
+        kpca_dataset_free(ds);
+        return st;
+    }
+    ds->n = n;
+    ds->dim = d;
+    ds->unlabelled = 1;
+    return KPCA_OK;
 }
 
 kpca_status kpca_npy_read_labels(const char *path, int **y, size_t *n, kpca_error *err)

@@ -226,6 +226,62 @@ static void test_class_names(void **state)
     kpca_dataset_free(&ds);
 }
 
+/* Rows of plain numbers take the reader's one-pass path; the same rows with
+ * every field quoted take the general one: the two must agree bit for bit
+ * (values as strtod reads them, labels, names), whatever the number's form,
+ * the label's place or the line end. */
+static void test_one_pass_rows(void **state)
+{
+    (void)state;
+    static const char *const nums[] = {"-0.211234", "1e-3", "0.1", "+.5", "123456789012345678", "-7", "0x1p-3",
+                                       "3.14159265358979312", "2.5E+10", "0.000001"};
+    static const char *const labs[] = {"3", "cat", "-1", "10"};
+    for (int last = 0; last < 2; last++) {
+        for (int crlf = 0; crlf < 2; crlf++) {
+            char plain[2048] = "", quoted[2048] = "";
+            for (int r = 0; r < 8; r++) {
+                char *out[2] = {plain, quoted};
+                for (int q = 0; q < 2; q++) {
+                    const char *fmt = q ? "\"%s\"%s" : "%s%s";
+                    char *o = out[q] + strlen(out[q]);
+                    if (!last)
+                        o += sprintf(o, fmt, labs[r % 4], ",");
+                    for (int j = 0; j < 3; j++)
+                        o += sprintf(o, fmt, nums[(r * 3 + j) % 10], j < 2 || last ? "," : "");
+                    if (last)
+                        o += sprintf(o, fmt, labs[r % 4], "");
+                    sprintf(o, "%s", crlf ? "\r\n" : "\n");
+                }
+            }
+            kpca_dataset a, b;
+            kpca_error err;
+            const char *lab = last ? "last" : "first";
+            assert_int_equal(read_as("p1.csv", plain, lab, KPCA_HEADER_NO, &a, &err), KPCA_OK);
+            assert_int_equal(read_as("p2.csv", quoted, lab, KPCA_HEADER_NO, &b, &err), KPCA_OK);
+            assert_int_equal(a.n, 8);
+            assert_int_equal(a.dim, 3);
+            assert_int_equal(b.n, a.n);
+            assert_int_equal(b.dim, a.dim);
+            for (size_t i = 0; i < a.n * a.dim; i++) {
+                double want = strtod(nums[((i / 3) * 3 + i % 3) % 10], NULL);
+                assert_memory_equal(&a.x[i], &want, sizeof want);
+                assert_memory_equal(&b.x[i], &want, sizeof want);
+            }
+            assert_memory_equal(a.y, b.y, a.n * sizeof *a.y);
+            assert_int_equal(a.nnames, b.nnames);
+            for (size_t k = 0; k < a.nnames; k++)
+                assert_string_equal(a.names[k], b.names[k]);
+            kpca_dataset_free(&a);
+            kpca_dataset_free(&b);
+        }
+    }
+    /* a ragged row and a bad number after rows of the one-pass path: the
+     * general path's messages, with the line and column */
+    expect_fail("r1.csv", "1,2,3\n4,5,6\n7,8\n", NULL, "line 3", "2 fields");
+    expect_fail("r2.csv", "1,2,3\n4,5,6\n7,8,x9\n", NULL, "line 3, column 3", "x9");
+    expect_fail("r3.csv", "1,2,3\n4,5,6\n7,8,\n9,1,2\n", NULL, "line 3, column 3", "empty");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -274,8 +330,8 @@ int main(void)
         cmocka_unit_test(test_sniff),         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_header_quoting_crlf), cmocka_unit_test(test_gzip),
         cmocka_unit_test(test_label_options), cmocka_unit_test(test_class_names),
-        cmocka_unit_test(test_errors),        cmocka_unit_test(test_labels_file),
-        cmocka_unit_test(test_header_beside_labels),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_one_pass_rows),
+        cmocka_unit_test(test_labels_file),   cmocka_unit_test(test_header_beside_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,6 +126,18 @@ static void test_refusals(void **state)
     kpca_error err;
     assert_int_equal(kpca_dataset_read(p, NULL, &ds, &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "row 1, column 1 is not a finite number"));
+    assert_null(ds.x);
+    /* the first value that is not finite, row by row, in both layouts: in
+     * C order the NaN (row 2, column 1); in Fortran order the infinity
+     * (row 1, column 3) comes before the NaN (row 2, column 2) */
+    double c[6] = {1, 2, 3, NAN, INFINITY, 6};
+    p = make_npy("inf.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }", c, sizeof c);
+    assert_int_equal(kpca_dataset_read(p, NULL, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "row 2, column 1 is not a finite number"));
+    p = make_npy("inff.npy", 1, "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }", c, sizeof c);
+    assert_int_equal(kpca_dataset_read(p, NULL, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "row 1, column 3 is not a finite number"));
+    assert_null(ds.x);
 }
 
 static void test_write_round_trip(void **state)
