@@ -140,7 +140,7 @@ import sys
 import numpy as np
 from sklearn.decomposition import KernelPCA
 X = np.loadtxt(sys.argv[1], delimiter=',', skiprows=1, usecols=range(4))
-z = np.loadtxt(sys.argv[2], delimiter=',', skiprows=1)[:, 1:]
+z = np.loadtxt(sys.argv[2], delimiter=',', skiprows=1, usecols=(1, 2, 3))  # column 1: the species
 ref = KernelPCA(n_components=3, kernel='poly', degree=int(sys.argv[3]), gamma=1, coef0=0,
                 eigen_solver='dense').fit_transform(X)
 if z.shape != ref.shape:
