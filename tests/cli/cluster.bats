@@ -75,3 +75,16 @@ setup() {
     assert_status 0
     assert_stdout_contains "adjusted Rand index: 1.000000" "      -1       1"
 }
+
+@test "cluster on features without labels: the inertia alone, and a note saying why; --labels adds the comparison" {
+    "$KPCA" transform -q -k 4 "$TMP/m.h5" "$TMP/test.txt" -o "$TMP/f.npy"
+    run --separate-stderr "$KPCA" cluster -k 3 "$TMP/f.npy"
+    assert_status 0
+    assert_stdout_contains "inertia: "
+    [[ "$output" != *contingency* ]] || { show_run; fail "a table without labels"; }
+    assert_stderr_contains "has no labels: no contingency table or adjusted Rand index"
+    cut -d' ' -f1 "$TMP/test.txt" >"$TMP/y.txt"
+    run --separate-stderr "$KPCA" cluster -q -k 3 "$TMP/f.npy" --labels "$TMP/y.txt"
+    assert_status 0
+    assert_stdout_contains "contingency" "adjusted Rand index: "
+}

@@ -147,6 +147,9 @@ int cmd_cluster(int argc, char **argv)
     cli_info("cluster: %zu points of '%s' on %zu components into %zu clusters; best of %zu runs: run %zu, %zu "
              "passes%s", ds.n, pos[0], ncomp, o.clusters, o.restarts, info.run + 1, info.iters,
              info.iters >= o.max_iter ? " (stopped by --max-iter)" : "");
+    if (ds.unlabelled)
+        cli_info("cluster: '%s' has no labels: no contingency table or adjusted Rand index (--labels FILE gives "
+                 "them)", pos[0]);
     int to_stdout = o.output != NULL && strcmp(o.output, "-") == 0;
     if (!to_stdout) {
         printf("inertia: %.17g\n", info.inertia);
