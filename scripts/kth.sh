@@ -393,6 +393,7 @@ set xlabel "number of components"
 set ylabel "test error (%)"
 set grid
 set key top right
+set offsets graph 0.04, graph 0.04, 0, 0
 set xtics ($(echo "$comps" | sed 's/,/, /g'))
 set multiplot layout 1,2 title "USPS, $ntrain training and $ntest test digits (the first of each file): kpca against the KTH report"
 set title "Gaussian classifier, pooled covariance (LDA)"
