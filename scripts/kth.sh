@@ -324,7 +324,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v cmd="$cmdline" -v ver="$versi
         printf "| SVM, best degree (d > 1) at %s components | 3 or 4 |", comps; for (h = 1; h <= n; h++) printf " %s; %d of %d |", bd[h], c3[h], nk; printf "\n\n"
         if (have["tol0"]) {
             printf "With the rounding-noise components of d = 1 kept (`kpca fit --tol 0`, first digits: %d components with a positive eigenvalue): ", tolk
-            for (j = 1; j <= nk; j++) if (("tol0,svm,1," K[j]) in runs && runs["tol0,svm,1," K[j]] > 0 && K[j] > 256) printf "SVM %s components %s%s; LDA %s (ridge %s). ", K[j], cell("tol0", "svm", 1, K[j]), mark("tol0", "svm", 1, K[j]), cell("tol0", "lda", 1, K[j]), rg["tol0,lda,1," K[j]]
+            for (j = 1; j <= nk; j++) if (("tol0,svm,1," K[j]) in runs && runs["tol0,svm,1," K[j]] > 0 && K[j] > 256) printf "SVM %s components %s%s; LDA %s (ridge %s). ", K[j], cell("tol0", "svm", 1, K[j]), mark("tol0", "svm", 1, K[j]), cell("tol0", "lda", 1, K[j]), sprintf("%g", rg["tol0,lda,1," K[j]])
             printf "%s\n\n", (tolk > 256 ? "" : "(none past 256 within this grid)")
         }
         # ---- grids
@@ -344,7 +344,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v cmd="$cmdline" -v ver="$versi
         printf "MATLAB'"'"'s `classify` does not regularise either, it stops with an error when the pooled covariance is not positive definite. "
         printf "The largest ridge ε used in any run, per cell (0: none needed):\n\n"
         printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
-        for (j = 1; j <= nk; j++) { printf "| %s |", K[j]; for (i = 1; i <= nd; i++) { r = ""; for (h = 1; h <= 3; h++) { k = H[h] ",lda," D[i] "," K[j]; if (ok(k) && (r == "" || rg[k] + 0 > r + 0)) r = rg[k] }; printf " %s |", (r == "" ? "n.a." : r) }; printf "\n" }
+        for (j = 1; j <= nk; j++) { printf "| %s |", K[j]; for (i = 1; i <= nd; i++) { r = ""; for (h = 1; h <= 3; h++) { k = H[h] ",lda," D[i] "," K[j]; if (ok(k) && (r == "" || rg[k] + 0 > r + 0)) r = rg[k] }; printf " %s |", (r == "" ? "n.a." : sprintf("%g", r)) }; printf "\n" }
         ns = split(spread, S, ";"); for (s = 1; s <= ns; s++) if (split(S[s], f, ",") == 3) sp[f[1] "," f[2]] = f[3]
         printf "\nThe spread of the eigenvalues of K~ (first digits): mu_k / mu_1 at k components. On the fit digits the components are uncorrelated "
         printf "with variances mu_k / M, so this is the condition of their covariance; the pooled (within-class) one differs by a rank-9 term:\n\n"
@@ -357,7 +357,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v cmd="$cmdline" -v ver="$versi
         printf "## Which choices reproduce which of the report'"'"'s figures, and why\n\n"
         printf "- **d = 1 past 256 components cannot exist.** Linear PCA of 256 pixels has at most 256 non-zero eigenvalues; `kpca fit` keeps only eigenvalues above M · 2.2e-16 times the largest (or the trace) and drops the rest as rounding noise, so d = 1 has %d components here and its cells past them are n.a., not computed. ", kmin1
         printf "The report'"'"'s d = 1 SVM error at 512 components (6.6 %%) can only come from components of numerically zero eigenvalues: MATLAB'"'"'s `eig` returns all %d eigenpairs, and past 256 their eigenvalues are rounding noise (here %s to %s of the largest), their directions arbitrary. ", ntrain, noise1, noise2
-        printf "`kpca fit --tol 0` keeps the positive ones; the paragraph under the first table shows what they give.\n"
+        printf "`kpca fit --tol 0` keeps the positive ones; the paragraph under the first table shows what they give: where a cell equals the d = 1, 256 one, the noise components add nothing the classifier uses.\n"
         split("lda,1,128,8.2 %;lda,2,128,5-6 % (d = 2);lda,3,128,5-6 % (d = 3);lda,4,128,5-6 % (d = 4);lda,5,128,5-6 % (d = 5);lda,6,128,5-6 % (d = 6);lda,3,2048,2.5 % (d = 3);lda,4,2048,2.5 % (d = 4);lda,5,2048,2.5 % (d = 5);lda,6,2048,2.5 % (d = 6);svm,1,64,7.3 %", F, ";")
         met = ""; none = ""
         for (q = 1; q in F; q++) { split(F[q], g, ","); w = ""
