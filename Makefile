@@ -47,7 +47,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: claims scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: kth claims scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -151,6 +151,11 @@ experiment: deps
 	    --title "USPS test error (%) of a Gaussian linear classifier (pooled covariance) on polynomial kernel PCA components"
 	$(MAKE) claims
 	@echo "results: results/usps-poly-svm.md (.csv .json .png), results/usps-poly-svm-full.md, results/usps-poly-lda.md and results/paper-claims.md"
+
+# the KTH course report's experiment, its open choices measured (results/kth.md .csv .png;
+# about 20 minutes; cache under build/kth)
+kth: all
+	KPCA=$(BUILD)/kpca sh scripts/kth.sh --work $(BUILD)/kth
 
 # the protocol study (results/protocol-study.md); reuses the grid's cache
 study: all
@@ -277,6 +282,7 @@ help:
 	@echo "make experiment the paper grid, its whole Table 1, the LDA grid and the claims (results/)"
 	@echo "make claims     the paper's conclusions tested, McNemar on per-digit predictions (results/paper-claims.md)"
 	@echo "make study      the protocol study (results/protocol-study.md)"
+	@echo "make kth        the KTH course report's experiment (3000 + 2000 digits, LDA and SVM) and its open choices (results/kth.md)"
 	@echo "make approx     randomized and Nystrom solvers against the exact one (results/approx.md)"
 	@echo "make spectrum   eigenvalue spectra and a scree plot (results/usps-spectrum.md, .png)"
 	@echo "make iris       Fisher's Iris: PCA and kernel PCA, scree plot, scores, k-means (results/iris.md)"

@@ -127,6 +127,21 @@ lib_traps() {
     trap 'exit 143' TERM
 }
 
+# WILSON_AWK: awk functions to put before an awk program: wilson_lo(E, N)
+# and wilson_hi(E, N), the 95 % Wilson score interval of E errors in N
+# trials, in percent (E need not be whole: a mean error count)
+# shellcheck disable=SC2034 # used by the scripts that source this file
+WILSON_AWK='
+function wilson_c(e, n, s,   z, p, c, h) {
+    z = 1.959963984540054; p = n > 0 ? e / n : 0
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z / (1 + z * z / n) * sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return 100 * (c + s * h)
+}
+function wilson_lo(e, n) { return wilson_c(e, n, -1) }
+function wilson_hi(e, n) { return wilson_c(e, n, 1) }
+'
+
 # csv_to_json CSV NUMERIC_COLUMNS: the CSV's rows after its header as a JSON
 # array of objects keyed by the header's names (jq); the columns named in
 # the comma-separated NUMERIC_COLUMNS become numbers (an empty cell: null),

@@ -17,6 +17,10 @@
 #   --smooth SIGMA    blur the digits by a Gaussian of SIGMA pixels before
 #                     fit and transform (kpca --smooth; default: none)
 #   --eval "OPTS"     options for kpca eval (default: the headline protocol)
+#   --train FILE      the digits K is fitted from (--subset of them) and that
+#                     are projected to train the classifier (default:
+#                     data/zip.train.gz, 7291 digits)
+#   --test FILE       the test digits (default: data/zip.test.gz, 2007)
 #   --name NAME       result file name (default: usps-poly-svm)
 #   --out DIR         where results go (default: results)
 #   --work DIR        cache of models, features and cells (default: build/grid)
@@ -52,6 +56,8 @@ subset=3000
 seed=0
 smooth=""
 evalopts=$HEADLINE_EVAL
+train=data/zip.train.gz
+test=data/zip.test.gz
 name=usps-poly-svm
 out=results
 work=build/grid
@@ -69,6 +75,8 @@ while [ $# -gt 0 ]; do
     --seed) seed=$(optval "$@"); shift ;;
     --smooth) smooth=$(optval "$@"); shift ;;
     --eval) evalopts=$(optval "$@"); shift ;;
+    --train) train=$(optval "$@"); shift ;;
+    --test) test=$(optval "$@"); shift ;;
     --name) name=$(optval "$@"); shift ;;
     --out) out=$(optval "$@"); shift ;;
     --work) work=$(optval "$@"); shift ;;
@@ -80,7 +88,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -x "$KPCA" ] || { echo "run-grid.sh: $KPCA not built: run make" >&2; exit 2; }
-for f in data/zip.train.gz data/zip.test.gz; do
+for f in "$train" "$test"; do
     [ -f "$f" ] || { echo "run-grid.sh: $f missing: run make data" >&2; exit 2; }
 done
 case "$jobs" in ''|*[!0-9]*|0) echo "run-grid.sh: --jobs needs a positive whole number, got '$jobs'" >&2; exit 2 ;; esac
@@ -93,7 +101,7 @@ if [ "$jobs" -gt 1 ]; then
     command -v parallel >/dev/null 2>&1 ||
         { echo "run-grid.sh: --jobs needs GNU parallel (Debian package parallel)" >&2; exit 2; }
     set -- --components "$comps" --subset "$subset" --seed "$seed" --eval "$evalopts" --name "$name" \
-        --work "$work" --title "$title" ${smooth:+--smooth "$smooth"}
+        --train "$train" --test "$test" --work "$work" --title "$title" ${smooth:+--smooth "$smooth"}
     # shellcheck disable=SC2046 # --force, when given, is one word
     lib_run parallel --will-cite --halt now,fail=1 -j "$jobs" -q sh scripts/run-grid.sh --degrees {} \
         --out "$work/jobs/d{}" $([ "$force" = 1 ] && echo --force) "$@" ::: $degrees ||
@@ -129,7 +137,7 @@ for d in $degrees; do
     if [ $force = 1 ] || [ ! -f "$model" ] || ! "$KPCA" info "$model" >/dev/null 2>&1; then
         say "== d=$d: fit on $subset digits"
         # shellcheck disable=SC2086
-        lib_run "$KPCA" fit -q $smoothopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" data/zip.train.gz -o "$model"
+        lib_run "$KPCA" fit -q $smoothopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" "$train" -o "$model"
         rm -f "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" "$celldir/d$d.csv"
     else
         reused=1
@@ -138,8 +146,9 @@ for d in $degrees; do
         f="$fitdir/d$d.$part.h5"
         if [ $force = 1 ] || [ ! -f "$f" ]; then
             say "== d=$d: transform the $part digits"
+            eval "src=\$$part"
             # shellcheck disable=SC2086
-            lib_spawn "$KPCA" transform -q $smoothopt "$model" "data/zip.$part.gz" -o "$f"
+            lib_spawn "$KPCA" transform -q $smoothopt "$model" "$src" -o "$f"
             tbg="${tbg:-} $!"
         else
             reused=1
@@ -184,17 +193,14 @@ lib_tmp "$out/$name.csv"
 {
     echo "degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp,ci95_low,ci95_high,paper_outside_ci"
     for d in $degrees; do
-        awk -F, -v d="$d" -v comps=",$comps," '
+        awk -F, -v d="$d" -v comps=",$comps," "$WILSON_AWK"'
             FNR == 1 { next }
             FILENAME ~ /paper-table1/ { if ($1 !~ /^#/) paper[$1 "," $2] = $3; next }
             index(comps, "," $1 ",") {
                 p = ((d "," $1) in paper) ? paper[d "," $1] : ""
                 diff = p == "" ? "" : sprintf("%.2f", $2 - p)
                 # 95 % Wilson score interval of errors/total, in percent
-                z = 1.959963984540054; n = $4; ph = n > 0 ? $3 / n : 0
-                c = (ph + z * z / (2 * n)) / (1 + z * z / n)
-                h = z / (1 + z * z / n) * sqrt(ph * (1 - ph) / n + z * z / (4 * n * n))
-                lo = sprintf("%.2f", 100 * (c - h)); hi = sprintf("%.2f", 100 * (c + h))
+                lo = sprintf("%.2f", wilson_lo($3, $4)); hi = sprintf("%.2f", wilson_hi($3, $4))
                 out = p == "" ? "" : (p + 0 < lo + 0 || p + 0 > hi + 0 ? 1 : 0)
                 printf "%s,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", d, $1, $2, $3, $4, $5, ($6 == "" ? "" : sprintf("%.2f", $6)), p, diff, lo, hi, out
             }' scripts/paper-table1.csv "$celldir/d$d.csv"
@@ -205,7 +211,7 @@ mv "$tmp" "$csv"
 # ---- predictions: a column per cell, in the CSV's order ---------------------
 pcsv="$out/$name-predictions.csv"
 lib_tmp "$out/$name-predictions.csv"
-gzip -dc data/zip.test.gz | awk '{ printf "%d\n", $1 }' >"$tmp.labels"
+gzip -cdf "$test" | awk '{ printf "%d\n", $1 }' >"$tmp.labels"
 tmpfiles="$tmpfiles $tmp.labels"
 cols="label"
 cp "$tmp.labels" "$tmp.body"
@@ -236,13 +242,15 @@ commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 secs=$((end - start))
 machine=$(machine_stamp)
+ntrain=$(gzip -cdf "$train" | wc -l)
+ntest=$(gzip -cdf "$test" | wc -l)
 
 # ---- Markdown ---------------------------------------------------------------
 md="$out/$name.md"
 lib_tmp "$out/$name.md"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdline" -v ver="$version" \
     -v commit="$commit" -v date="$date" -v machine="$machine" -v secs="$secs" -v evalopts="$evalopts" \
-    -v subset="$subset" -v seed="$seed" -v reused="$reused" -v smooth="$smooth" '
+    -v subset="$subset" -v seed="$seed" -v reused="$reused" -v smooth="$smooth" -v ntrain="$ntrain" -v ntest="$ntest" '
     NR == 1 { next }
     {
         ours[$1 "," $2] = $3; paper[$1 "," $2] = $8; diff[$1 "," $2] = $9; cc[$1 "," $2] = $6
@@ -260,7 +268,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdli
         printf "Each cell: ours (paper); † marks a paper value outside our 95 %% Wilson interval (table below). Paper: Schölkopf, Smola & Müller (1998), Table 1.\n\n"
         printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s\n- run time: %d s%s\n", cmd, ver, commit, date, machine, secs, (reused ? " (some steps reused from an earlier run in the cache: partial)" : " (every step computed)")
         if (smooth != "") printf "- digits smoothed by a Gaussian of sigma %s pixels before fit and transform (kpca --smooth)\n", smooth
-        printf "- protocol: K from %s training digits (%s); all 7291 training digits projected and used to train; 2007 test digits; `kpca eval %s`\n\n", subset, (seed == 0 ? "the first ones" : "random subset, seed " seed), evalopts
+        printf "- protocol: K from %s training digits (%s); all %d training digits projected and used to train; %d test digits; `kpca eval %s`\n\n", subset, (seed == 0 ? "the first ones" : "random subset, seed " seed), ntrain, ntest, evalopts
         printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
         for (j = 1; j <= nc; j++) {
             printf "| %s |", K[j]
@@ -271,7 +279,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdli
             }
             printf "\n"
         }
-        printf "\n95 %% Wilson score intervals of our error rates over the 2007 test digits (%%):\n\n"
+        printf "\n95 %% Wilson score intervals of our error rates over the %d test digits (%%):\n\n", ntest
         printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
         for (j = 1; j <= nc; j++) {
             printf "| %s |", K[j]
@@ -289,7 +297,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdli
         if (extra && ng) printf "- of these, the %d cells of the 6 x 6 grid (d = 1..6, 64..2048 components): MAD %.2f pp; largest %.2f pp (%s)\n", ng, madg / ng, maxg, maxgcell
         printf "- the paper value lies outside our 95 %% Wilson interval in %d of %d cells (†); with 95 %% intervals about 5 %% of the cells would by chance alone\n", nout, n
         printf "- best cell: %s%% at %s\n", best, bestcell
-        printf "- the standard error of an error rate near 5%% on 2007 test digits is about 0.5 pp (the Wilson intervals span about ±1 pp)\n"
+        printf "- the standard error of an error rate near 5%% on %d test digits is about %.1f pp (the Wilson intervals span about ±%.0f pp)\n", ntest, 100 * sqrt(0.05 * 0.95 / ntest), 196 * sqrt(0.05 * 0.95 / ntest)
         if (evalopts ~ /-c [^ ]*,/) {
             printf "\nC chosen by cross-validation on the training features, per cell:\n\n"
             printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
