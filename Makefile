@@ -192,7 +192,9 @@ denoise: all
 reduce: all
 	KPCA=$(BUILD)/kpca sh scripts/reduce.sh --work $(BUILD)/reduce
 
-test: all unit unit-refblas fuzz-replay cli-test script-test
+# the bench programs are built (not run) so that a change of the library cannot break them unseen
+BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+test: all unit unit-refblas fuzz-replay $(BENCH_BIN) cli-test script-test
 	@sh tests/bats-skips.sh $(BUILD)/bats/cli/report.tap $(BUILD)/bats/scripts/report.tap
 
 deps:

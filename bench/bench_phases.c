@@ -219,7 +219,7 @@ int main(int argc, char **argv)
     snprintf(note, sizeof note, "%zu points: cross kernel + centring + GEMM", tr.n + te.n);
     row("projection", sec_proj, proj_flops, note);
     t0 = kpca_now();
-    kpca_features_meta meta = {NULL, NULL, model.eigval, NULL, 0, 0};
+    kpca_features_meta meta = {NULL, NULL, model.eigval, NULL, 0, 0, NULL, 0};
     if (kpca_features_write("build/bench/phases-features.h5", KPCA_FMT_HDF5, ztr, tr.n, kk, tr.y, &meta, &err) !=
         KPCA_OK)
         die("write", &err);
