@@ -52,9 +52,12 @@ setup() {
 features() {
     local file="$1"
     shift
-    "$KPCA" fit -q -m 200 -k 5 "$@" "$file" -o "$OUT/m.h5"
-    "$KPCA" transform -q "$@" "$OUT/m.h5" "$file" -o "$OUT/z.csv"
-    cat "$OUT/z.csv"
+    # no stale output can stand in for a failed step: each call starts clean
+    # and its status is that of the first failing step
+    rm -f "$OUT/m.h5" "$OUT/z.csv"
+    "$KPCA" fit -q -m 200 -k 5 "$@" "$file" -o "$OUT/m.h5" &&
+        "$KPCA" transform -q "$@" "$OUT/m.h5" "$file" -o "$OUT/z.csv" &&
+        cat "$OUT/z.csv"
 }
 
 @test "digits in every input form give the same features" {
@@ -66,6 +69,12 @@ features() {
     [ "$(features "$D/digits.npy" --labels "$D/digits_y.txt")" = "$want" ]
     [ "$(features "$D/digits_u8.npy" --labels "$D/digits_y.npy")" = "$want" ]
     [ "$(features "$D/digits_f32_F.npy" --labels "$D/digits_y.npy")" = "$want" ]
+}
+
+@test "--labels from a pipe (process substitution) is read once, as text" {
+    "$KPCA" fit -q -m 200 -k 5 "$D/digits.npy" --labels <(cat "$D/digits_y.txt") -o "$OUT/p.h5"
+    "$KPCA" transform -q "$OUT/p.h5" "$D/digits.npy" --labels <(cat "$D/digits_y.txt") -o "$OUT/p.csv"
+    [ "$(cat "$OUT/p.csv")" = "$(features "$D/digits.npy" --labels "$D/digits_y.txt")" ]
 }
 
 @test "npy without labels: fit and transform work, features carry no labels; eval refuses" {

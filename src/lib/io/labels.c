@@ -249,7 +249,10 @@ kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err
     memset(&l, 0, sizeof l);
     size_t count = 0;
     kpca_status st;
-    if (kpca_npy_is(path)) {
+    struct stat sb;
+    /* only a regular file is sniffed for the NPY magic: a pipe (--labels
+     * <(cmd)) can be read once, so it is taken as text */
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && kpca_npy_is(path)) {
         st = kpca_npy_read_labels(path, &l.y, &count, err);
     } else {
         st = labels_from_lines(path, &l, &count, err);

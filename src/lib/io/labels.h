@@ -23,7 +23,8 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
 
 /* Reads the labels of an unlabelled data set of ds->n points from `path`: a
  * 1-D NumPy array of integers (or integral floats), or text with one label
- * per line (blank lines skipped; plain or gzip).  Replaces ds->y, sets
+ * per line (blank lines skipped; plain or gzip); a pipe or other non-regular
+ * file is read once, as text.  Replaces ds->y, sets
  * ds->names for names and clears ds->unlabelled.  A count other than ds->n
  * is an error naming both counts.  On failure ds is unchanged. */
 kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err);
