@@ -118,6 +118,7 @@ unit-refblas:
 	$(MAKE) --no-print-directory BLAS=reference BUILD=$(REFBLAS_BUILD) unit
 	@for b in $(REFBLAS_BUILD)/kpca $(REFBLAS_BUILD)/tests/support/test_blas; do \
 	    if ldd $$b | grep -i openblas; then echo "unit-refblas: $$b loads OpenBLAS"; exit 1; fi; done
+	@$(REFBLAS_BUILD)/kpca --version | grep -q '^BLAS: not OpenBLAS' || { echo "unit-refblas: kpca --version names OpenBLAS"; exit 1; }
 	@echo "unit-refblas: $(REFBLAS_BUILD)/kpca loads $$(ldd $(REFBLAS_BUILD)/kpca | awk '/libblas|liblapack\./ { print $$3 }' | tr '\n' ' ')"
 
 # tests/cli: the binaries (kpca, kpca-mpi); tests/scripts: the experiment scripts

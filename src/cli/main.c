@@ -92,7 +92,10 @@ int cli_main(int argc, char **argv)
     const char *name = argv[1];
     if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
         printf("kpca %s\n", KPCA_VERSION);
-        printf("OpenBLAS %s\n", kpca_blas_core());
+        if (kpca_blas_is_openblas())
+            printf("OpenBLAS %s\n", kpca_blas_core());
+        else
+            printf("BLAS: not OpenBLAS (reference BLAS or another; no kernel name to report)\n");
         return finish(0);
     }
     if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {

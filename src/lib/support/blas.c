@@ -20,6 +20,11 @@ void kpca_blas_park(void)
         blas_thread_shutdown_();
 }
 
+int kpca_blas_is_openblas(void)
+{
+    return openblas_get_corename != NULL;
+}
+
 const char *kpca_blas_core(void)
 {
     if (openblas_get_corename == NULL)

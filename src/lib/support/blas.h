@@ -18,6 +18,9 @@
  * is not OpenBLAS.  A static string; never NULL; O(1). */
 const char *kpca_blas_core(void);
 
+/* 1 when the BLAS linked is OpenBLAS (its core name is known), else 0.  O(1). */
+int kpca_blas_is_openblas(void);
+
 /* Parks OpenBLAS's worker threads now: after a parallel call they spin
  * (sched_yield) for about 2^28 cycles waiting for the next one, taking a
  * core from threads of kpca's own (the SVM workers) that start meanwhile.

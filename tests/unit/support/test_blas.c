@@ -43,6 +43,7 @@ static void test_core_is_openblas_own(void **state)
     void *fn = openblas_fn("openblas_get_corename");
     const char *core = kpca_blas_core();
     assert_non_null(core);
+    assert_int_equal(kpca_blas_is_openblas(), fn != NULL);
     if (fn == NULL) {
         assert_string_equal(core, NOT_OPENBLAS);
         return;
