@@ -319,7 +319,7 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a | $(B
 
 # ---- the distributed build: build/kpca-mpi (MPI + ScaLAPACK, src/mpi/) -----
 # The same command line as kpca, with the exact fit and the projection spread
-# over MPI ranks (README "More than one machine").  `make mpi` installs
+# over MPI ranks (docs/distributed.md).  `make mpi` installs
 # OpenMPI and ScaLAPACK (scripts/install-deps.sh) first; the plain kpca never
 # links them.
 MPI_PKGS  := ompi-c scalapack-openmpi elpa
@@ -371,7 +371,7 @@ script-test: export TOYDATA = $(abspath $(BUILD)/tools/toydata)
 # ---- fuzzing behind the seal ---------------------------------------------------
 # The model loader with every input sealed again (tests/fuzz/fuzz_model_sealed.c),
 # so that mutations reach libhdf5 and the loader's own checks instead of dying
-# at the seal's CRC.  libhdf5 1.10.8's use-after-free in H5Aexists (README,
+# at the seal's CRC.  libhdf5 1.10.8's use-after-free in H5Aexists (docs/guarantees.md,
 # "Sealed HDF5") is reached within a few thousand inputs, so the run goes on
 # past crashes (-fork, -ignore_crashes) for FUZZ_SECONDS; they are listed in
 # build-fuzz/crashes/model_sealed/ for triage (kpca's frames or libhdf5's).

@@ -243,7 +243,7 @@ trap 'rm -f "$tmp"' EXIT
     echo "The floor of the d ≤ 4 cells bounds what any pipeline with this protocol"
     echo "(dense eigensolver, LIBSVM one-vs-one) can do here: scikit-learn's time"
     echo "over it is $(ratio "${sk_s:-0}" "$grid4_floor")×, the most a 4×-target can ask of kpca's"
-    echo "$(ratio "$grid4_s" "$grid4_floor")× (see README, Performance)."
+    echo "$(ratio "$grid4_s" "$grid4_floor")× (see docs/performance.md)."
     echo
     echo "## Phases of one grid column (d = 3), in process, and their floors"
     echo

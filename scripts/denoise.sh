@@ -99,7 +99,7 @@ for m in $methods; do
         run_cell "$m" "$m" "$k"
     done
 done
-# the unguarded fixed point of the polynomial kernel, for the README's choice
+# the unguarded fixed point of the polynomial kernel, for the guard's reason (docs/method.md)
 for k in $(echo "$comps" | tr ',' ' '); do
     say "== denoise: kpca-poly2, $k components, plain fixed point"
     run_cell kpca-poly2 kpca-poly2-plain "$k" --plain

@@ -25,7 +25,7 @@
 #   --fast           a tiny configuration for the tests (40 points, 3 seeds,
 #                    21 x 16 grid, 10 points per cluster, no scan; a few
 #                    seconds); output by default in build/figures/fast
-#   --points N       Figure 3's points (default: 1000; README says why)
+#   --points N       Figure 3's points (default: 1000; docs/reproducing.md says why)
 #   --seeds S        data sets for the shares' mean and sd (default: 20)
 #   --seed S         the data set drawn in the figures (default: 1)
 #   --cluster-size N points per cluster of Figures 4-5 (default: 30)

@@ -68,6 +68,7 @@ mkdir -p "$work" "$out"
 # complete; the steps run as children (lib_run), which a signal stops too
 lib_traps
 start=$(date +%s)
+load0=$(load_stamp)
 
 # ---- the pixels: LIBSVM files (training part as asked) ----------------------
 tag=all
@@ -152,6 +153,7 @@ version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 commit=$(commit_stamp)
 libsvm=$(dpkg-query -W -f='${Version}' libsvm-tools 2>/dev/null || echo unknown)
 secs=$(($(date +%s) - start))
+load1=$(load_stamp)
 
 md="$out/paper-claims.md"
 cmp="$out/paper-claims.csv"
@@ -160,7 +162,7 @@ tmd=$tmp
 lib_tmp "$cmp"
 tcmp=$tmp
 awk -F, -v md="$tmd" -v cmpf="$tcmp" -v cmd="$cmdline" -v ver="$version" -v commit="$commit" \
-    -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v machine="$(machine_stamp)" -v secs="$secs" \
+    -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v machine="$(machine_stamp)" -v secs="$secs" -v load0="$load0" -v load1="$load1" \
     -v grid="$in/$grid" -v libsvm="$libsvm" -v pd="$pd" -v pc="$pc" -v gamma="$gamma" -v ntrain="$ntrain" \
     -v linopts="$lin_headline_opts" -v lincvopts="$lin_cv_opts" -v pdeg="$pdeg" -v pcost="$pcost" \
     -v lincsv="$work/linear-cv-$tag.csv" -v cvf="$cvf" '
@@ -217,7 +219,8 @@ END {
     print "" >md
     printf "Made by `%s` from `%s-predictions.csv` (each test digit'"'"'s label and the label every cell of\n", cmd, grid >md
     printf "the grid predicted for it, from scripts/run-grid.sh). kpca %s (commit %s), LIBSVM tools %s, %s;\n", ver, commit, libsvm, date >md
-    printf "%s; %d s for the reference SVMs (cached steps count 0; loaded shared machine).\n\n", machine, secs >md
+    printf "%s, load average %s at the start and %s at the end;\n", machine, load0, load1 >md
+    printf "%d s for the reference SVMs (cached steps count 0).\n\n", secs >md
     print "Every comparison between two classifiers is McNemar'"'"'s exact test on the same " N " test" >md
     print "digits: b = digits the first gets right and the second wrong, c = the reverse, p = two-sided" >md
     print "binomial probability of a split at least as uneven as b : c under no difference. \"Significant\"" >md

@@ -40,6 +40,7 @@ probe_secs=${PROBE_SECONDS:-600}
 out=build/study
 mkdir -p "$out" results
 start=$(date +%s)
+load0=$(load_stamp)
 
 # slug|label|run-grid options (eval options in --eval)
 variants='ovo-norm-c1|one-vs-one, norm, C = 1|--eval "--multiclass ovo --scale norm -c 1"
@@ -122,8 +123,8 @@ lib_traps
     if [ -n "$only" ]; then echo "# Protocol study, the rows run by \`--only \"$only\"\`"; else echo "# Protocol study: what the paper does not state"; fi
     echo
     echo "Made by \`scripts/protocol-study.sh\` (kpca $(build/kpca --version | awk 'NR == 1 { print $2 }'), commit"
-    echo "$(commit_stamp), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores,"
-    echo "$(($(date +%s) - start)) s with cached steps). Every variant is the whole grid: K from 3000"
+    echo "$(commit_stamp), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average $load0 at the"
+    echo "start and $(load_stamp) at the end, $(($(date +%s) - start)) s with cached steps). Every variant is the whole grid: K from 3000"
     echo "training digits, all 7291 projected to train, the 2007 test digits for the error; only"
     echo "the named factor changes. The standard error of an error rate p on 2007 digits is"
     echo "sqrt(p(1-p)/2007): 0.5 pp at 5 %, 0.6 pp at 8 %, so differences under about 1 pp"
@@ -158,7 +159,7 @@ lib_traps
     if [ -f "$probes" ]; then
         echo
         echo "Convergence probe: one-vs-rest, unscaled components, C = 1 (raw units), 64 components,"
-        echo "each run bounded by a time limit on the loaded shared machine:"
+        echo "each run bounded by a time limit (the machine's load average is in the provenance above):"
         echo
         echo "| d | S_d (mean squared norm) | finished | seconds | test error % |"
         echo "|---|---|---|---|---|"

@@ -44,7 +44,7 @@ cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
 . scripts/lib.sh
 
-# The headline protocol, HEADLINE_EVAL in scripts/lib.sh (see README, "Protocol", and results/protocol-study.md):
+# The headline protocol, HEADLINE_EVAL in scripts/lib.sh (see docs/reproducing.md, "Protocol", and results/protocol-study.md):
 # one-vs-one, components scaled by one factor (norm), C = 10 - the scheme,
 # scaling and C with the lowest 5-fold cross-validation error on the training
 # features of the reference cell (d = 3, 256 components), the same for every

@@ -96,7 +96,7 @@ awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" 
         print "\nThe higher the degree, the flatter the spectrum: d = 6 needs far more components than d = 2 for"
         print "the same share of the variance."
         print "`kpca fit --components 0.95` keeps the fewest components for a share; `kpca spectrum` prints"
-        print "the table for any model (see README, \"The spectrum\")."
+        print "the table for any model (see docs/experiments.md, \"The spectrum\")."
     }' "$csv" >"$tmp"
 mv "$tmp" "$md"
 

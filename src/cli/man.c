@@ -1,8 +1,7 @@
 /* man.c - `kpca help --man`: the kpca(1) man page, made from the same
- * command and option tables as every --help (and, through
- * scripts/sync-readme.sh, the README's synopses), so the three cannot
- * drift.  The exit codes and their meanings come from the library's status
- * codes (kpca_status_meaning), which the usage text and the README print
+ * command and option tables as every --help, so the two cannot drift.
+ * The exit codes and their meanings come from the library's status codes
+ * (kpca_status_meaning), which the usage text and docs/guarantees.md print
  * too. */
 #include <stdio.h>
 #include <string.h>

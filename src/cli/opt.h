@@ -1,10 +1,9 @@
 /* opt.h - options declared as data.
  *
  * Each subcommand declares a table of cli_option; one parser reads argv with
- * it and one printer makes `--help` from it; scripts/sync-readme.sh copies
- * each --help into the README (a test fails when they differ), so the
- * description of an option lives in exactly one place; `kpca help --man`
- * (man.c) makes the kpca(1) man page from the same tables.
+ * it and one printer makes `--help` from it, so the description of an
+ * option lives in exactly one place; `kpca help --man` (man.c) makes the
+ * kpca(1) man page from the same tables.
  */
 #ifndef KPCA_OPT_H
 #define KPCA_OPT_H

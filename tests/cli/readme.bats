@@ -1,23 +1,8 @@
 #!/usr/bin/env bats
-# The README's command synopses are the commands' own --help (one source).
+# The documentation made from the option tables (the man page) or checked
+# against them (the exit codes of docs/guarantees.md), and make install.
 
 load ../helper
-
-@test "README synopses match kpca CMD --help" {
-    cd "$BATS_TEST_DIRNAME/../.."
-    run env KPCA="$KPCA" sh scripts/sync-readme.sh --check
-    [ "$status" -eq 0 ] || { echo "$output"; false; }
-}
-
-@test "the README check fails when an option is missing from README" {
-    cd "$BATS_TEST_DIRNAME/../.."
-    tmp=$(mktemp -d)
-    cp -r README.md scripts "$tmp/"
-    sed -i '/--degree D/d' "$tmp/README.md"
-    run env KPCA="$KPCA" sh "$tmp/scripts/sync-readme.sh" --check
-    rm -rf "$tmp"
-    [ "$status" -ne 0 ]
-}
 
 # every option line of every --help, as the man page renders it
 @test "the man page (kpca help --man) documents every option of every command, and renders cleanly" {
@@ -54,13 +39,13 @@ load ../helper
     grep -qF "$(printf '%s' "$h" | sed 's/-/\\-/g')" "$TMP/kpca.1" || fail "man page text differs: $h"
 }
 
-@test "README's exit code table is the one kpca --help prints" {
+@test "docs/guarantees.md's exit code table is the one kpca --help prints" {
     local line code meaning
     while IFS= read -r line; do
         code=$(printf '%s' "$line" | awk '{ print $1 }')
         meaning=$(printf '%s' "$line" | sed -E 's/^ +[0-9]+  //')
-        grep -qF "| $code | $meaning |" "$BATS_TEST_DIRNAME/../../README.md" ||
-            fail "README lacks exit code row: | $code | $meaning |"
+        grep -qF "| $code | $meaning |" "$BATS_TEST_DIRNAME/../../docs/guarantees.md" ||
+            fail "docs/guarantees.md lacks exit code row: | $code | $meaning |"
     done < <("$KPCA" --help | sed -n '/^exit codes:/,$p' | grep -E '^  [0-9]+  ')
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# layout.bats - the source tree's own rules (README, Layout): the library's
+# layout.bats - the source tree's own rules (docs/hacking.md, Layout): the library's
 # layers include only their own and lower ones (support < io < core <
 # {ext, classify}), the public header kpca.h pulls in no plumbing, no folder
 # under src/ holds more than 15 .c files, and no source, test or script file

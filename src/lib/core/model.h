@@ -70,7 +70,7 @@ typedef struct {
                        * 0: made in memory (kpca_model_save ignores it) */
 } kpca_model;
 
-/* How the components are found (see README "Approximate solvers").
+/* How the components are found (see docs/method.md, "Approximate solvers").
  * EXACT: the dense eigensolver (eig.h) on the centred M x M kernel matrix.
  * RANDOMIZED: the randomized eigensolver (randeig.h) on the same matrix.
  * NYSTROM: kernel PCA of the Nystrom approximation built on `landmarks`

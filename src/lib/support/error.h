@@ -4,7 +4,7 @@
  * fail takes a `kpca_error *err` (may be NULL), returns a kpca_status, and on
  * failure writes a one-line, lower-case message naming the subject (file,
  * line, field) into err->msg.  The status values double as the CLI's exit
- * codes (see README "Exit codes").
+ * codes (see docs/guarantees.md, "Exit codes").
  */
 #ifndef KPCA_ERROR_H
 #define KPCA_ERROR_H
@@ -51,8 +51,8 @@ kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_li
 /* Short name of a status ("format error", ...). Never NULL. */
 const char *kpca_status_name(kpca_status code);
 /* What a status means as kpca's exit code, one line: the one text that the
- * usage message, the man page and (scripts/sync-readme.sh) the README's
- * "Exit codes" table print.  Never NULL. */
+ * usage message, the man page and the "Exit codes" table of
+ * docs/guarantees.md print.  Never NULL. */
 const char *kpca_status_meaning(kpca_status code);
 
 /* Clears err to KPCA_OK with an empty message. */
