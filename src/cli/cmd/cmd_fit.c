@@ -42,7 +42,7 @@ static const cli_option options[] = {
     {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16)"},
     {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer), evr (dsyevr) or elpa (ELPA's two-stage solver, kpca-mpi only) (default: auto)"},
     {"solver", 0, "NAME", CLI_STRING, &o.solver, 0, 0,
-     "exact (dense LAPACK on the M x M kernel), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
+     "exact (dense LAPACK on the M x M kernel, or the D x D covariance: --no-primal), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
     {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
      "exact: diagonalise the M x M kernel matrix even where the D x D covariance of the points gives the same model "
      "faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point)"},
