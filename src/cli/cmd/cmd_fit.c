@@ -17,7 +17,7 @@ static struct {
     const char *eig, *output, *solver, *landmark_method;
     size_t oversample, landmarks;
     long power_iters, solver_seed;
-    int quiet;
+    int quiet, no_primal;
     const char *memory_limit;
     int verbose;
     cli_input in;
@@ -42,7 +42,10 @@ static const cli_option options[] = {
     {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16)"},
     {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer), evr (dsyevr) or elpa (ELPA's two-stage solver, kpca-mpi only) (default: auto)"},
     {"solver", 0, "NAME", CLI_STRING, &o.solver, 0, 0,
-     "exact (dense LAPACK on the M x M kernel), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
+     "exact (dense LAPACK on the M x M kernel, or the D x D covariance: --no-primal), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
+    {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
+     "exact: diagonalise the M x M kernel matrix even where the D x D covariance of the points gives the same model "
+     "faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point)"},
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
      "randomized: extra sketch vectors (default: as many as --components)"},
     {"power-iters", 0, "Q", CLI_INT, &o.power_iters, 0, 100,
@@ -177,6 +180,7 @@ int cmd_fit(int argc, char **argv)
         }
     }
     p.tol = o.tol;
+    p.primal = !o.no_primal;
     if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0) {
         cli_usage("option '--eig': expected auto, evd, evr or elpa, got '%s'", o.eig);
         return KPCA_EUSAGE;
@@ -203,6 +207,8 @@ int cmd_fit(int argc, char **argv)
         stray_opt = "--solver-seed";
     else if (p.solver != KPCA_SOLVER_EXACT && o.eig)
         stray_opt = "--eig";
+    else if (p.solver != KPCA_SOLVER_EXACT && o.no_primal)
+        stray_opt = "--no-primal";
     if (stray_opt != NULL) {
         cli_usage("option '%s' does not apply to --solver %s", stray_opt, kpca_solver_name(p.solver));
         return KPCA_EUSAGE;

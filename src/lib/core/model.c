@@ -11,6 +11,7 @@
 
 #include "core/centre.h"
 #include "core/nystrom.h"
+#include "core/primal.h"
 #include "core/randeig.h"
 #include "support/clock.h"
 #include "support/mem.h"
@@ -64,6 +65,7 @@ kpca_fit_params kpca_fit_defaults(int degree)
     p.variance = 0.0;
     p.tol = -1.0;
     p.eig = KPCA_EIG_AUTO;
+    p.primal = 1;
     return p;
 }
 
@@ -195,11 +197,17 @@ static kpca_status fit_alloc(const kpca_dataset *fit, size_t want, kpca_model *m
     return KPCA_OK;
 }
 
-/* The exact solver of kpca_model_set_exact_solver (e.g. the distributed one). */
-static kpca_status fit_hooked(const kpca_dataset *fit, const kpca_fit_params *p, size_t want, kpca_fit_info *inf,
-                              kpca_model *model, double **u, double **mu, double *raw_trace, double *trace,
-                              char *note, kpca_error *err)
+/* The exact solver of kpca_model_set_exact_solver (e.g. the distributed
+ * one), or with primal the covariance's (primal.h): at most dim pairs, a
+ * variance fraction chosen among them.  *want may change (primal). */
+static kpca_status fit_hooked(const kpca_dataset *fit, const kpca_fit_params *p, int primal, size_t *want_io,
+                              kpca_fit_info *inf, kpca_model *model, double **u, double **mu, double *raw_trace,
+                              double *trace, char *note, kpca_error *err)
 {
+    const int by_variance = p->variance != 0.0;
+    size_t want = primal && (by_variance || *want_io > fit->dim) ? fit->dim : *want_io;
+    if (primal)
+        inf->eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, fit->dim, want);
     kpca_status st = fit_alloc(fit, want, model, u, mu, err);
     if (st != KPCA_OK)
         return st;
@@ -211,9 +219,12 @@ static kpca_status fit_hooked(const kpca_dataset *fit, const kpca_fit_params *p,
     job.mu = *mu;
     job.u = *u;
     job.colmean = model->colmean;
-    st = exact_solver(fit, &job, err);
+    st = primal ? kpca_primal_solve(fit, by_variance ? p->variance : 0.0, &job, err) : exact_solver(fit, &job, err);
     if (st != KPCA_OK)
         return st;
+    if (by_variance)
+        inf->requested = job.want;
+    *want_io = job.want;
     model->grandmean = job.grandmean;
     *raw_trace = job.raw_trace;
     *trace = job.trace;
@@ -349,8 +360,10 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     double raw_trace = 0.0, trace = 0.0;
     size_t sketch = 0;
     char solver_note[KPCA_EXACT_NOTE_MAX] = "";
-    if (exact_solver != NULL) {
-        st = fit_hooked(fit, p, want, &inf, model, &u, &mu, &raw_trace, &trace, solver_note, err);
+    const int primal = exact_solver == NULL && p->primal && p->solver == KPCA_SOLVER_EXACT &&
+                       kpca_primal_applies(&p->kernel, m, dim);
+    if (exact_solver != NULL || primal) {
+        st = fit_hooked(fit, p, primal, &want, &inf, model, &u, &mu, &raw_trace, &trace, solver_note, err);
     } else {
         st = fit_local(fit, p, by_variance, &want, &sketch, &inf, model, &u, &mu, &raw_trace, &trace, err);
     }

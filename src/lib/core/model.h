@@ -99,6 +99,9 @@ typedef struct {
                             * the centred K (needs all eigenvalues: EVD); 0: off */
     double tol;            /* relative eigenvalue tolerance; < 0: default m * DBL_EPSILON */
     kpca_eig_method eig;   /* eigensolver driver */
+    int primal;            /* EXACT, single process: 1 (default) solves a kernel gamma x.y with
+                            * fewer input values than fit points through the D x D covariance
+                            * (primal.h: the same model); 0: always the M x M kernel matrix */
 } kpca_fit_params;
 
 typedef struct {

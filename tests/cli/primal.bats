@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# primal.bats - kpca fit of a linear or degree-1 kernel with fewer values per
+# point than fit points goes through the D x D covariance; --no-primal keeps
+# the M x M kernel matrix; both give the same projections.
+
+load ../helper
+
+setup() {
+    common_setup
+    head_rows "$DATA/zip.train.gz" 400 "$TMP/fit.txt"
+    head_rows "$DATA/zip.test.gz" 150 "$TMP/new.txt"
+}
+
+# compare A.csv B.csv: the largest |a - b| over the components, relative to
+# the largest |b|, is at most 1e-10; the labels and the shapes are equal
+compare() {
+    awk -F, 'FNR == NR { n1 = FNR; f1 = NF; for (j = 1; j <= NF; j++) a[FNR, j] = $j; next }
+        FNR == 1 { if (NF != f1) { print "columns " f1 " vs " NF; exit 1 } next }
+        { if ($1 != a[FNR, 1]) { print "label of row " FNR; exit 1 }
+          for (j = 2; j <= NF; j++) { d = a[FNR, j] - $j; d = d < 0 ? -d : d; if (d > dev) dev = d
+                                      x = $j < 0 ? -$j : $j; if (x > big) big = x } }
+        END { if (FNR != n1) { print "rows " n1 " vs " FNR; exit 1 }
+              if (!(big > 0) || dev > 1e-10 * big) { print "projections differ by " dev " (largest " big ")"; exit 1 } }' \
+        "$1" "$2"
+}
+
+@test "fit -d 1: the covariance path and --no-primal give the same kept count, eigenvalues and projections" {
+    run --separate-stderr "$KPCA" fit -d 1 -k 300 "$TMP/fit.txt" -o "$TMP/p.h5"
+    assert_status 0
+    assert_stderr_contains "kept 256 of 300 components" "exact evd primal"
+    run --separate-stderr "$KPCA" fit -d 1 -k 300 --no-primal "$TMP/fit.txt" -o "$TMP/k.h5"
+    assert_status 0
+    assert_stderr_contains "kept 256 of 300 components"
+    [[ "$stderr" != *primal* ]] || fail "--no-primal took the covariance path: $stderr"
+    [ "$("$KPCA" info "$TMP/p.h5" | awk '$1 == "solver"')" = "solver exact evd primal" ] || fail "info: solver"
+    [ "$("$KPCA" info "$TMP/k.h5" | awk '$1 == "solver"')" = "solver exact evd" ] || fail "info: solver"
+    # everything info prints but the solver: equal up to rounding
+    "$KPCA" info "$TMP/p.h5" | grep -v '^solver' >"$TMP/p.info"
+    "$KPCA" info "$TMP/k.h5" | grep -v '^solver' >"$TMP/k.info"
+    awk 'FNR == NR { line[FNR] = $0; next }
+        $0 != line[FNR] { split(line[FNR], a, " ")
+            if (a[1] != $1 || NF != 2 || $2 !~ /^[-+.0-9eE]+$/ || (a[2] - $2) ^ 2 > 1e-20 * $2 ^ 2) {
+                print "info: " line[FNR] " vs " $0; bad = 1 } }
+        END { exit bad }' "$TMP/p.info" "$TMP/k.info" || fail "info differs"
+    "$KPCA" spectrum --csv "$TMP/p.csv" "$TMP/p.h5" >/dev/null
+    "$KPCA" spectrum --csv "$TMP/k.csv" "$TMP/k.h5" >/dev/null
+    compare "$TMP/p.csv" "$TMP/k.csv" || fail "spectra differ"
+    for m in p k; do
+        "$KPCA" transform -q "$TMP/$m.h5" "$TMP/new.txt" -o "$TMP/$m.new.csv"
+        "$KPCA" transform -q "$TMP/$m.h5" "$TMP/fit.txt" -o "$TMP/$m.fit.csv"
+    done
+    compare "$TMP/p.new.csv" "$TMP/k.new.csv" || fail "projections of new digits differ"
+    compare "$TMP/p.fit.csv" "$TMP/k.fit.csv" || fail "projections of the fit digits differ"
+}
+
+@test "fit --kernel linear, --components FRACTION: both paths keep the same components" {
+    for opt in "" --no-primal; do
+        # shellcheck disable=SC2086 # "" is no option
+        run --separate-stderr "$KPCA" fit --kernel linear -k 0.9 $opt "$TMP/fit.txt" -o "$TMP/m$opt.h5"
+        assert_status 0
+        "$KPCA" transform -q "$TMP/m$opt.h5" "$TMP/new.txt" -o "$TMP/z$opt.csv"
+    done
+    [ "$(head -n 1 "$TMP/z.csv")" = "$(head -n 1 "$TMP/z--no-primal.csv")" ] || fail "kept counts differ"
+    compare "$TMP/z.csv" "$TMP/z--no-primal.csv" || fail "projections differ"
+}
+
+@test "fit: the covariance path only where it gives the kernel matrix's model" {
+    # D >= M, an offset, degree 2, rbf: the kernel matrix
+    head_rows "$DATA/zip.train.gz" 200 "$TMP/small.txt"
+    for args in "-d 1 -k 5 $TMP/small.txt" "-d 1 --coef0 1 -k 5 $TMP/fit.txt" "-d 2 -k 5 $TMP/fit.txt" \
+        "--kernel rbf -k 5 $TMP/fit.txt" "-d 1 -k 5 --solver randomized $TMP/fit.txt"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$KPCA" fit $args -o "$TMP/m.h5"
+        assert_status 0
+        [[ "$stderr" != *primal* ]] || fail "covariance path for: $args"
+    done
+    # --gamma: still gamma x.y
+    run --separate-stderr "$KPCA" fit -d 1 --gamma 0.5 -k 5 "$TMP/fit.txt" -o "$TMP/m.h5"
+    assert_status 0
+    assert_stderr_contains "primal"
+}
+
+@test "fit --no-primal belongs to the exact solver" {
+    run --separate-stderr "$KPCA" fit -d 1 -k 5 --solver randomized --no-primal "$TMP/fit.txt" -o "$TMP/m.h5"
+    assert_failure
+    assert_error_message
+    assert_stderr_contains "'--no-primal' does not apply to --solver randomized"
+    assert_no_output "$TMP/m.h5"
+    run --separate-stderr "$KPCA" fit --help
+    assert_status 0
+    [[ "$output" == *"--no-primal"* ]] || fail "--help lacks --no-primal"
+}
