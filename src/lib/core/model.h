@@ -191,7 +191,10 @@ typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job
  * variance fraction (KPCA_EUSAGE) rather than run them outside it. */
 void kpca_model_set_exact_solver(kpca_exact_solver fn);
 
-/* z (n x k, row-major) = the first k components of the n points x (n x dim).
+/* z (n x k, row-major) = the first k components of the n points x (n x dim),
+ * in model->precision: SINGLE rounds each centred kernel block (computed in
+ * double) and alpha to binary32 and multiplies them with SGEMM (the kernel
+ * block and alpha then take 1.5 times their memory).
  * With an exact model, a row equal bit for bit to a fit point x_j gets
  * mu alpha_j (= sqrt(mu) u_j, what K~ alpha gives in exact arithmetic;
  * the two agree to about 1e-12 relative) without its m kernel values and
