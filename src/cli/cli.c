@@ -209,6 +209,13 @@ int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **
     return 0;
 }
 
+int cli_parse_precision(const char *s, kpca_precision *out)
+{
+    if (s == NULL || kpca_precision_parse(s, out) == 0)
+        return 0;
+    return cli_usage("option '--precision': expected single or double, got '%s'", s);
+}
+
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
 {
     kpca_error err;

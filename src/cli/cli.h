@@ -134,6 +134,15 @@ int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **
     {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
      "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}
 
+/* --precision of fit, transform and eval: the row of the option table,
+ * `text` saying what the precision governs and its default; the value is
+ * read by cli_parse_precision. */
+#define CLI_PRECISION_OPTION(dest, text) {"precision", 0, "P", CLI_STRING, &(dest), 0, 0, "single or double: " text}
+
+/* The value of --precision into *out (left as it is when s is NULL); else
+ * a usage error, "expected single or double", and KPCA_EUSAGE. */
+int cli_parse_precision(const char *s, kpca_precision *out);
+
 /* The options most commands share, as the command's own option table
  * stores them: NULL for one the command does not have. */
 typedef struct {

@@ -2,7 +2,8 @@
  *
  * The library is layered; each folder includes only its own and lower ones:
  *
- *   support/   errors, memory budget, random numbers, clock, progress, BLAS threads
+ *   support/   errors, memory budget, random numbers, clock, progress, BLAS threads,
+ *              the precision of the heavy products
  *   io/        atomic outputs, clobber checks, HDF5 helpers, dataset readers, feature files
  *   core/      kernels, Gram products, centring, eigensolvers, approximate solvers,
  *              the model, its file and projection, image smoothing
@@ -18,6 +19,7 @@
 
 #include "support/error.h"
 #include "support/mem.h"
+#include "support/precision.h"
 #include "support/progress.h"
 #include "support/version.h"
 

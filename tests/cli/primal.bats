@@ -90,3 +90,15 @@ compare() {
     assert_status 0
     [[ "$output" == *"--no-primal"* ]] || fail "--help lacks --no-primal"
 }
+
+@test "fit -d 1 --precision single: the covariance path solves in double and the model says so" {
+    run --separate-stderr "$KPCA" fit -d 1 -k 300 --precision single "$TMP/fit.txt" -o "$TMP/s.h5"
+    assert_status 0
+    assert_stderr_contains "exact evd primal"
+    [ "$("$KPCA" info "$TMP/s.h5" | awk '$1 == "precision" { print $2 }')" = double ] ||
+        fail "a primal fit recorded a precision it did not use"
+    run --separate-stderr "$KPCA" fit -d 1 -k 300 --precision single --no-primal "$TMP/fit.txt" -o "$TMP/s2.h5"
+    assert_status 0
+    [ "$("$KPCA" info "$TMP/s2.h5" | awk '$1 == "precision" { print $2 }')" = single ] ||
+        fail "--no-primal --precision single recorded another precision"
+}

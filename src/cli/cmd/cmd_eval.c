@@ -7,7 +7,7 @@
 
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
-    const char *header, *label;
+    const char *header, *label, *precision;
     double eps;
     long folds, threads;
     int quiet;
@@ -30,6 +30,8 @@ static const cli_option options[] = {
      "gram (LIBSVM on a precomputed kernel by BLAS), sparse (LIBSVM's linear kernel) or liblinear (LIBLINEAR's "
      "dual coordinate descent: no kernel matrix, much faster, a regularised bias) (default: gram)"},
     {"eps", 0, "E", CLI_DOUBLE, &o.eps, 1e-12, 1, "LIBSVM stopping tolerance (default: 0.001)"},
+    CLI_PRECISION_OPTION(o.precision, "the gram backend's Gram matrix (single: SGEMM, half the memory; LIBSVM "
+                                      "stays double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
     {"threads", 't', "N", CLI_INT, &o.threads, 0, 1024,
      "binary SVMs trained at once; 0: one per CPU (default: 0); the table does not depend on it"},
     {"csv", 0, "FILE", CLI_STRING, &o.csv, 0, 0, "also write the table as CSV to FILE"},
@@ -237,6 +239,15 @@ int cmd_eval(int argc, char **argv)
     }
     if (o.backend && kpca_backend_parse(o.backend, &p.svm.backend) != 0) {
         cli_usage("option '--backend': expected gram, sparse or liblinear, got '%s'", o.backend);
+        free(costs);
+        return KPCA_EUSAGE;
+    }
+    int bad_precision = cli_parse_precision(o.precision, &p.precision) != 0;
+    if (!bad_precision && p.precision == KPCA_PRECISION_SINGLE &&
+        (p.classifier != KPCA_CLF_SVM || p.svm.backend != KPCA_SVM_GRAM))
+        bad_precision = cli_usage("option '--precision single' applies to the Gram matrix of --backend gram, not to %s",
+                                  p.classifier != KPCA_CLF_SVM ? "--classifier lda" : kpca_backend_name(p.svm.backend));
+    if (bad_precision) {
         free(costs);
         return KPCA_EUSAGE;
     }

@@ -14,7 +14,7 @@ static struct {
     const char *components;
     size_t subset;
     long seed;
-    const char *eig, *output, *solver, *landmark_method;
+    const char *eig, *output, *solver, *landmark_method, *precision;
     size_t oversample, landmarks;
     long power_iters, solver_seed;
     int quiet, no_primal;
@@ -39,13 +39,17 @@ static const cli_option options[] = {
     {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9, "fit on M rows of the data (default: all rows)"},
     {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
      "0: the first M rows (default); else a random subset drawn with seed S"},
-    {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1, "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16)"},
+    {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1,
+     "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16; single precision: "
+     CLI_STR(KPCA_SINGLE_TOL_FACTOR) " * 1.2e-7 * largest)"},
     {"eig", 0, "DRIVER", CLI_STRING, &o.eig, 0, 0, "eigensolver: auto, evd (divide and conquer), evr (dsyevr) or elpa (ELPA's two-stage solver, kpca-mpi only) (default: auto)"},
     {"solver", 0, "NAME", CLI_STRING, &o.solver, 0, 0,
      "exact (dense LAPACK on the M x M kernel, or the D x D covariance: --no-primal), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
     {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
      "exact: diagonalise the M x M kernel matrix even where the D x D covariance of the points gives the same model "
      "faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point)"},
+    CLI_PRECISION_OPTION(o.precision, "the exact solver's eigensolve (binary32 halves its time; the kernel and its "
+                                      "centring stay double, the model records it; the D x D fit of --no-primal's text is always double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
      "randomized: extra sketch vectors (default: as many as --components)"},
     {"power-iters", 0, "Q", CLI_INT, &o.power_iters, 0, 100,
@@ -83,6 +87,11 @@ static int fit_param_error(const char *param, const kpca_error *err)
         if (o.components != NULL) {
             opt = "components";
             snprintf(val, sizeof val, " %s", o.components);
+        }
+    } else if (strcmp(param, "precision") == 0) {
+        if (o.precision != NULL) {
+            opt = "precision";
+            snprintf(val, sizeof val, " %s", o.precision);
         }
     } else if (strcmp(param, "landmarks") == 0) {
         if (o.landmarks) {
@@ -189,6 +198,8 @@ int cmd_fit(int argc, char **argv)
         cli_usage("option '--solver': expected exact, randomized or nystrom, got '%s'", o.solver);
         return KPCA_EUSAGE;
     }
+    if (cli_parse_precision(o.precision, &p.precision) != 0)
+        return KPCA_EUSAGE;
     if (o.landmark_method != NULL && kpca_landmark_method_parse(o.landmark_method, &p.landmark_method) != 0) {
         cli_usage("option '--landmark-method': expected uniform or kmeans, got '%s'", o.landmark_method);
         return KPCA_EUSAGE;
@@ -285,8 +296,10 @@ int cmd_fit(int argc, char **argv)
                  info.kept, info.requested, info.negative, info.negative == 1 ? "eigenvalue is" : "eigenvalues are",
                  kpca_kernel_name(p.kernel.type), noise, noise == 1 ? "is" : "are");
     else if (info.kept < info.requested)
-        cli_info("kept %zu of %zu components: %zu %s rounding noise (<= %.3g x max(largest, trace K))", info.kept,
-                 info.requested, noise, noise == 1 ? "eigenvalue is" : "eigenvalues are", info.tol);
+        cli_info("kept %zu of %zu components: %zu %s rounding noise (<= %.3g x %s)", info.kept, info.requested,
+                 noise, noise == 1 ? "eigenvalue is" : "eigenvalues are", info.tol,
+                 p.precision == KPCA_PRECISION_SINGLE && o.tol < 0.0 ? "largest, single precision"
+                                                                     : "max(largest, trace K)");
     else
         cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
                  p.variance > 0.0 ? " (the fewest that reach --components)" : "");

@@ -16,7 +16,8 @@ const cli_command cli_info_command = {
     "info", "[options] MODEL", "print what a model holds, one 'key value' per line",
     "Keys: format, version (of the file's format), kernel, then its parameters\n"
     "(poly: degree, gamma, coef0; sigmoid: gamma, coef0; rbf: sigma; linear:\n"
-    "none), solver, centring (kernel, or nystrom: the model points are\n"
+    "none), solver, precision (of the fit's eigensolve, double or single;\n"
+    "transform projects in it), centring (kernel, or nystrom: the model points are\n"
     "landmarks), fit_points (the points fitted on; unknown in old Nystrom\n"
     "models), model_points (the fit points, or the landmarks), dim, components,\n"
     "trace, explained (sum of the kept eigenvalues / trace), input_lo, input_hi,\n"
@@ -49,7 +50,7 @@ int cmd_info(int argc, char **argv)
         printf("gamma %.17g\ncoef0 %.17g\n", md.kernel.gamma, md.kernel.coef0);
     if (md.kernel.type == KPCA_KERNEL_RBF)
         printf("sigma %.17g\n", md.kernel.sigma);
-    printf("solver %s\ncentring %s\n", md.solver[0] ? md.solver : "exact",
+    printf("solver %s\nprecision %s\ncentring %s\n", md.solver[0] ? md.solver : "exact", kpca_precision_name(md.precision),
            md.centring == KPCA_CENTRE_NYSTROM ? "nystrom" : md.centring == KPCA_CENTRE_REDUCED ? "reduced" : "kernel");
     if (md.centring == KPCA_CENTRE_REDUCED) {
         double sum = 0.0, mx = 0.0;

@@ -7,7 +7,7 @@
 
 static struct {
     size_t components;
-    const char *output, *oformat;
+    const char *output, *oformat, *precision;
     int quiet;
     const char *memory_limit;
     int verbose;
@@ -20,6 +20,8 @@ static const cli_option options[] = {
     {"output-format", 'f', "FMT", CLI_STRING, &o.oformat, 0, 0,
      "hdf5, libsvm, csv or npy (default: from FILE's suffix: .h5 or .hdf5, .csv, .npy, .libsvm .svm or .txt; "
      "libsvm for -; another suffix needs -f)"},
+    CLI_PRECISION_OPTION(o.precision, "the projection's product with alpha (single: SGEMM on the centred kernel rows "
+                                      "rounded; the features stay double) (default: the model's, kpca info)"),
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),
@@ -54,6 +56,9 @@ int cmd_transform(int argc, char **argv)
     kpca_format ofmt;
     if (cli_output_format(o.output, o.oformat, &ofmt) != 0)
         return KPCA_EUSAGE;
+    kpca_precision prec = KPCA_PRECISION_DEFAULT;
+    if (cli_parse_precision(o.precision, &prec) != 0)
+        return KPCA_EUSAGE;
     if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
     kpca_model model;
@@ -68,6 +73,8 @@ int cmd_transform(int argc, char **argv)
         kpca_model_free(&model);
         return KPCA_EUSAGE;
     }
+    if (o.precision != NULL) /* the model in memory projects in its precision */
+        model.precision = prec;
     size_t k = o.components ? o.components : model.k;
     if (k > model.k) {
         cli_error("'%s' has %zu components: cannot project onto %zu", pos[0], model.k, k);

@@ -23,7 +23,7 @@
 kpca_eval_params kpca_eval_defaults(void)
 {
     kpca_eval_params p = {.classifier = KPCA_CLF_SVM, .scale = KPCA_SCALE_NORM, .costs = NULL, .ncost = 0,
-                          .folds = 5, .svm = kpca_svm_defaults()};
+                          .folds = 5, .svm = kpca_svm_defaults(), .precision = KPCA_PRECISION_DEFAULT};
     return p;
 }
 
@@ -33,6 +33,8 @@ kpca_status kpca_eval_check(const kpca_eval_params *p, kpca_error *err)
         return kpca_fail(err, KPCA_EUSAGE, "invalid classifier");
     if ((unsigned)p->scale > KPCA_SCALE_STD)
         return kpca_fail(err, KPCA_EUSAGE, "invalid scaling");
+    if ((unsigned)p->precision > KPCA_PRECISION_SINGLE)
+        return kpca_fail(err, KPCA_EUSAGE, "invalid precision");
     if (p->classifier != KPCA_CLF_SVM)
         return KPCA_OK;
     for (size_t i = 0; i < p->ncost; i++)
@@ -54,13 +56,15 @@ void kpca_cv_folds(size_t n, int folds, uint64_t seed, size_t *perm, int *fold)
 
 /* The training features of one evaluation, as every training run reads
  * them: x (stride ld), labels y, and for the GRAM backend the Gram matrix g
- * (entry (i, j), i <= j, at g[goff[i] + j]; row r of x at gpos[r]); ws: the
- * SVMs' buffers, kept across prefixes and folds. */
+ * or, in single precision, gs (entry (i, j), i <= j, at g[goff[i] + j]; row
+ * r of x at gpos[r]); ws: the SVMs' buffers, kept across prefixes and
+ * folds. */
 typedef struct {
     const double *x;
     size_t ld;
     const int *y;
     const double *g;
+    const float *gs;
     const size_t *goff, *gpos;
     kpca_svm_scratch *ws;
 } train_set;
@@ -75,7 +79,8 @@ static kpca_status train(const train_set *t, size_t k, const size_t *rows, size_
         return kpca_lda_train(t->x, t->ld, k, t->y, rows, n, out, err);
     kpca_svm_params sp = p->svm;
     sp.C = C;
-    return kpca_svm_train_rows(t->x, t->ld, k, t->y, t->g, t->goff, t->gpos, rows, n, factor, &sp, t->ws, out, err);
+    return kpca_svm_train_rows(t->x, t->ld, k, t->y, t->g, t->gs, t->goff, t->gpos, rows, n, factor, &sp, t->ws, out,
+                               err);
 }
 
 /* NORM scaling: the factor making the mean squared norm of the rows (their
@@ -163,6 +168,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
             return kpca_fail(err, KPCA_EUSAGE, "cannot use %zu components: the features have %zu", prefixes[i], dim);
     size_t *order = kpca_alloc_array(np, 1, sizeof(size_t));
     double *xtr = NULL, *xte = NULL, *g = NULL, *xg = NULL;
+    float *gs = NULL, *xgs = NULL; /* single precision: G and the features it is grown from */
     size_t *gpos = NULL, *goff = NULL;
     int *fold = NULL;
     kpca_svm_scratch *ws = kpca_svm_scratch_new(); /* the SVMs' buffers, kept across prefixes and folds */
@@ -202,6 +208,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
     }
     const int svm = p->classifier == KPCA_CLF_SVM;
     const int need_gram = svm && p->svm.backend == KPCA_SVM_GRAM;
+    const int single = p->precision == KPCA_PRECISION_SINGLE;
     if (svm && p->ncost >= 2) { /* fold of each training point */
         size_t *perm = kpca_alloc_array(ntrain, 1, sizeof(size_t));
         fold = kpca_alloc_array(ntrain, 1, sizeof(int));
@@ -216,16 +223,23 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
     if (need_gram) {
         char what[80];
         snprintf(what, sizeof what, "the %zu x %zu training Gram matrix", ntrain, ntrain);
-        st = kpca_mem_check(8.0 * ((double)kpca_gram_striped_len(ntrain) + (double)ntrain * (double)dim), what, err);
+        st = kpca_mem_check((single ? 4.0 : 8.0) * ((double)kpca_gram_striped_len(ntrain) + (double)ntrain * (double)dim),
+                            what, err);
         if (st != KPCA_OK)
             goto done;
         /* G holds the training rows grouped by label (a stable counting
          * sort): gpos[r] is row r's place, xg the features in that order. */
-        g = kpca_alloc_array(kpca_gram_striped_len(ntrain), 1, sizeof(double)); /* upper triangle, striped */
+        const size_t glen = kpca_gram_striped_len(ntrain); /* upper triangle, striped */
+        if (single) {
+            gs = kpca_alloc_array(glen, 1, sizeof(float));
+            xgs = kpca_alloc_array(ntrain, dim, sizeof(float));
+        } else {
+            g = kpca_alloc_array(glen, 1, sizeof(double));
+            xg = kpca_alloc_array(ntrain, dim, sizeof(double));
+        }
         goff = kpca_alloc_array(ntrain, 1, sizeof(size_t));
         gpos = kpca_alloc_array(ntrain, 1, sizeof(size_t));
-        xg = kpca_alloc_array(ntrain, dim, sizeof(double));
-        if (g == NULL || goff == NULL || gpos == NULL || xg == NULL) {
+        if ((single ? gs == NULL || xgs == NULL : g == NULL || xg == NULL) || goff == NULL || gpos == NULL) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu training Gram matrix", ntrain, ntrain);
             goto done;
         }
@@ -241,7 +255,11 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
                     gpos[j] = placed++;
         }
         for (size_t i = 0; i < ntrain; i++)
-            memcpy(xg + gpos[i] * dim, tr + i * dim, dim * sizeof(double));
+            if (single)
+                for (size_t c = 0; c < dim; c++)
+                    xgs[gpos[i] * dim + c] = (float)tr[i * dim + c];
+            else
+                memcpy(xg + gpos[i] * dim, tr + i * dim, dim * sizeof(double));
     }
     size_t done_k = 0;
     for (size_t q = 0; q < np; q++) {
@@ -252,7 +270,10 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         if (need_gram && k > done_k) { /* grow G by the columns done_k..k-1 */
             kpca_progress("gram", done_k, order[np - 1]); /* order ascends: the last is the widest */
             /* upper triangle only: the SVMs' rows read nothing else (svmtrain.h) */
-            kpca_gram_striped(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g); /* G starts unset */
+            if (single)
+                kpca_gram_striped_single(ntrain, k - done_k, xgs + done_k, dim, done_k > 0 ? 1.0f : 0.0f, gs);
+            else /* G starts unset */
+                kpca_gram_striped(ntrain, k - done_k, xg + done_k, dim, done_k > 0 ? 1.0 : 0.0, g);
             kpca_progress("gram", k, order[np - 1]);
             kpca_blas_park(); /* the SVM workers come next */
         }
@@ -260,7 +281,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         double sec_gram = kpca_now() - tg;
         double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, goff, gpos, tr, dim, k, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
-        train_set ts = {tr, dim, ytrain, g, goff, gpos, ws};
+        train_set ts = {tr, dim, ytrain, g, gs, goff, gpos, ws};
         double C = p->ncost >= 1 ? p->costs[0] : p->svm.C;
         double cv_pct = -1.0;
         if (svm && p->ncost >= 2) {
@@ -323,5 +344,7 @@ done:
     kpca_free(goff);
     kpca_free(gpos);
     kpca_free(xg);
+    kpca_free(gs);
+    kpca_free(xgs);
     return st;
 }

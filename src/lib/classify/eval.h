@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "classify/classifier.h"
+#include "support/precision.h"
 
 /* What to evaluate: the classifier kind, the scaling of the features (for
  * either kind), and for the SVMs their parameters and the candidate values
@@ -20,9 +21,12 @@ typedef struct {
     size_t ncost;             /* 0: svm.C; 1: costs[0]; >= 2: cross-validation */
     int folds;                /* cross-validation folds, >= 2 (default 5) */
     kpca_svm_params svm;      /* svm.C is ignored when ncost >= 1 */
+    kpca_precision precision; /* SVMs, GRAM backend: SINGLE grows the Gram matrix in
+                               * binary32 (SGEMM on the features rounded; half the
+                               * memory); LIBSVM gets its entries widened to double */
 } kpca_eval_params;
 
-/* SVM, NORM scaling, no costs, 5 folds, kpca_svm_defaults(). */
+/* SVM, NORM scaling, no costs, 5 folds, kpca_svm_defaults(), double. */
 kpca_eval_params kpca_eval_defaults(void);
 /* KPCA_EUSAGE, with the reason, for a parameter out of its range (for the
  * SVM kind: kpca_svm_check too). */

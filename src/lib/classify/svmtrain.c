@@ -25,6 +25,7 @@ typedef struct {
     const double *x;
     size_t ld, dim;
     const double *g;    /* Gram matrix, GRAM backend: entry (i, j), i <= j, at g[goff[i] + j] */
+    const float *gs;    /* or the same in binary32 (g NULL) */
     const size_t *goff;
     const size_t *gpos; /* row and column of training row r in g (NULL: r) */
     double factor;
@@ -52,6 +53,7 @@ static void build_gram_rows(const train_ctx *t, const size_t *gidx, size_t ns, s
     enum { B = 64 };
     const size_t stride = ns + 2, *goff = t->goff;
     const double *g = t->g, f = t->factor;
+    const float *gs = t->gs;
     for (size_t r = 0; r < ns; r++) {
         struct svm_node *row = nodes + r * stride;
         rows[r] = row;
@@ -69,7 +71,8 @@ static void build_gram_rows(const train_ctx *t, const size_t *gidx, size_t ns, s
                 struct svm_node *row = nodes + r * stride + 1;
                 for (size_t c = c0 > r ? c0 : r; c < c1; c++) {
                     const size_t gc = gidx[c];
-                    const double v = f * (gr <= gc ? g[ro + gc] : g[goff[gc] + gr]);
+                    const size_t at = gr <= gc ? ro + gc : goff[gc] + gr;
+                    const double v = f * (gs != NULL ? (double)gs[at] : g[at]);
                     row[c].index = (int)(c + 1);
                     row[c].value = v;
                     struct svm_node *mirror = nodes + c * stride + 1 + r;
@@ -372,7 +375,7 @@ static size_t thread_count(const kpca_svm_params *p, size_t nmach)
 }
 
 kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
-                                const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
+                                const float *gs, const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
                                 const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
                                 kpca_error *err)
 {
@@ -383,7 +386,7 @@ kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const in
         return st;
     if (n < 2)
         return kpca_fail(err, KPCA_EFORMAT, "need at least 2 training points, got %zu", n);
-    if (p->backend == KPCA_SVM_GRAM && (g == NULL || goff == NULL))
+    if (p->backend == KPCA_SVM_GRAM && ((g == NULL) == (gs == NULL) || goff == NULL))
         return kpca_fail(err, KPCA_EINTERNAL, "the gram backend needs a Gram matrix");
 
     /* classes in order of first appearance (LIBSVM's order) */
@@ -453,7 +456,7 @@ kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const in
             }
         }
     }
-    train_ctx t = {x, ld, dim, g, goff, gpos, factor, p, ""};
+    train_ctx t = {x, ld, dim, g, gs, goff, gpos, factor, p, ""};
     snprintf(t.phase, sizeof t.phase, "svm %zu", dim);
     if (p->scheme == KPCA_MC_OVR && p->backend != KPCA_SVM_LIBLINEAR) { /* every machine sees all n points: build them once */
         allidx = kpca_alloc_array(n, 1, sizeof(size_t));
@@ -538,7 +541,7 @@ kpca_status kpca_svm_train(const double *x, size_t n, size_t ld, size_t dim, con
         for (size_t i = 0; i < n; i++)
             goff[i] = i * n;
     }
-    kpca_status st = kpca_svm_train_rows(x, ld, dim, y, g, goff, NULL, NULL, n, factor, p, NULL, out, err);
+    kpca_status st = kpca_svm_train_rows(x, ld, dim, y, g, NULL, goff, NULL, NULL, n, factor, p, NULL, out, err);
     kpca_free(goff);
     return st;
 }

@@ -26,14 +26,15 @@ kpca_svm_scratch *kpca_svm_scratch_new(void);
 void kpca_svm_scratch_free(kpca_svm_scratch *ws);
 
 /* Trains the SVMs on the rows rows[0..n-1] of x
- * (stride ld, first dim columns), y and, for the GRAM backend, g (leading
+ * (stride ld, first dim columns), y and, for the GRAM backend, g or, in
+ * binary32 (kpca eval --precision single), gs: exactly one of them (leading
  * upper triangle read: entry (i, j), i <= j, at g[goff[i] + j], e.g. the
  * striped storage of gram.h; training row r sits at row and column gpos[r]
  * of g, or r when gpos is NULL); all n rows when rows is NULL.  scratch: buffers to
  * reuse (NULL: the call makes and frees its own). */
 kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
-                                const size_t *goff, const size_t *gpos, const size_t *rows, size_t n, double factor,
-                                const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
+                                const float *gs, const size_t *goff, const size_t *gpos, const size_t *rows, size_t n,
+                                double factor, const kpca_svm_params *p, kpca_svm_scratch *scratch, kpca_classifier *out,
                                 kpca_error *err);
 
 #endif

@@ -71,14 +71,21 @@ kpca_status kpca_eig_lapack_status(int info, const char *driver, kpca_error *err
  * (dormtr) - but the back-transformation only for the k eigenvectors
  * wanted: dsyevd transforms all n.  With choose != NULL, k is chosen from
  * all n eigenvalues (descending) once dstedc has them. */
-static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choose, void *ctx, size_t *kout,
-                           double *evals, double *evecs, kpca_error *err)
+kpca_status kpca_eig_evd_check(size_t n, kpca_error *err)
 {
     if (!kpca_eig_evd_fits(n))
         return kpca_fail(err, KPCA_EUSAGE,
                          "a %zu x %zu matrix is too large for the EVD driver (LAPACK's 32-bit workspace sizes); "
                          "ask for a number of components",
                          n, n);
+    return KPCA_OK;
+}
+
+static kpca_status evd_top(double *a, size_t n, size_t k, kpca_eig_chooser choose, void *ctx, size_t *kout,
+                           double *evals, double *evecs, kpca_error *err)
+{
+    if (kpca_eig_evd_check(n, err) != KPCA_OK)
+        return KPCA_EUSAGE;
     /* dstedc's workspaces (COMPZ = 'I') from kpca's allocator, not LAPACKE's */
     const size_t lwork = 1 + 4 * n + n * n, liwork = 3 + 5 * n;
     double *d = kpca_alloc_array(n, 1, sizeof(double));

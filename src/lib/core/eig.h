@@ -28,6 +28,9 @@ int kpca_eig_method_parse(const char *name, kpca_eig_method *out);
  * (kpca_eig_evd_fits); ELPA stays ELPA. */
 kpca_eig_method kpca_eig_resolve(kpca_eig_method m, size_t n, size_t k);
 
+/* KPCA_OK when kpca_eig_evd_fits(n), else KPCA_EUSAGE saying why. */
+kpca_status kpca_eig_evd_check(size_t n, kpca_error *err);
+
 /* 1 when the EVD driver's largest workspace (dstedc: 1 + 4n + n^2 doubles)
  * can be sized in LAPACK's 32-bit int: n <= 46338. */
 int kpca_eig_evd_fits(size_t n);
@@ -63,5 +66,17 @@ typedef size_t (*kpca_eig_chooser)(const double *evals_desc, size_t n, void *ctx
  * *k are the kept ones) and evecs n x n (the first *k rows are set). */
 kpca_status kpca_eig_top_chosen(double *a, size_t n, kpca_eig_chooser choose, void *ctx, size_t *k, double *evals,
                                 double *evecs, kpca_error *err);
+
+/* The same in binary32 (--precision single): a is the n x n matrix as floats
+ * (symmetric, both triangles set; destroyed), solved by ssytrd, sstedc and
+ * sormtr on the wanted vectors (EVD) or ssyevr (EVR).  choose == NULL:
+ * the k largest pairs by `method` as kpca_eig_top resolves it; else, like
+ * kpca_eig_top_chosen, the EVD driver with the count chosen from all n
+ * eigenvalues (evals then holds n, evecs n x n).  The pairs come back as
+ * double (the floats widened), descending, signed by kpca_eig_fix_sign;
+ * *kout (if not NULL) gets the count.  Workspace: EVD 2 n^2 + O(n) floats,
+ * half of the double driver's.  Errors as kpca_eig_top. */
+kpca_status kpca_eig_top_single(float *a, size_t n, size_t k, kpca_eig_method method, kpca_eig_chooser choose,
+                                void *ctx, size_t *kout, double *evals, double *evecs, kpca_error *err);
 
 #endif

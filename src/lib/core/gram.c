@@ -56,6 +56,28 @@ void kpca_gram_striped(size_t n, size_t k, const double *a, size_t lda, double b
     }
 }
 
+/* stripe() in binary32 */
+static void stripe_single(size_t n, size_t k, const float *a, size_t lda, float beta, size_t i0, size_t ni, float *cs,
+                          size_t ldcs)
+{
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)ni, (int)(n - i0), (int)k, 1.0f, a + i0 * lda, (int)lda,
+                a + i0 * lda, (int)lda, beta, cs, (int)ldcs);
+    for (size_t i = 1; i < ni; i++)
+        for (size_t j = 0; j < i; j++)
+            cs[i * ldcs + j] = cs[j * ldcs + i];
+}
+
+void kpca_gram_striped_single(size_t n, size_t k, const float *a, size_t lda, float beta, float *data)
+{
+    const size_t T = KPCA_GRAM_TILE;
+    size_t base = 0;
+    for (size_t i0 = 0; i0 < n; i0 += T) {
+        size_t ni = n - i0 < T ? n - i0 : T;
+        stripe_single(n, k, a, lda, beta, i0, ni, data + base, n - i0);
+        base += ni * (n - i0);
+    }
+}
+
 void kpca_gram_mirror(double *c, size_t n, size_t ldc)
 {
     enum { B = 64 };

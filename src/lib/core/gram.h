@@ -44,6 +44,10 @@ size_t kpca_gram_striped_len(size_t n);
 void kpca_gram_striped_offsets(size_t n, size_t *off);
 void kpca_gram_striped(size_t n, size_t k, const double *a, size_t lda, double beta, double *data);
 
+/* kpca_gram_striped in binary32 (SGEMM, same calls and shapes): the
+ * SVMs' Gram matrix of `kpca eval --precision single`, in half the memory. */
+void kpca_gram_striped_single(size_t n, size_t k, const float *a, size_t lda, float beta, float *data);
+
 /* Copies the strict upper triangle of C (n x n, ldc) onto the lower one, in
  * cache-sized tiles. */
 void kpca_gram_mirror(double *c, size_t n, size_t ldc);

@@ -66,6 +66,7 @@ kpca_fit_params kpca_fit_defaults(int degree)
     p.tol = -1.0;
     p.eig = KPCA_EIG_AUTO;
     p.primal = 1;
+    p.precision = KPCA_PRECISION_DEFAULT;
     return p;
 }
 
@@ -153,6 +154,11 @@ kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **para
                               "LAPACK's 32-bit workspace sizes allow (at most 46338 points); give a number of "
                               "components", m, m);
     }
+    if (p->precision != KPCA_PRECISION_DOUBLE && p->precision != KPCA_PRECISION_SINGLE)
+        return param_fail(param, "precision", err, "unknown precision %d", (int)p->precision);
+    if (p->precision == KPCA_PRECISION_SINGLE && p->solver != KPCA_SOLVER_EXACT)
+        return param_fail(param, "precision", err, "single precision runs the exact solver's eigensolve only, not %s",
+                          kpca_solver_name(p->solver));
     if (p->solver == KPCA_SOLVER_RANDOMIZED && p->components == 0)
         return param_fail(param, "components", err,
                           "the randomized solver needs the number of components");
@@ -236,6 +242,28 @@ static kpca_status fit_hooked(const kpca_dataset *fit, const kpca_fit_params *p,
     return KPCA_OK;
 }
 
+/* The exact eigensolve in binary32: *K (m x m, double, centred) rounded to
+ * floats and freed (*K = NULL), then kpca_eig_top_single with `want` pairs,
+ * or with variance > 0 the fewest reaching that fraction of the trace
+ * (*kout: the count). */
+static kpca_status eig_single(double **K, size_t m, size_t want, kpca_eig_method eig, double variance, double trace,
+                              size_t *kout, double *mu, double *u, kpca_error *err)
+{
+    float *kf = kpca_alloc_array(m, m, sizeof(float));
+    if (kf == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu single-precision kernel matrix", m, m);
+    const double *k = *K;
+    for (size_t i = 0; i < m * m; i++)
+        kf[i] = (float)k[i];
+    kpca_free(*K);
+    *K = NULL;
+    variance_goal goal = {variance, trace};
+    kpca_status st = kpca_eig_top_single(kf, m, want, eig, variance > 0.0 ? choose_by_variance : NULL, &goal, kout,
+                                         mu, u, err);
+    kpca_free(kf);
+    return st;
+}
+
 /* The single-process solvers on the m x m kernel matrix: exact (a count or a
  * variance fraction) and randomized.  *want may change (variance). */
 static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, int by_variance, size_t *want_io,
@@ -254,8 +282,10 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     char what[64];
     snprintf(what, sizeof what, "kernel PCA on %zu points", m);
     const int evd = inf.eig_used == KPCA_EIG_EVD && p->solver == KPCA_SOLVER_EXACT;
-    st = kpca_mem_check(8.0 * (evd ? 3.0 * md2 + kmd : 2.0 * md2 + 2.0 * kmd) + 8.0 * (double)m * (double)dim, what,
-                        err);
+    const int single = p->precision == KPCA_PRECISION_SINGLE;
+    /* single: K, then its floats, then (K freed) the floats, z and work */
+    const double mats = single ? 1.5 : evd ? 3.0 : 2.0;
+    st = kpca_mem_check(8.0 * (mats * md2 + (evd ? kmd : 2.0 * kmd)) + 8.0 * (double)m * (double)dim, what, err);
     if (st != KPCA_OK)
         return st;
     st = fit_alloc(fit, want, model, &u, &mu, err);
@@ -290,7 +320,10 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     kpca_progress("centring", 1, 1);
     kpca_progress("eigensolve", 0, 1);
     size_t sketch = 0;
-    if (by_variance) {
+    if (single) {
+        st = eig_single(&K, m, want, inf.eig_used, by_variance ? p->variance : 0.0, trace, &want, mu, u, err);
+        inf.requested = want;
+    } else if (by_variance) {
         variance_goal goal = {p->variance, trace};
         st = kpca_eig_top_chosen(K, m, choose_by_variance, &goal, &want, mu, u, err);
         inf.requested = want;
@@ -348,7 +381,16 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
                          "--eig elpa ... (make mpi)");
     if (p->solver == KPCA_SOLVER_NYSTROM)
         return kpca_nystrom_fit(fit, p, model, info, err);
-    double tol = p->tol >= 0.0 ? p->tol : (double)m * DBL_EPSILON;
+    if (exact_solver != NULL && p->precision == KPCA_PRECISION_SINGLE)
+        return kpca_fail(err, KPCA_EUSAGE, "the distributed build runs the exact solver in double precision only: "
+                                           "run kpca on one machine for --precision single");
+    /* the primal fit (a D x D problem, primal.h) is cheap and always double:
+     * the model then records double, whatever was asked */
+    const int primal = exact_solver == NULL && p->primal && p->solver == KPCA_SOLVER_EXACT &&
+                       kpca_primal_applies(&p->kernel, m, dim);
+    const kpca_precision precision = primal ? KPCA_PRECISION_DOUBLE : p->precision;
+    const int single_tol = precision == KPCA_PRECISION_SINGLE && p->tol < 0.0;
+    double tol = p->tol >= 0.0 ? p->tol : single_tol ? KPCA_SINGLE_TOL_FACTOR * FLT_EPSILON : (double)m * DBL_EPSILON;
 
     kpca_fit_info inf;
     memset(&inf, 0, sizeof inf);
@@ -360,8 +402,6 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     double raw_trace = 0.0, trace = 0.0;
     size_t sketch = 0;
     char solver_note[KPCA_EXACT_NOTE_MAX] = "";
-    const int primal = exact_solver == NULL && p->primal && p->solver == KPCA_SOLVER_EXACT &&
-                       kpca_primal_applies(&p->kernel, m, dim);
     if (exact_solver != NULL || primal) {
         st = fit_hooked(fit, p, primal, &want, &inf, model, &u, &mu, &raw_trace, &trace, solver_note, err);
     } else {
@@ -374,7 +414,9 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
      * the rounding noise of the centring, which can exceed tol * mu_1 when
      * the points nearly coincide in feature space */
     size_t kept = 0;
-    const double floor_mu = tol * fmax(mu[0], raw_trace);
+    double floor_mu = tol * fmax(mu[0], raw_trace);
+    if (single_tol) /* what binary32 cannot resolve: relative to mu_1 (model.h) */
+        floor_mu = fmax(tol * mu[0], (double)m * DBL_EPSILON * fmax(mu[0], raw_trace));
     if (isfinite(mu[0]))
         while (kept < want && mu[kept] > floor_mu)
             kept++;
@@ -402,6 +444,7 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     kpca_free(mu);
     model->kernel = p->kernel;
     model->centring = KPCA_CENTRE_KERNEL;
+    model->precision = precision;
     model->fit_n = m;
     if (p->solver == KPCA_SOLVER_RANDOMIZED)
         snprintf(model->solver, sizeof model->solver, "randomized s=%zu q=%zu seed=%llu", sketch, p->power_iters,

@@ -18,6 +18,7 @@
 #include "io/dataset.h"
 #include "core/eig.h"
 #include "support/error.h"
+#include "support/precision.h"
 #include "core/kernel.h"
 
 #define KPCA_MODEL_FORMAT "kpca-model"
@@ -68,6 +69,9 @@ typedef struct {
     char reduction[KPCA_SOURCE_MAX]; /* how the reduced set was made */
     int version;      /* the format version of the file it was loaded from;
                        * 0: made in memory (kpca_model_save ignores it) */
+    kpca_precision precision; /* of the fit's eigensolve, and the precision
+                               * kpca_model_transform projects in (a caller
+                               * may set it to project otherwise) */
 } kpca_model;
 
 /* How the components are found (see docs/method.md, "Approximate solvers").
@@ -97,19 +101,38 @@ typedef struct {
     double variance;       /* in (0, 1): instead, the fewest components whose
                             * eigenvalues sum to this fraction of the trace of
                             * the centred K (needs all eigenvalues: EVD); 0: off */
-    double tol;            /* relative eigenvalue tolerance; < 0: default m * DBL_EPSILON */
+    double tol;            /* relative eigenvalue tolerance; < 0: default m * DBL_EPSILON,
+                            * in single precision KPCA_SINGLE_TOL_FACTOR * FLT_EPSILON of
+                            * mu_1 (below) */
     kpca_eig_method eig;   /* eigensolver driver */
     int primal;            /* EXACT, single process: 1 (default) solves a kernel gamma x.y with
                             * fewer input values than fit points through the D x D covariance
                             * (primal.h: the same model); 0: always the M x M kernel matrix */
+    kpca_precision precision; /* of the exact solver's eigensolve: SINGLE rounds the
+                               * centred K (computed in double) to binary32 and
+                               * solves it with kpca_eig_top_single; the vectors,
+                               * alpha and the model stay double */
 } kpca_fit_params;
+
+/* The single-precision eigensolve's default tolerance: eigenvalues
+ * mu <= KPCA_SINGLE_TOL_FACTOR * FLT_EPSILON * mu_1 are dropped as what
+ * binary32 cannot resolve (and, as in double, those <= m * DBL_EPSILON *
+ * max(mu_1, trace of the uncentred K)).  Measured on the centred USPS
+ * kernel matrices (poly d = 3 and 6, M = 100, 300, 1000, 3000, every
+ * eigenvalue against the double solve): |mu_single - mu_double| stays
+ * below 3.2 FLT_EPSILON mu_1 whatever M and mu, and the null eigenvalue
+ * of the centring comes back as up to 0.7 FLT_EPSILON mu_1; so the floor
+ * does not grow with M as the double one's bound does, and 32 keeps the
+ * relative error of every kept eigenvalue under about 10 %. */
+#define KPCA_SINGLE_TOL_FACTOR 32
 
 typedef struct {
     size_t requested;         /* components asked of the eigensolver */
     size_t kept;              /* components kept (eigenvalue above tolerance) */
     size_t negative;          /* of the requested, eigenvalues below -tolerance: the
                                * kernel is not positive semi-definite (sigmoid) */
-    double tol;               /* tolerance used (relative to max(mu_1, trace of uncentred K)) */
+    double tol;               /* tolerance used (relative to max(mu_1, trace of uncentred K);
+                               * single precision's default: relative to mu_1) */
     kpca_eig_method eig_used; /* driver actually used */
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
 } kpca_fit_info;
@@ -171,7 +194,10 @@ typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job
  * variance fraction (KPCA_EUSAGE) rather than run them outside it. */
 void kpca_model_set_exact_solver(kpca_exact_solver fn);
 
-/* z (n x k, row-major) = the first k components of the n points x (n x dim).
+/* z (n x k, row-major) = the first k components of the n points x (n x dim),
+ * in model->precision: SINGLE rounds each centred kernel block (computed in
+ * double) and alpha to binary32 and multiplies them with SGEMM (the kernel
+ * block and alpha then take 1.5 times their memory).
  * With an exact model, a row equal bit for bit to a fit point x_j gets
  * mu alpha_j (= sqrt(mu) u_j, what K~ alpha gives in exact arithmetic;
  * the two agree to about 1e-12 relative) without its m kernel values and

@@ -119,7 +119,10 @@ static const char *centring_name(kpca_centring c)
     return c == KPCA_CENTRE_NYSTROM ? "nystrom" : c == KPCA_CENTRE_REDUCED ? "reduced" : "kernel";
 }
 
-static unsigned long checksum_v3(const kpca_model *md)
+/* with_precision: the file holds `precision` (every file written since it
+ * exists; it is absent from the older version-3 files, which the rule
+ * without it still reads) */
+static unsigned long checksum_v3(const kpca_model *md, int with_precision)
 {
     const int reduced = md->centring == KPCA_CENTRE_REDUCED;
     unsigned long crc = crc32(0L, Z_NULL, 0);
@@ -137,6 +140,8 @@ static unsigned long checksum_v3(const kpca_model *md)
     crc = crc_text(crc, md->solver);
     crc = crc_text(crc, reduced ? md->reduction : "");
     crc = crc_text(crc, md->source);
+    if (with_precision)
+        crc = crc_text(crc, kpca_precision_name(md->precision));
     crc = crc_doubles(crc, md->fitx, md->m * md->dim);
     crc = crc_ints(crc, md->fity, md->m);
     crc = crc_doubles(crc, md->alpha, md->k * md->m);
@@ -190,7 +195,8 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "input_hi", md->input_hi, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "smooth", md->smooth, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "source", md->source, err);
-    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v3(md), err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "precision", kpca_precision_name(md->precision), err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v3(md, 1), err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "fit_x", d_fitx, md->fitx, err);
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "fit_y", md->m, md->fity, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
@@ -297,6 +303,15 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "source", md->source, sizeof md->source, err);
     if (st == KPCA_OK && version == 2)
         md->smooth = v2_smooth(md->source);
+    /* optional: absent in the version-3 files before it, which are double */
+    const int with_precision = version >= 3 && H5Aexists(f, "precision") > 0;
+    md->precision = KPCA_PRECISION_DOUBLE;
+    if (st == KPCA_OK && with_precision) {
+        char pname[32];
+        st = kpca_h5_attr_read_string(f, path, "precision", pname, sizeof pname, err);
+        if (st == KPCA_OK && kpca_precision_parse(pname, &md->precision) != 0)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown precision '%s' (expected double or single)", path, pname);
+    }
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
     if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
     if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);
@@ -312,7 +327,7 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK && reduced) st = kpca_h5_read_doubles(f, path, "rho", 1, dims, &md->rho, err);
     if (st == KPCA_OK && reduced) st = expect_dims(path, "rho", dims, md->k, 1, err);
     H5Fclose(f);
-    if (st == KPCA_OK && (unsigned long)checksum != (version == 2 ? checksum_v2(md) : checksum_v3(md)))
+    if (st == KPCA_OK && (unsigned long)checksum != (version == 2 ? checksum_v2(md) : checksum_v3(md, with_precision)))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);
     if (st == KPCA_OK)
         st = kpca_model_validate(md, path, err);

@@ -1,6 +1,7 @@
 /* project.c - projection onto a model's components (kpca_model_transform,
  * model.h): each point's kernel row against the model points, centred as
- * the model says, times alpha; an exact model's fit points copied. */
+ * the model says, times alpha (in the model's precision); an exact model's
+ * fit points copied. */
 #include <cblas.h>
 #include <math.h>
 #include <stdint.h>
@@ -61,6 +62,50 @@ static size_t fit_index_find(const kpca_model *md, const fit_index *fi, const do
     return SIZE_MAX;
 }
 
+/* Single precision: the first k rows of alpha as floats (k x m), and room
+ * for a block's centred kernel rows and features as floats. */
+typedef struct {
+    float *alpha, *kt, *z;
+} single_bufs;
+
+static int single_bufs_alloc(const kpca_model *md, size_t block, size_t k, single_bufs *sb)
+{
+    sb->alpha = kpca_alloc_array(k, md->m, sizeof(float));
+    sb->kt = kpca_alloc_array(block ? block : 1, md->m, sizeof(float));
+    sb->z = kpca_alloc_array(block ? block : 1, k, sizeof(float));
+    if (sb->alpha == NULL || sb->kt == NULL || sb->z == NULL)
+        return -1;
+    for (size_t i = 0; i < k * md->m; i++)
+        sb->alpha[i] = (float)md->alpha[i];
+    return 0;
+}
+
+static void single_bufs_free(single_bufs *sb)
+{
+    kpca_free(sb->alpha);
+    kpca_free(sb->kt);
+    kpca_free(sb->z);
+}
+
+/* zs (no x k) = kt (no x m, centred) alpha', in the model's precision:
+ * DGEMM, or the rows rounded to floats, SGEMM, and the result widened. */
+static void project_block(const kpca_model *md, const single_bufs *sb, const double *kt, size_t no, size_t k,
+                          double *zs)
+{
+    const size_t m = md->m;
+    if (sb->alpha == NULL) {
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)no, (int)k, (int)m, 1.0, kt, (int)m, md->alpha,
+                    (int)m, 0.0, zs, (int)k);
+        return;
+    }
+    for (size_t i = 0; i < no * m; i++)
+        sb->kt[i] = (float)kt[i];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)no, (int)k, (int)m, 1.0f, sb->kt, (int)m, sb->alpha,
+                (int)m, 0.0f, sb->z, (int)k);
+    for (size_t i = 0; i < no * k; i++)
+        zs[i] = (double)sb->z[i];
+}
+
 kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
                                  double *z, kpca_error *err)
 {
@@ -80,7 +125,12 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
     size_t *other = NULL; /* rows of the block that are not fit points */
     double *xb = NULL, *zb = NULL;
     double *kt = kpca_alloc_array(block ? block : 1, m, sizeof(double));
+    single_bufs sb = {NULL, NULL, NULL};
     kpca_status st = KPCA_OK;
+    if (model->precision == KPCA_PRECISION_SINGLE && n > 0 && single_bufs_alloc(model, block, k, &sb) != 0) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu single-precision kernel block", block, m);
+        goto done;
+    }
     if (kt == NULL || (exact && n > 0 && fit_index_build(model, &fi) != 0)) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel block", block, m);
         goto done;
@@ -127,8 +177,7 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
         } else {
             kpca_center_cross(kt, no, m, model->colmean, model->grandmean);
         }
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)no, (int)k, (int)m, 1.0, kt, (int)m,
-                    model->alpha, (int)m, 0.0, zs, (int)k);
+        project_block(model, &sb, kt, no, k, zs);
         if (zs == zb) /* scatter */
             for (size_t r = 0; r < no; r++)
                 memcpy(z + other[r] * k, zb + r * k, k * sizeof(double));
@@ -140,6 +189,7 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
             break;
         }
 done:
+    single_bufs_free(&sb);
     kpca_free(kt);
     kpca_free(fi.slot);
     kpca_free(other);
