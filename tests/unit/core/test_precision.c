@@ -168,6 +168,7 @@ static void fit_prec(const kpca_dataset *ds, kpca_precision prec, size_t comps, 
 {
     kpca_fit_params p = kpca_fit_defaults(1);
     p.kernel = kpca_kernel_linear();
+    p.primal = 0; /* the M x M path: the D x D primal fit is always double */
     p.components = comps;
     p.precision = prec;
     kpca_error err;
@@ -204,6 +205,7 @@ static void test_fit_drops_what_float_cannot_resolve(void **state)
      * binary32 made of it */
     kpca_fit_params p = kpca_fit_defaults(1);
     p.kernel = kpca_kernel_linear();
+    p.primal = 0;
     p.components = 4;
     p.precision = KPCA_PRECISION_SINGLE;
     p.tol = 1e-30;
