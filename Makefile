@@ -47,7 +47,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: kth claims scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -284,6 +284,7 @@ help:
 	@echo "make unit       the cmocka unit tests (tests/unit/)"
 	@echo "make experiment the paper grid, its whole Table 1, the LDA grid and the claims (results/)"
 	@echo "make claims     the paper's conclusions tested, McNemar on per-digit predictions (results/paper-claims.md)"
+	@echo "make precision  the whole Table 1 in double and in single precision, McNemar per cell (results/precision.md)"
 	@echo "make study      the protocol study (results/protocol-study.md)"
 	@echo "make kth        the KTH course report's experiment (3000 + 2000 digits, LDA and SVM) and its open choices (results/kth.md)"
 	@echo "make approx     randomized and Nystrom solvers against the exact one (results/approx.md)"
@@ -383,6 +384,12 @@ fuzz-sealed: build-fuzz/fuzz_model_sealed
 	    build-fuzz/corpus/model_sealed tests/fuzz/corpus/model_sealed 2>build-fuzz/fuzz_model_sealed.log
 	@grep -E '^#[0-9]+: cov' build-fuzz/fuzz_model_sealed.log | tail -n 1
 	@ls build-fuzz/crashes/model_sealed | sed 's/^/crash: /'
+
+# the whole Table 1 in double and in single precision (kpca --precision), cell
+# by cell with McNemar's test on the per-digit predictions, and a verdict
+# (results/precision.md and .csv; two full grids, caches under build/precision)
+precision: all
+	KPCA=$(BUILD)/kpca sh scripts/precision.sh --work $(BUILD)/precision
 
 # the paper's conclusions tested on the whole Table 1 (results/paper-claims.md
 # and .csv): McNemar's exact test on the per-digit predictions, with a linear

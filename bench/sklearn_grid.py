@@ -30,14 +30,19 @@ def read_esl(path):
     return a[:, 1:], a[:, 0].astype(int)
 
 
-def main():
+def grid_arguments():
+    """The options of the bench's scikit-learn pipelines: data, cells, C."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="data")
     ap.add_argument("--degrees", default="1,2,3,4")
     ap.add_argument("--components", default="64,128,256,512,1024,2048")
     ap.add_argument("--subset", type=int, default=3000)
     ap.add_argument("-c", type=float, default=10.0)
-    a = ap.parse_args()
+    return ap
+
+
+def main():
+    a = grid_arguments().parse_args()
     try:
         from sklearn.decomposition import KernelPCA
         from sklearn.svm import SVC

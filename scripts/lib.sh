@@ -142,6 +142,28 @@ function wilson_lo(e, n) { return wilson_c(e, n, -1) }
 function wilson_hi(e, n) { return wilson_c(e, n, 1) }
 '
 
+# MCNEMAR_AWK: an awk function to put before an awk program:
+# mcnemar_p(B, C), McNemar's exact test of two classifiers on the same
+# items, B of them right by the first only and C by the second only: the
+# two-sided binomial probability, under no difference (each discordant item
+# either way with probability 1/2), of a split at least as uneven as B : C,
+# capped at 1 (1 when B + C = 0).  Sums the smaller tail in log space: exact
+# to double rounding for any count.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+MCNEMAR_AWK='
+function mcnemar_p(b, c,    n, m, k, lc, s) {
+    n = b + c; m = b < c ? b : c
+    if (n == 0) return 1
+    lc = 0; s = 0
+    for (k = 0; k <= m; k++) {
+        if (k > 0) lc += log(n - k + 1) - log(k)
+        s += exp(lc + n * log(0.5))
+    }
+    s *= 2
+    return s > 1 ? 1 : s
+}
+'
+
 # csv_to_json CSV NUMERIC_COLUMNS: the CSV's rows after its header as a JSON
 # array of objects keyed by the header's names (jq); the columns named in
 # the comma-separated NUMERIC_COLUMNS become numbers (an empty cell: null),

@@ -165,25 +165,17 @@ awk -F, -v md="$tmd" -v cmpf="$tcmp" -v cmd="$cmdline" -v ver="$version" -v comm
     -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v machine="$(machine_stamp)" -v secs="$secs" -v load0="$load0" -v load1="$load1" \
     -v grid="$in/$grid" -v libsvm="$libsvm" -v pd="$pd" -v pc="$pc" -v gamma="$gamma" -v ntrain="$ntrain" \
     -v linopts="$lin_headline_opts" -v lincvopts="$lin_cv_opts" -v pdeg="$pdeg" -v pcost="$pcost" \
-    -v lincsv="$work/linear-cv-$tag.csv" -v cvf="$cvf" '
+    -v lincsv="$work/linear-cv-$tag.csv" -v cvf="$cvf" "$MCNEMAR_AWK"'
 function abs(x) { return x < 0 ? -x : x }
-# McNemar exact: two-sided binomial p on the discordant pairs of columns a, b;
-# sets B (a right, b wrong) and C (a wrong, b right)
-function mcnemar(a, b,    i, n, m, k, lc, s) {
+# McNemar exact (mcnemar_p, scripts/lib.sh) on the discordant pairs of
+# columns a, b; sets B (a right, b wrong) and C (a wrong, b right)
+function mcnemar(a, b,    i) {
     B = 0; C = 0
     for (i = 1; i <= N; i++) {
         if (ok[a, i] && !ok[b, i]) B++
         else if (!ok[a, i] && ok[b, i]) C++
     }
-    n = B + C; m = B < C ? B : C
-    if (n == 0) return 1
-    lc = 0; s = 0
-    for (k = 0; k <= m; k++) {
-        if (k > 0) lc += log(n - k + 1) - log(k)
-        s += exp(lc + n * log(0.5))
-    }
-    s *= 2
-    return s > 1 ? 1 : s
+    return mcnemar_p(B, C)
 }
 function pct(j) { return 100 * err[j] / N }
 function fmtp(p) { return p < 0.0001 ? "< 0.0001" : sprintf("%.4f", p) }

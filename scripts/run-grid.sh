@@ -17,6 +17,11 @@
 #   --smooth SIGMA    blur the digits by a Gaussian of SIGMA pixels before
 #                     fit and transform (kpca --smooth; default: none)
 #   --eval "OPTS"     options for kpca eval (default: the headline protocol)
+#   --precision P     single or double: the arithmetic of kpca fit's
+#                     eigensolver, transform's projection and eval's Gram
+#                     products (kpca --precision; default: double, kpca's
+#                     own default, which is then not passed on).  Each
+#                     precision has its own cache directory
 #   --train FILE      the digits K is fitted from (--subset of them) and that
 #                     are projected to train the classifier (default:
 #                     data/zip.train.gz, 7291 digits)
@@ -55,6 +60,7 @@ comps="64,128,256,512,1024,2048"
 subset=3000
 seed=0
 smooth=""
+precision="" # empty: kpca's default, double
 evalopts=$HEADLINE_EVAL
 train=data/zip.train.gz
 test=data/zip.test.gz
@@ -75,6 +81,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$(optval "$@"); shift ;;
     --smooth) smooth=$(optval "$@"); shift ;;
     --eval) evalopts=$(optval "$@"); shift ;;
+    --precision) precision=$(optval "$@"); shift ;;
     --train) train=$(optval "$@"); shift ;;
     --test) test=$(optval "$@"); shift ;;
     --name) name=$(optval "$@"); shift ;;
@@ -92,6 +99,8 @@ for f in "$train" "$test"; do
     [ -f "$f" ] || { echo "run-grid.sh: $f missing: run make data" >&2; exit 2; }
 done
 case "$jobs" in ''|*[!0-9]*|0) echo "run-grid.sh: --jobs needs a positive whole number, got '$jobs'" >&2; exit 2 ;; esac
+case "$precision" in ''|single|double) ;; *) echo "run-grid.sh: --precision is single or double, got '$precision'" >&2; exit 2 ;; esac
+prec=${precision:-double} # what the steps compute in
 lib_traps
 if [ "$jobs" -gt 1 ]; then
     # Each degree is an independent chain (fit, transforms, eval) with its own
@@ -101,7 +110,8 @@ if [ "$jobs" -gt 1 ]; then
     command -v parallel >/dev/null 2>&1 ||
         { echo "run-grid.sh: --jobs needs GNU parallel (Debian package parallel)" >&2; exit 2; }
     set -- --components "$comps" --subset "$subset" --seed "$seed" --eval "$evalopts" --name "$name" \
-        --train "$train" --test "$test" --work "$work" --title "$title" ${smooth:+--smooth "$smooth"}
+        --train "$train" --test "$test" --work "$work" --title "$title" ${smooth:+--smooth "$smooth"} \
+        ${precision:+--precision "$precision"}
     # shellcheck disable=SC2046 # --force, when given, is one word
     lib_run parallel --will-cite --halt now,fail=1 -j "$jobs" -q sh scripts/run-grid.sh --degrees {} \
         --out "$work/jobs/d{}" $([ "$force" = 1 ] && echo --force) "$@" ::: $degrees ||
@@ -109,8 +119,11 @@ if [ "$jobs" -gt 1 ]; then
     GRID_CMDLINE=$cmdline exec sh scripts/run-grid.sh --degrees "$degrees" --out "$out" "$@"
 fi
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
-fitdir="$work/fit-m$subset-s$seed${smooth:+-smooth$smooth}"
+# one cache directory per fit setting; double keeps the name it had before
+# kpca had --precision, so that its cached steps still serve
+fitdir="$work/fit-m$subset-s$seed${smooth:+-smooth$smooth}$([ "$prec" = double ] || echo "-$prec")"
 smoothopt=${smooth:+--smooth $smooth}
+precopt=${precision:+--precision $precision}
 # cells depend on the fit and on the eval options: one directory per pair
 evaltag=$(printf '%s' "$evalopts" | tr -c 'A-Za-z0-9.,=-' '_')
 celldir="$fitdir/eval-$evaltag"
@@ -133,11 +146,13 @@ reused=0 # 1 when any step came from the cache: the run time is then partial
 
 for d in $degrees; do
     model="$fitdir/d$d.model"
-    # refit when forced, missing, or unreadable (damaged, or from an older kpca)
-    if [ $force = 1 ] || [ ! -f "$model" ] || ! "$KPCA" info "$model" >/dev/null 2>&1; then
+    # refit when forced, missing, unreadable (damaged, or from an older kpca),
+    # or of another precision (a model without the key is double)
+    if [ $force = 1 ] || [ ! -f "$model" ] || ! info=$("$KPCA" info "$model" 2>/dev/null) ||
+        [ "$(printf '%s\n' "$info" | awk '$1 == "precision" { p = $2 } END { print p == "" ? "double" : p }')" != "$prec" ]; then
         say "== d=$d: fit on $subset digits"
         # shellcheck disable=SC2086
-        lib_run "$KPCA" fit -q $smoothopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" "$train" -o "$model"
+        lib_run "$KPCA" fit -q $smoothopt $precopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" "$train" -o "$model"
         rm -f "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" "$celldir/d$d.csv"
     else
         reused=1
@@ -148,7 +163,7 @@ for d in $degrees; do
             say "== d=$d: transform the $part digits"
             eval "src=\$$part"
             # shellcheck disable=SC2086
-            lib_spawn "$KPCA" transform -q $smoothopt "$model" "$src" -o "$f"
+            lib_spawn "$KPCA" transform -q $smoothopt $precopt "$model" "$src" -o "$f"
             tbg="${tbg:-} $!"
         else
             reused=1
@@ -177,7 +192,7 @@ for d in $degrees; do
         say "== d=$d: eval at $ks components ($evalopts)"
         wait_bg # one eval at a time
         # shellcheck disable=SC2086
-        lib_spawn "$KPCA" eval -q -k "$ks" $evalopts "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" --csv "$cells" \
+        lib_spawn "$KPCA" eval -q -k "$ks" $precopt $evalopts "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" --csv "$cells" \
             --predictions "$pred" >/dev/null
         bg=$!
     else
@@ -250,7 +265,7 @@ md="$out/$name.md"
 lib_tmp "$out/$name.md"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdline" -v ver="$version" \
     -v commit="$commit" -v date="$date" -v machine="$machine" -v secs="$secs" -v evalopts="$evalopts" \
-    -v subset="$subset" -v seed="$seed" -v reused="$reused" -v smooth="$smooth" -v ntrain="$ntrain" -v ntest="$ntest" '
+    -v subset="$subset" -v seed="$seed" -v reused="$reused" -v prec="$prec" -v smooth="$smooth" -v ntrain="$ntrain" -v ntest="$ntest" '
     NR == 1 { next }
     {
         ours[$1 "," $2] = $3; paper[$1 "," $2] = $8; diff[$1 "," $2] = $9; cc[$1 "," $2] = $6
@@ -268,6 +283,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdli
         printf "Each cell: ours (paper); † marks a paper value outside our 95 %% Wilson interval (table below). Paper: Schölkopf, Smola & Müller (1998), Table 1.\n\n"
         printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s\n- run time: %d s%s\n", cmd, ver, commit, date, machine, secs, (reused ? " (some steps reused from an earlier run in the cache: partial)" : " (every step computed)")
         if (smooth != "") printf "- digits smoothed by a Gaussian of sigma %s pixels before fit and transform (kpca --smooth)\n", smooth
+        printf "- precision: %s (the eigensolver of kpca fit, the projection of transform, the Gram products of eval)\n", prec
         printf "- protocol: K from %s training digits (%s); all %d training digits projected and used to train; %d test digits; `kpca eval %s`\n\n", subset, (seed == 0 ? "the first ones" : "random subset, seed " seed), ntrain, ntest, evalopts
         printf "| components |"; for (i = 1; i <= nd; i++) printf " d=%s |", D[i]; printf "\n|---|"; for (i = 1; i <= nd; i++) printf "---|"; printf "\n"
         for (j = 1; j <= nc; j++) {
@@ -314,12 +330,12 @@ mv "$tmp" "$md"
 json="$out/$name.json"
 lib_tmp "$out/$name.json"
 jq -n --arg cmd "$cmdline" --arg ver "$version" --arg commit "$commit" --arg date "$date" --arg machine "$machine" \
-    --argjson secs "$secs" --arg evalopts "$evalopts" --argjson subset "$subset" --argjson seed "$seed" \
+    --argjson secs "$secs" --arg evalopts "$evalopts" --arg prec "$prec" --argjson subset "$subset" --argjson seed "$seed" \
     --argjson reused "$([ "$reused" = 1 ] && echo true || echo false)" \
     --argjson cells "$(csv_to_json "$csv" degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp,ci95_low,ci95_high)" \
     '{provenance: {command: $cmd, kpca_version: $ver, commit: $commit, date: $date, machine: $machine,
                    seconds: $secs, steps_reused: $reused},
-      protocol: {fit_points: $subset, subset_seed: $seed, eval_options: $evalopts},
+      protocol: {fit_points: $subset, subset_seed: $seed, eval_options: $evalopts, precision: $prec},
       cells: ($cells | map(.paper_outside_ci |= (if . == "" or . == null then null else . == "1" end)))}' >"$tmp"
 mv "$tmp" "$json"
 

@@ -19,7 +19,7 @@
 # place in the list; it can be run by hand the same way:
 #   SLURM_ARRAY_TASK_ID=2 sh scripts/slurm-grid.sh --work build/grid
 # Every other option goes to run-grid.sh unchanged (--work, --subset,
-# --components, --eval, --name, --out, --force...).
+# --components, --eval, --precision, --name, --out, --force...).
 set -eu
 # under sbatch the script runs from a spool copy: the submit directory is
 # the repository
