@@ -56,6 +56,9 @@ median3() {
     done
     med3 $m3
 }
+medn() { # medn A B C ...: the median (an odd count), then all of them
+    printf '%s\n' "$@" | sort -g | awk -v all="$*" '{ v[NR] = $1 } END { m = v[(NR + 1) / 2]; gsub(/ /, ", ", all); printf "%s (%s)\n", m, all }'
+}
 med3() { # med3 A B C: the median, then the three
     echo "$@" | awk '{ x = $1; y = $2; z = $3
         m = x <= y ? (y <= z ? y : (x <= z ? z : x)) : (x <= z ? x : (y <= z ? z : y))
@@ -195,13 +198,18 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
             set -- $(/usr/bin/python3 bench/read_bench.py pandas "$rd/data.csv")
             csv_pd="$csv_pd $1"
         fi
+    done
+    # the .npy: seven interleaved runs of each, as a read into fresh memory
+    # varies with the huge pages the kernel has at hand (after loadtxt, at
+    # times 4x slower); the median decides
+    for i in 1 2 3 4 5 6 7; do
         set -- $(build/bench/bench_read "$rd/data.npy")
         npy_k="$npy_k $1" npy_hash=$4
         t=$(now)
         cat "$rd/data.npy" >/dev/null
         npy_cat="$npy_cat $(since "$t" 3)"
     done
-    csv_k=$(med3 $csv_k) csv_np=$(med3 $csv_np) npy_k=$(med3 $npy_k) npy_cat=$(med3 $npy_cat)
+    csv_k=$(med3 $csv_k) csv_np=$(med3 $csv_np) npy_k=$(medn $npy_k) npy_cat=$(medn $npy_cat)
     csv_mb=$(du -m "$rd/data.csv" | cut -f1) npy_mb=$(du -m "$rd/data.npy" | cut -f1)
     same="the same doubles (hash $csv_hash)"
     [ "$csv_hash" = "$npy_hash" ] || same="DIFFERENT doubles (hashes $csv_hash, $npy_hash)"
@@ -221,7 +229,8 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
 numpy.save (\`bench/read_bench.py make\`, seeded). kpca's time is kpca_dataset_read's
 in \`bench/bench_read\` (the format found from the content, as the commands do), numpy's
 is numpy.loadtxt's (delimiter=',') in process ($(/usr/bin/python3 -c 'import numpy; print("numpy " + numpy.__version__)')); \`cat\`'s
-is its whole run. Medians of 3, the runs interleaved. kpca's reads of the two files
+is its whole run. Medians of 3 runs for the CSV, of 7 for the .npy (a read into fresh memory varies
+with the huge pages the kernel has free), the runs interleaved. kpca's reads of the two files
 gave $same. $pd_line"
 else
     read_note="Not measured: /usr/bin/python3 has no numpy (apt-get install python3-numpy)."
