@@ -44,7 +44,7 @@ cd "$(dirname "$0")/.."
 KPCA=${KPCA:-build/kpca}
 . scripts/lib.sh
 
-# The headline protocol, HEADLINE_EVAL in scripts/lib.sh (see README, "Protocol", and results/protocol-study.md):
+# The headline protocol, kpca eval's defaults (headline_eval in scripts/lib.sh; see README, "Protocol", and results/protocol-study.md):
 # one-vs-one, components scaled by one factor (norm), C = 10 - the scheme,
 # scaling and C with the lowest 5-fold cross-validation error on the training
 # features of the reference cell (d = 3, 256 components), the same for every
@@ -55,7 +55,8 @@ comps="64,128,256,512,1024,2048"
 subset=3000
 seed=0
 smooth=""
-evalopts=$HEADLINE_EVAL
+evalopts=
+evalopts_given=0
 train=data/zip.train.gz
 test=data/zip.test.gz
 name=usps-poly-svm
@@ -74,7 +75,7 @@ while [ $# -gt 0 ]; do
     --subset) subset=$(optval "$@"); shift ;;
     --seed) seed=$(optval "$@"); shift ;;
     --smooth) smooth=$(optval "$@"); shift ;;
-    --eval) evalopts=$(optval "$@"); shift ;;
+    --eval) evalopts=$(optval "$@"); evalopts_given=1; shift ;;
     --train) train=$(optval "$@"); shift ;;
     --test) test=$(optval "$@"); shift ;;
     --name) name=$(optval "$@"); shift ;;
@@ -88,6 +89,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -x "$KPCA" ] || { echo "run-grid.sh: $KPCA not built: run make" >&2; exit 2; }
+[ "$evalopts_given" = 1 ] || evalopts=$(headline_eval)
 for f in "$train" "$test"; do
     [ -f "$f" ] || { echo "run-grid.sh: $f missing: run make data" >&2; exit 2; }
 done
