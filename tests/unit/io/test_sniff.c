@@ -90,21 +90,26 @@ static void test_npy(void **state)
     expect(OUT "sn.npy", KPCA_FILE_NPY, 3, 2, "holds a NumPy array (3 x 2)");
 }
 
+/* a sealed kpca HDF5 file of 3 x 2 values at path whose `format`
+ * attribute is format (NULL: KPCA_FEATURES_FORMAT) */
+static void write_sealed(const char *path, const char *format)
+{
+    const double z[6] = {1, 2, 3, 4, 5, 6};
+    const int y[3] = {0, 1, 0};
+    kpca_error err;
+    const kpca_features_meta meta = {"m.h5", "d.txt", NULL, format, 0, 0, NULL, 0};
+    assert_int_equal(kpca_features_write(path, KPCA_FMT_HDF5, z, 3, 2, y, &meta, &err), KPCA_OK);
+}
+
 /* kpca's sealed HDF5 files are told apart by their `format` attribute */
 static void test_kpca_hdf5(void **state)
 {
     (void)state;
-    const double z[6] = {1, 2, 3, 4, 5, 6};
-    const int y[3] = {0, 1, 0};
-    kpca_error err;
-    kpca_features_meta meta = {"m.h5", "d.txt", NULL, NULL, 0, 0, NULL, 0};
-    assert_int_equal(kpca_features_write(OUT "sn.feat.h5", KPCA_FMT_HDF5, z, 3, 2, y, &meta, &err), KPCA_OK);
+    write_sealed(OUT "sn.feat.h5", NULL);
     expect(OUT "sn.feat.h5", KPCA_FILE_FEATURES, 3, 2, "holds kpca features (3 x 2, written by kpca transform)");
-    meta.format = KPCA_MODEL_FORMAT;
-    assert_int_equal(kpca_features_write(OUT "sn.model", KPCA_FMT_HDF5, z, 3, 2, y, &meta, &err), KPCA_OK);
+    write_sealed(OUT "sn.model", KPCA_MODEL_FORMAT);
     expect(OUT "sn.model", KPCA_FILE_MODEL, 0, 0, "is a kpca model (written by kpca fit)");
-    meta.format = "kpca-noisy";
-    assert_int_equal(kpca_features_write(OUT "sn.noisy.h5", KPCA_FMT_HDF5, z, 3, 2, y, &meta, &err), KPCA_OK);
+    write_sealed(OUT "sn.noisy.h5", "kpca-noisy");
     expect(OUT "sn.noisy.h5", KPCA_FILE_KPCA_OTHER, 3, 2, "is a kpca file of format 'kpca-noisy' (3 x 2)");
 }
 
@@ -152,11 +157,7 @@ static void test_other_hdf5(void **state)
 static void test_damaged_hdf5(void **state)
 {
     (void)state;
-    const double z[6] = {1, 2, 3, 4, 5, 6};
-    const int y[3] = {0, 1, 0};
-    kpca_error err;
-    kpca_features_meta meta = {"m.h5", "d.txt", NULL, KPCA_MODEL_FORMAT, 0, 0, NULL, 0};
-    assert_int_equal(kpca_features_write(OUT "sn.bad.model", KPCA_FMT_HDF5, z, 3, 2, y, &meta, &err), KPCA_OK);
+    write_sealed(OUT "sn.bad.model", KPCA_MODEL_FORMAT);
     FILE *f = fopen(OUT "sn.bad.model", "r+b");
     assert_non_null(f);
     assert_int_equal(fseek(f, 1000, SEEK_SET), 0);
