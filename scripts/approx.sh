@@ -46,7 +46,7 @@ mkdir -p "$work" "$out"
 lib_traps
 
 # the grid's headline protocol
-EVAL=$HEADLINE_EVAL
+EVAL=$(headline_eval)
 if [ "$quick" = 1 ]; then
     M=600 ks="16 64" kmax=64 L1=200 L2=400
 else

@@ -8,7 +8,7 @@
 # same 3000 training digits, tested on 2000 test digits; d = 1..6, 64..2048
 # components; two linear classifiers, a Gaussian with a pooled covariance
 # (MATLAB classify; kpca eval --classifier lda) and a linear SVM (kpca's
-# headline protocol, HEADLINE_EVAL in lib.sh).  Which digits it used is not
+# headline protocol, kpca eval's defaults: headline_eval in lib.sh).  Which digits it used is not
 # said, so each choice is a set of splits, each split one pair of
 # scripts/run-grid.sh runs (--train, --test: its steps and its cache, under
 # WORK/SPLIT):
@@ -55,6 +55,7 @@ while [ $# -gt 0 ]; do
 done
 case "$seeds" in *[!0-9]*) echo "kth.sh: --seeds needs a whole number, got '$seeds'" >&2; exit 2 ;; esac
 [ -x "$KPCA" ] || { echo "kth.sh: $KPCA not built: run make" >&2; exit 2; }
+headline=$(headline_eval)
 for f in data/zip.train.gz data/zip.test.gz; do
     [ -f "$f" ] || { echo "kth.sh: $f missing: run make data" >&2; exit 2; }
 done
@@ -139,7 +140,7 @@ for sp in $splits; do
     for clf in lda svm; do
         case "$clf" in
         lda) ev="--classifier lda" ;;
-        svm) ev=$HEADLINE_EVAL ;;
+        svm) ev=$headline ;;
         esac
         say "== $sp: $clf"
         lib_run sh scripts/run-grid.sh $force --degrees "$degrees" --components "$comps" --subset "$ntrain" \
@@ -178,7 +179,7 @@ if [ -n "$force" ] || [ ! -f "$nz/svm.csv" ]; then
     ks=$(echo "$comps" | tr ',' '\n' | awk -v k="$nk" '$1 <= k' | paste -sd, -)
     lib_run "$KPCA" eval -q -k "$ks" --classifier lda "$nz/train.h5" "$nz/test.h5" --csv "$nz/lda.csv" >/dev/null
     # shellcheck disable=SC2086 # the options are words
-    lib_run "$KPCA" eval -q -k "$ks" $HEADLINE_EVAL "$nz/train.h5" "$nz/test.h5" --csv "$nz/svm.csv" >/dev/null
+    lib_run "$KPCA" eval -q -k "$ks" $headline "$nz/train.h5" "$nz/test.h5" --csv "$nz/svm.csv" >/dev/null
 fi
 for clf in lda svm; do
     awk -F, -v clf="$clf" 'FNR == 1 { for (j = 1; j <= NF; j++) col[$j] = j; next }
@@ -247,7 +248,7 @@ md="$out/kth.md"
 lib_tmp "$md"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v cmd="$cmdline" -v ver="$version" -v commit="$commit" \
     -v date="$date" -v machine="$machine" -v secs="$secs" -v seeds="$seeds" -v ntrain="$ntrain" -v ntest="$ntest" \
-    -v sums="$sums" -v spread="$spread" -v tolk="$tolk" -v headline="$HEADLINE_EVAL" -v quick="$quick" -v kmin1="$kept1" -v noise1="$noise1" -v noise2="$noise2" '
+    -v sums="$sums" -v spread="$spread" -v tolk="$tolk" -v headline="$headline" -v quick="$quick" -v kmin1="$kept1" -v noise1="$noise1" -v noise2="$noise2" '
     NR == 1 { next }
     {
         k = $1 "," $2 "," $3 "," $4; have[$1] = 1

@@ -3,10 +3,15 @@
 # It defines functions and constants only (no commands run), and expects
 # KPCA (the binary) to be set before model_key is called.
 
-# The headline protocol of `kpca eval` for the paper grid (README
-# "Protocol"; chosen on training data only: results/protocol-study.md).
-# shellcheck disable=SC2034 # used by the scripts that source this file
-HEADLINE_EVAL="--multiclass ovo --scale norm -c 10"
+# headline_eval: the headline protocol of `kpca eval` for the paper grid
+# (docs/reproducing.md "Protocol"; chosen on training data only:
+# results/protocol-study.md) as options on stdout.  It is $KPCA's own
+# default (`kpca eval --print-defaults`; one home: src/cli/cmd/cmd_eval.c),
+# written out so that the results name it and their caches key on it.
+headline_eval() {
+    "$KPCA" eval --print-defaults ||
+        die "'$KPCA eval --print-defaults' failed: a kpca that knows the headline protocol is needed"
+}
 
 # The plot palette: Okabe-Ito, dark and distinguishable colours.
 PALETTE="#000000 #0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9"

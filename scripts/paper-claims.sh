@@ -89,7 +89,7 @@ fi
 ntrain=$(wc -l <"$trsvm")
 
 # ---- linear SVM on the pixels, our protocol ---------------------------------
-headline=$HEADLINE_EVAL # scripts/lib.sh
+headline=$(headline_eval) # scripts/lib.sh
 lin_headline_opts="$headline"
 lin_cv_opts=$(printf '%s' "$headline" | sed 's/-c [^ ]*/-c 1,10,100 --folds 5/')
 for v in headline cv; do

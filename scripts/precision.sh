@@ -34,7 +34,7 @@ KPCA=${KPCA:-build/kpca}
 degrees="" # empty: run-grid.sh --full's
 comps=""
 subset=3000
-evalopts=$HEADLINE_EVAL
+evalopts="" # empty: the headline protocol (headline_eval, scripts/lib.sh)
 work=build/precision
 out=results
 name=precision
@@ -58,6 +58,7 @@ done
 [ -x "$KPCA" ] || { echo "precision.sh: $KPCA not built: run make" >&2; exit 2; }
 "$KPCA" fit --help 2>/dev/null | grep -q -- '--precision' ||
     { echo "precision.sh: $KPCA fit has no --precision: nothing to compare" >&2; exit 2; }
+[ -n "$evalopts" ] || evalopts=$(headline_eval)
 mkdir -p "$work" "$out"
 export KPCA # for run-grid.sh
 lib_traps

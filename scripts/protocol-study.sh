@@ -187,7 +187,7 @@ lib_traps
     done
     echo
     echo "Lowest: $(for mc in ovo ovr; do for sc in norm std; do awk -F, -v t="$mc, $sc" 'NR == 2 { print $6, t ", C = " $5 }' "$out/select-$mc-$sc.csv"; done; done | sort -n | head -n 1 | awk '{ $1 = ""; sub(/^ /, ""); print }')."
-    echo "The headline (\`scripts/run-grid.sh\`, HEADLINE_EVAL in scripts/lib.sh: \`$HEADLINE_EVAL\`) uses that"
+    echo "The headline (\`scripts/run-grid.sh\`, the defaults of \`kpca eval\`: \`$(KPCA=build/kpca headline_eval)\`) uses that"
     echo "scheme, scaling and C for every cell (the row marked \"headline\" below). Choosing C per"
     echo "cell by the same cross-validation is measured too; it costs 16 SVM trainings per cell and"
     echo "changes the mean error by a few hundredths of a point."

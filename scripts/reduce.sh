@@ -80,7 +80,7 @@ if [ $replot = 1 ]; then draw; echo "reduce.sh: redrew $out/reduced-set.png" >&2
 [ -x "$KPCA" ] || { echo "reduce.sh: $KPCA not built: run make" >&2; exit 2; }
 mkdir -p "$out" "$work"
 maxk=$(echo $ks | tr ' ' '\n' | sort -n | tail -n 1)
-EVAL=$HEADLINE_EVAL # scripts/lib.sh
+EVAL=$(headline_eval) # scripts/lib.sh
 start=$(date +%s)
 # the code measured: the commit at the start ("-dirty": code, not results/, differs from it)
 commit=$(commit_stamp)

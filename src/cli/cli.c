@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "lib/io/sniff.h"
+
 int cli_quiet = 0;
 const cli_command *cli_current = NULL;
 int cli_rank = 0;
@@ -108,6 +110,99 @@ int cli_check_outputs(const char *a, const char *b, const char *c, const char *d
         if (paths[i] != NULL && kpca_atomic_check(paths[i], &err) != KPCA_OK)
             return cli_fail(&err);
     return 0;
+}
+
+/* What each positional argument of the synopses should be. */
+static const struct {
+    const char *name, *what;
+} arg_roles[] = {
+    {"MODEL", "a MODEL (written by kpca fit)"},
+    {"DATA", "DATA (ESL, LIBSVM or CSV text, NumPy .npy or HDF5 data)"},
+    {"FEATURES", "FEATURES (written by kpca transform, or data)"},
+    {"TRAIN", "TRAIN (features written by kpca transform, or data)"},
+    {"TEST", "TEST (features written by kpca transform, or data)"},
+};
+
+/* The index of path among the command's positional arguments (the same
+ * pointer first, else the same string) and what that argument should be;
+ * -1 when path is none of them or its role is not known. */
+static int arg_role(const char *path, const char **name, const char **what)
+{
+    int at = -1;
+    for (size_t i = 0; i < cli_ninputs && at < 0; i++)
+        if (cli_inputs[i] == path)
+            at = (int)i;
+    for (size_t i = 0; i < cli_ninputs && at < 0; i++)
+        if (strcmp(cli_inputs[i], path) == 0)
+            at = (int)i;
+    if (at < 0 || cli_current == NULL)
+        return -1;
+    char role[32];
+    cli_synopsis_arg(cli_current, (size_t)at, role, sizeof role);
+    for (size_t r = 0; r < sizeof arg_roles / sizeof arg_roles[0]; r++)
+        if (strcmp(arg_roles[r].name, role) == 0) {
+            *name = arg_roles[r].name;
+            *what = arg_roles[r].what;
+            return at;
+        }
+    return -1;
+}
+
+/* ", the same file as argument J" when another positional argument than
+ * number at names the same file as path (into buf; "" when none) */
+static void same_file(const char *path, int at, char *buf, size_t cap)
+{
+    struct stat a, b;
+    buf[0] = '\0';
+    if (stat(path, &a) != 0)
+        return;
+    for (size_t j = 0; j < cli_ninputs; j++)
+        if ((int)j != at && stat(cli_inputs[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            snprintf(buf, cap, ", the same file as argument %zu", j + 1);
+            return;
+        }
+}
+
+/* "error: argument N of CMD is WHAT; 'PATH' DESCRIPTION" (the file as
+ * kpca_file_describe sees it), with a hint when another argument is the
+ * MODEL that this one should be (swapped arguments); KPCA_EFORMAT */
+static int wrong_kind(int at, const char *what, const char *path, const kpca_file_info *fi, int model_wanted)
+{
+    char desc[200], same[64], swap[160] = "";
+    kpca_file_describe(fi, desc, sizeof desc);
+    same_file(path, at, same, sizeof same);
+    for (size_t j = 0; j < cli_ninputs && model_wanted && swap[0] == '\0' && same[0] == '\0'; j++) {
+        kpca_file_info other;
+        if ((int)j == at)
+            continue;
+        kpca_file_sniff(cli_inputs[j], &other);
+        if (other.kind == KPCA_FILE_MODEL)
+            snprintf(swap, sizeof swap, " (argument %zu is a model: swapped? usage: kpca %s %s)", j + 1,
+                     cli_current->name, cli_current->synopsis);
+    }
+    cli_error("argument %d of %s is %s; '%s' %s%s%s", at + 1, cli_current->name, what, path, desc, same, swap);
+    cli_hint(cli_current);
+    return KPCA_EFORMAT;
+}
+
+int cli_fail_input(const kpca_error *err, const char *path)
+{
+    const char *name, *what;
+    int at = arg_role(path, &name, &what);
+    /* what cannot be read, or not in the memory allowed, is not of a kind */
+    if (at < 0 || err->code == KPCA_EIO || err->code == KPCA_ENOMEM)
+        return cli_fail(err);
+    kpca_file_info fi;
+    kpca_file_sniff(path, &fi);
+    int model_wanted = strcmp(name, "MODEL") == 0;
+    /* a missing, unreadable or directory argument: the reader's "cannot
+     * open" says it; a file of the right kind, or a damaged one: the
+     * reader's reason */
+    int other_kind = model_wanted ? fi.kind != KPCA_FILE_MODEL && fi.kind != KPCA_FILE_MISSING &&
+                                        fi.kind != KPCA_FILE_UNREADABLE && fi.kind != KPCA_FILE_DIRECTORY &&
+                                        !fi.damaged
+                                  : fi.kind == KPCA_FILE_MODEL;
+    return other_kind ? wrong_kind(at, what, path, &fi, model_wanted) : cli_fail(err);
 }
 
 int cli_parse_range(const char *s, double *lo, double *hi)
@@ -241,7 +336,7 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
     kpca_status rst = kpca_dataset_read_info(spec, &ro, ds, file, &err);
     kpca_progress("read", 1, 1);
     if (rst != KPCA_OK)
-        return cli_fail(&err);
+        return cli_fail_input(&err, spec);
     /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
     if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {
         kpca_dataset_free(ds);
@@ -328,6 +423,19 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
                          const char *data_path)
 {
     if (ds->dim != model->dim) {
+        const char *name, *what;
+        kpca_file_info fi = {.kind = KPCA_FILE_UNREADABLE};
+        int at = arg_role(data_path, &name, &what);
+        if (at >= 0)
+            kpca_file_sniff(data_path, &fi);
+        if (fi.kind == KPCA_FILE_FEATURES) { /* features of a model, not its kind of data */
+            char desc[200];
+            cli_error("argument %d of %s is %s with the %zu values per point of the model '%s'; '%s' %s", at + 1,
+                      cli_current->name, what, model->dim, model_path, data_path,
+                      kpca_file_describe(&fi, desc, sizeof desc));
+            cli_hint(cli_current);
+            return KPCA_EFORMAT;
+        }
         cli_error("'%s' has %zu values per point but the model '%s' expects %zu", data_path, ds->dim, model_path,
                   model->dim);
         return KPCA_EFORMAT;
@@ -348,7 +456,7 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     kpca_status st = kpca_model_load(model_path, model, &err);
     kpca_progress("load model", 1, 1);
     if (st != KPCA_OK)
-        return cli_fail(&err);
+        return cli_fail_input(&err, model_path);
     /* the model's smoothing is the one its inputs get: a --smooth given must agree */
     if (in->smooth != 0.0 && in->smooth != model->smooth) {
         char have[CLI_NUMBER_MAX], given[CLI_NUMBER_MAX];

@@ -45,6 +45,15 @@ int cli_fail(const kpca_error *err);
  * TRAIN, TEST). */
 extern const char *const *cli_inputs;
 extern size_t cli_ninputs;
+/* Reports err, the failure to read the input `path`, in the user's terms
+ * when path is one of the command's positional arguments and holds another
+ * kind of file than that argument takes (io/sniff.h): "argument 1 of
+ * transform is a MODEL (written by kpca fit); 'zip.test.gz' holds ESL text
+ * data (gzip, 2007 x 256)", naming another argument that is the same file or
+ * is the model (swapped arguments); KPCA_EFORMAT then.  Otherwise, and
+ * always for KPCA_EIO and KPCA_ENOMEM, cli_fail(err).  Sniffing reads the
+ * file: an error path only. */
+int cli_fail_input(const kpca_error *err, const char *path);
 /* Before the work, for each output path that is not NULL: refuses one that
  * is the same file as an input (kpca_output_check, through links too), after
  * refusing an input that is a directory (kpca_input_check); then checks that

@@ -147,16 +147,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
     }
     if (np < cmd->npos_min) {
         /* name the first missing positional argument from the synopsis */
-        char missing[32] = "";
-        size_t seen = 0;
-        for (const char *t = cmd->synopsis; *t;) {
-            while (*t == ' ')
-                t++;
-            size_t len = strcspn(t, " ");
-            if (len > 0 && t[0] != '[' && seen++ == (size_t)np && len < sizeof missing)
-                snprintf(missing, sizeof missing, "%.*s", (int)len, t);
-            t += len;
-        }
+        char missing[32];
+        cli_synopsis_arg(cmd, (size_t)np, missing, sizeof missing);
         cli_error("missing argument%s%s: usage: kpca %s %s", missing[0] ? " " : "", missing, cmd->name,
                   cmd->synopsis);
         cli_hint(cmd);
@@ -165,6 +157,20 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
     *npos = np;
     cli_ninputs = (size_t)np;
     return 0;
+}
+
+void cli_synopsis_arg(const cli_command *cmd, size_t i, char *buf, size_t cap)
+{
+    size_t seen = 0;
+    buf[0] = '\0';
+    for (const char *t = cmd->synopsis; *t;) {
+        while (*t == ' ')
+            t++;
+        size_t len = strcspn(t, " ");
+        if (len > 0 && t[0] != '[' && seen++ == i && len < cap)
+            snprintf(buf, cap, "%.*s", (int)len, t);
+        t += len;
+    }
 }
 
 void cli_print_help(const cli_command *cmd, FILE *fp)

@@ -51,6 +51,11 @@ typedef struct {
  * (already reported). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *npos);
 
+/* The name of positional argument i (from 0) in cmd's synopsis ("MODEL",
+ * "DATA", ...) into buf; "" when the synopsis has none there or it does not
+ * fit in cap bytes. */
+void cli_synopsis_arg(const cli_command *cmd, size_t i, char *buf, size_t cap);
+
 /* Prints the usage and option table of cmd. */
 void cli_print_help(const cli_command *cmd, FILE *fp);
 

@@ -45,12 +45,12 @@ libsvm_errors() {
     [ "$(wc -l <"$TMP/pred.txt")" -eq 2007 ]
     echo "svm-train/svm-predict: $want errors of 2007" >&2
 
-    run --separate-stderr "$KPCA" eval -q --backend sparse --scale none "$FIX/train.svm" "$FIX/test.svm"
+    run --separate-stderr "$KPCA" eval -q -c 1 --backend sparse --scale none "$FIX/train.svm" "$FIX/test.svm"
     assert_status 0
     printf '%s\n' "$output" >&2
     [ "$(table_errors 32)" = "$want" ] || fail "kpca eval --backend sparse: $(table_errors 32) errors, LIBSVM: $want"
 
-    run --separate-stderr "$KPCA" eval -q --scale none "$FIX/train.svm" "$FIX/test.svm"
+    run --separate-stderr "$KPCA" eval -q -c 1 --scale none "$FIX/train.svm" "$FIX/test.svm"
     assert_status 0
     printf '%s\n' "$output" >&2
     [ "$(table_errors 32)" = "$want" ] || fail "kpca eval (gram): $(table_errors 32) errors, LIBSVM: $want"

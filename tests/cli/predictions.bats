@@ -49,7 +49,7 @@ setup() {
     [ -x "$SVM_TRAIN" ] && [ -x "$SVM_PREDICT" ] || skip "no $SVM_TRAIN / $SVM_PREDICT (Debian package libsvm-tools)"
     "$SVM_TRAIN" -q -s 0 -t 0 -c 1 "$FIX/train.svm" "$TMP/svm.model"
     "$SVM_PREDICT" "$FIX/test.svm" "$TMP/svm.model" "$TMP/libsvm.pred" >/dev/null
-    run --separate-stderr "$KPCA" eval -q --backend sparse --scale none "$FIX/train.svm" "$FIX/test.svm" \
+    run --separate-stderr "$KPCA" eval -q -c 1 --backend sparse --scale none "$FIX/train.svm" "$FIX/test.svm" \
         --predictions "$OUT/kpca.pred"
     assert_status 0
     # the same solver, parameters and data: byte for byte the same file

@@ -32,7 +32,7 @@ setup() {
         fail "a speed-up is not full/projection"
     local md="$OUT/reduced-set.md"
     grep -q '^Provenance: `scripts/reduce.sh --quick' "$md" || fail "no provenance"
-    grep -q -- "kpca eval -k K $(. "$REPO/scripts/lib.sh" && echo "$HEADLINE_EVAL")\`" "$md" || fail "the eval options are not the headline protocol's"
+    grep -q -- "kpca eval -k K $("$KPCA" eval --print-defaults)\`" "$md" || fail "the eval options are not the headline protocol's"
     [ "$(grep -c '^| 3 | ' "$md")" -eq 9 ] || fail "the Markdown table does not have the 9 rows"
     if command -v gnuplot >/dev/null; then
         [ "$(head -c 4 "$OUT/reduced-set.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "no PNG"

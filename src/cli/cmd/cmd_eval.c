@@ -5,12 +5,23 @@
 
 #include "cli/cli.h"
 
+/* The defaults of --multiclass, --scale and --cost: the headline protocol
+ * (README, "Protocol"; chosen on training data: results/protocol-study.md).
+ * Their one home: an option not given is parsed from its string here, the
+ * option table shows them as "(default: ...)" (--help, the man page), and
+ * --print-defaults prints them as options for the scripts (scripts/lib.sh,
+ * headline_eval). */
+#define DEFAULT_MULTICLASS "ovo"
+#define DEFAULT_SCALE "norm"
+#define DEFAULT_COST "10"
+#define DEFAULT_OPTIONS "--multiclass " DEFAULT_MULTICLASS " --scale " DEFAULT_SCALE " -c " DEFAULT_COST
+
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
     const char *header, *label, *precision;
     double eps;
     long folds, threads;
-    int quiet;
+    int quiet, print_defaults;
     const char *memory_limit;
     int verbose;
 } o;
@@ -19,13 +30,15 @@ static const cli_option options[] = {
     {"components", 'k', "LIST", CLI_STRING, &o.components, 0, 0,
      "comma-separated numbers of leading components, e.g. 64,128,256 (default: all)"},
     {"cost", 'c', "C[,C...]", CLI_STRING, &o.cost, 0, 0,
-     "SVM soft-margin constant C > 0; several: chosen per prefix by cross-validation on TRAIN (default: 1)"},
+     "SVM soft-margin constant C > 0; several: chosen per prefix by cross-validation on TRAIN (default: " DEFAULT_COST ")"},
     {"folds", 0, "N", CLI_INT, &o.folds, 2, 100, "cross-validation folds when -c lists several values (default: 5)"},
     {"classifier", 0, "KIND", CLI_STRING, &o.classifier, 0, 0,
      "svm (LIBSVM C-SVC, linear kernel) or lda (Gaussian, pooled covariance) (default: svm)"},
-    {"multiclass", 0, "SCHEME", CLI_STRING, &o.multiclass, 0, 0, "ovo (LIBSVM's one-vs-one) or ovr (one-vs-rest) (default: ovo)"},
+    {"multiclass", 0, "SCHEME", CLI_STRING, &o.multiclass, 0, 0, "ovo (LIBSVM's one-vs-one) or ovr (one-vs-rest) (default: " DEFAULT_MULTICLASS ")"},
     {"scale", 0, "HOW", CLI_STRING, &o.scale, 0, 0,
-     "none, norm (one factor: mean squared training norm 1) or std (per component) (default: norm)"},
+     "none, norm (one factor: mean squared training norm 1) or std (per component) (default: " DEFAULT_SCALE ")"},
+    {"print-defaults", 0, NULL, CLI_FLAG, &o.print_defaults, 0, 0,
+     "print the defaults of --multiclass, --scale and --cost as options (" DEFAULT_OPTIONS ") and exit"},
     {"backend", 0, "B", CLI_STRING, &o.backend, 0, 0,
      "gram (LIBSVM on a precomputed kernel by BLAS), sparse (LIBSVM's linear kernel) or liblinear (LIBLINEAR's "
      "dual coordinate descent: no kernel matrix, much faster, a regularised bias) (default: gram)"},
@@ -178,6 +191,10 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
 int cmd_eval(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
+    if (argc == 2 && strcmp(argv[1], "--print-defaults") == 0) { /* no TRAIN and TEST needed */
+        puts(DEFAULT_OPTIONS);
+        return 0;
+    }
     kpca_eval_params p = kpca_eval_defaults();
     char *pos[2]; /* o.eps, o.folds: 0 = not given (their ranges exclude 0) */
     int npos;
@@ -185,6 +202,10 @@ int cmd_eval(int argc, char **argv)
                       (cli_common){&o.quiet, &o.verbose, &o.memory_limit});
     if (r != 0)
         return r < 0 ? 0 : r;
+    if (o.print_defaults) {
+        puts(DEFAULT_OPTIONS);
+        return 0;
+    }
     if (o.eps != 0.0)
         p.svm.eps = o.eps;
     if (o.folds != 0)
@@ -192,8 +213,9 @@ int cmd_eval(int argc, char **argv)
     p.svm.threads = (int)o.threads;
     double *costs = NULL;
     size_t ncost = 0;
-    if (o.cost && cli_parse_double_list(o.cost, 1e-300, 1e300, &costs, &ncost) != 0) {
-        cli_usage("option '--cost': expected a positive number or a comma-separated list, got '%s'", o.cost);
+    const char *cost = o.cost ? o.cost : DEFAULT_COST;
+    if (cli_parse_double_list(cost, 1e-300, 1e300, &costs, &ncost) != 0) {
+        cli_usage("option '--cost': expected a positive number or a comma-separated list, got '%s'", cost);
         return KPCA_EUSAGE;
     }
     if (ncost == 1)
@@ -227,12 +249,12 @@ int cmd_eval(int argc, char **argv)
                 free(costs);
                 return KPCA_EUSAGE;
             }
-    if (o.multiclass && kpca_multiclass_parse(o.multiclass, &p.svm.scheme) != 0) {
+    if (kpca_multiclass_parse(o.multiclass ? o.multiclass : DEFAULT_MULTICLASS, &p.svm.scheme) != 0) {
         cli_usage("option '--multiclass': expected ovo or ovr, got '%s'", o.multiclass);
         free(costs);
         return KPCA_EUSAGE;
     }
-    if (o.scale && kpca_scale_parse(o.scale, &p.scale) != 0) {
+    if (kpca_scale_parse(o.scale ? o.scale : DEFAULT_SCALE, &p.scale) != 0) {
         cli_usage("option '--scale': expected none, norm or std, got '%s'", o.scale);
         free(costs);
         return KPCA_EUSAGE;

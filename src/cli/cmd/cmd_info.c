@@ -41,7 +41,7 @@ int cmd_info(int argc, char **argv)
     kpca_model md;
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
-        return cli_fail(&err);
+        return cli_fail_input(&err, pos[0]);
     printf("format %s\nversion %d\nkernel %s\n", KPCA_MODEL_FORMAT, md.version, kpca_kernel_name(md.kernel.type));
     /* the parameters the kernel has, no others */
     if (md.kernel.type == KPCA_KERNEL_POLY)

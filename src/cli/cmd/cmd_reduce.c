@@ -88,7 +88,7 @@ int cmd_reduce(int argc, char **argv)
     kpca_model full, small;
     kpca_error err;
     if (kpca_model_load(pos[0], &full, &err) != KPCA_OK)
-        return cli_fail(&err);
+        return cli_fail_input(&err, pos[0]);
     cli_progress_begin("reduce", o.quiet, o.verbose);
     kpca_reduce_info info;
     kpca_status st = kpca_reduce(&full, &p, &small, &info, &err);

@@ -69,7 +69,7 @@ int cmd_spectrum(int argc, char **argv)
     kpca_model md;
     kpca_error err;
     if (kpca_model_load(pos[0], &md, &err) != KPCA_OK)
-        return cli_fail(&err);
+        return cli_fail_input(&err, pos[0]);
     if (md.centring == KPCA_CENTRE_REDUCED) {
         kpca_fail(&err, KPCA_EUSAGE,
                   "'%s' is a reduced model (kpca reduce): its components are approximations; "

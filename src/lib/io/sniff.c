@@ -1,0 +1,169 @@
+/* sniff.c - what a file looks like (see sniff.h). */
+#include "io/sniff.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "io/featfile.h"
+#include "io/h5util.h"
+#include "support/mem.h"
+
+/* 1 when the file's bytes (through gzip) are only blanks, read up to 1 MiB;
+ * 0 at the first other byte or on a read error */
+static int blank(const char *path)
+{
+    gzFile gz = gzopen(path, "rb");
+    if (gz == NULL)
+        return 0;
+    char buf[4096];
+    int only_blanks = 1, got;
+    size_t total = 0;
+    while (only_blanks && total < (1u << 20) && (got = gzread(gz, buf, sizeof buf)) > 0) {
+        for (int i = 0; i < got && only_blanks; i++)
+            only_blanks = strchr(" \t\r\n", buf[i]) != NULL && buf[i] != '\0';
+        total += (size_t)got;
+    }
+    int zerr;
+    gzerror(gz, &zerr);
+    gzclose(gz);
+    return only_blanks && (zerr == Z_OK || zerr == Z_STREAM_END);
+}
+
+/* 1 when an HDF5 superblock stands at 0, 512, 1024... in the file (after
+ * a user block that is not kpca's seal) */
+static int hdf5_behind_block(const char *path, off_t size)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    unsigned long long base, eof;
+    size_t len;
+    int found = kpca_h5_superblock_read(fd, size, &base, &eof, &len) == 0;
+    close(fd);
+    return found;
+}
+
+/* A sealed kpca HDF5 file's `format` attribute into tag ("" for none, an
+ * unsealed or unreadable file), whether it is sealed into *sealed; 1 when
+ * the file opens as HDF5 */
+static int hdf5_format(const char *path, char *tag, size_t cap, int *sealed)
+{
+    hid_t f;
+    kpca_error err;
+    tag[0] = '\0';
+    *sealed = 0;
+    if (kpca_h5_open_read_sealed(path, KPCA_SEAL_IF_PRESENT, &f, sealed, &err) != KPCA_OK)
+        return 0;
+    if (*sealed && H5Aexists(f, "format") > 0 && kpca_h5_attr_read_string(f, path, "format", tag, cap, &err) != KPCA_OK)
+        tag[0] = '\0';
+    H5Fclose(f);
+    return 1;
+}
+
+void kpca_file_sniff(const char *spec, kpca_file_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = KPCA_FILE_UNREADABLE;
+    char *file = NULL;
+    const char *group;
+    kpca_error err;
+    if (kpca_split_spec(spec, &file, &group, &err) != KPCA_OK)
+        return;
+    struct stat sb;
+    FILE *fp = NULL;
+    unsigned char head[2] = {0, 0};
+    if (stat(file, &sb) != 0) {
+        out->errnum = errno;
+        out->kind = errno == ENOENT || errno == ENOTDIR ? KPCA_FILE_MISSING : KPCA_FILE_UNREADABLE;
+    } else if (S_ISDIR(sb.st_mode)) {
+        out->kind = KPCA_FILE_DIRECTORY;
+    } else if ((fp = fopen(file, "rb")) == NULL) {
+        out->errnum = errno;
+    } else {
+        out->gzip = fread(head, 1, 2, fp) == 2 && head[0] == 0x1f && head[1] == 0x8b;
+        fclose(fp);
+        kpca_format fmt = KPCA_FMT_AUTO;
+        if (kpca_detect_format(file, &fmt, &err) != KPCA_OK && hdf5_behind_block(file, sb.st_size))
+            fmt = KPCA_FMT_HDF5;
+        if (fmt == KPCA_FMT_AUTO)
+            out->kind = blank(file) ? KPCA_FILE_EMPTY : KPCA_FILE_BINARY;
+        else if (fmt == KPCA_FMT_NPY)
+            out->kind = KPCA_FILE_NPY;
+        else if (fmt != KPCA_FMT_HDF5)
+            out->kind = KPCA_FILE_TEXT;
+        else {
+            out->damaged = !hdf5_format(file, out->tag, sizeof out->tag, &out->sealed);
+            out->kind = out->tag[0] == '\0'                              ? KPCA_FILE_HDF5
+                        : strcmp(out->tag, KPCA_MODEL_FORMAT) == 0    ? KPCA_FILE_MODEL
+                        : strcmp(out->tag, KPCA_FEATURES_FORMAT) == 0 ? KPCA_FILE_FEATURES
+                                                                      : KPCA_FILE_KPCA_OTHER;
+        }
+        out->format = fmt;
+    }
+    if (out->kind != KPCA_FILE_TEXT && out->kind != KPCA_FILE_EMPTY)
+        out->gzip = 0;
+    if (kpca_file_is_data(out->kind)) {
+        kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
+        kpca_dataset ds;
+        if (kpca_dataset_read(spec, &ro, &ds, &err) == KPCA_OK) {
+            out->has_shape = 1;
+            out->n = ds.n;
+            out->dim = ds.dim;
+            kpca_dataset_free(&ds);
+        }
+    }
+    kpca_free(file);
+}
+
+int kpca_file_is_data(kpca_file_kind kind)
+{
+    return kind == KPCA_FILE_FEATURES || kind == KPCA_FILE_KPCA_OTHER || kind == KPCA_FILE_HDF5 ||
+           kind == KPCA_FILE_NPY || kind == KPCA_FILE_TEXT;
+}
+
+const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
+{
+    char shape[64] = "";
+    if (fi->has_shape)
+        snprintf(shape, sizeof shape, "%s%zu x %zu", fi->gzip ? ", " : "", fi->n, fi->dim);
+    const char *gz = fi->gzip ? "gzip" : "";
+    const char *open = fi->has_shape || fi->gzip ? " (" : "", *close = fi->has_shape || fi->gzip ? ")" : "";
+    switch (fi->kind) {
+    case KPCA_FILE_MISSING: snprintf(buf, cap, "does not exist"); break;
+    case KPCA_FILE_UNREADABLE:
+        snprintf(buf, cap, "cannot be read%s%s%s", fi->errnum ? " (" : "", fi->errnum ? strerror(fi->errnum) : "",
+                 fi->errnum ? ")" : "");
+        break;
+    case KPCA_FILE_DIRECTORY: snprintf(buf, cap, "is a directory"); break;
+    case KPCA_FILE_EMPTY: snprintf(buf, cap, "is empty%s", fi->gzip ? " (gzip of nothing but blanks)" : ""); break;
+    case KPCA_FILE_MODEL: snprintf(buf, cap, "is a kpca model (written by kpca fit)"); break;
+    case KPCA_FILE_FEATURES:
+        snprintf(buf, cap, "holds kpca features (%s%swritten by kpca transform)", shape, fi->has_shape ? ", " : "");
+        break;
+    case KPCA_FILE_KPCA_OTHER: snprintf(buf, cap, "is a kpca file of format '%s'%s%s%s", fi->tag, open, shape, close); break;
+    case KPCA_FILE_HDF5:
+        if (fi->damaged)
+            snprintf(buf, cap, "is a damaged HDF5 file");
+        else if (fi->sealed)
+            snprintf(buf, cap, "is an HDF5 file sealed by kpca but of no format it knows");
+        else if (fi->has_shape)
+            snprintf(buf, cap, "holds HDF5 data (%s) with no kpca seal (not written by kpca)", shape);
+        else
+            snprintf(buf, cap, "is an HDF5 file with no kpca seal (not written by kpca, or its first bytes lost) "
+                               "and no data kpca reads at its root");
+        break;
+    case KPCA_FILE_NPY: snprintf(buf, cap, "holds a NumPy array%s%s%s", open, shape, close); break;
+    case KPCA_FILE_TEXT: {
+        const char *name = fi->format == KPCA_FMT_LIBSVM ? "LIBSVM" : fi->format == KPCA_FMT_CSV ? "CSV" : "ESL";
+        snprintf(buf, cap, "holds %s text data%s%s%s%s", name, open, gz, shape, close);
+        break;
+    }
+    case KPCA_FILE_BINARY: snprintf(buf, cap, "holds binary data in no format kpca reads"); break;
+    }
+    return buf;
+}

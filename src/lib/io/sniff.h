@@ -1,0 +1,60 @@
+/* sniff.h - what a file looks like: a kpca model, a kpca feature file,
+ * other HDF5, text data (ESL, LIBSVM, CSV), NumPy .npy, gzip of text, an
+ * empty file, a directory, a missing or unreadable one.  The one place that
+ * tells, for messages that say what a file given in the wrong place is
+ * instead ("'d3.model' is a kpca model, not DATA").  No printing. */
+#ifndef KPCA_SNIFF_H
+#define KPCA_SNIFF_H
+
+#include <stddef.h>
+
+#include "io/dataset.h"
+
+/* The HDF5 `format` attribute of a kpca model (core/model_io.c writes it). */
+#define KPCA_MODEL_FORMAT "kpca-model"
+
+typedef enum {
+    KPCA_FILE_MISSING = 0, /* no such file */
+    KPCA_FILE_UNREADABLE,  /* there, but it cannot be opened or read */
+    KPCA_FILE_DIRECTORY,
+    KPCA_FILE_EMPTY,       /* no bytes, or only blanks (through gzip too) */
+    KPCA_FILE_MODEL,       /* sealed HDF5 of format KPCA_MODEL_FORMAT */
+    KPCA_FILE_FEATURES,    /* sealed HDF5 of format KPCA_FEATURES_FORMAT */
+    KPCA_FILE_KPCA_OTHER,  /* sealed HDF5 of another kpca format (in .tag) */
+    KPCA_FILE_HDF5,        /* HDF5 that kpca did not write, or a damaged one */
+    KPCA_FILE_NPY,         /* a NumPy .npy file */
+    KPCA_FILE_TEXT,        /* text kpca reads as data: .format ESL, LIBSVM or CSV */
+    KPCA_FILE_BINARY       /* bytes in no format kpca reads */
+} kpca_file_kind;
+
+typedef struct {
+    kpca_file_kind kind;
+    int gzip;            /* 1: gzip-compressed (TEXT, EMPTY) */
+    kpca_format format;  /* TEXT: ESL, LIBSVM or CSV; NPY, HDF5 kinds: NPY, HDF5 */
+    int has_shape;       /* 1: it reads as data of n points of dim values */
+    size_t n, dim;
+    char tag[32];        /* KPCA_OTHER: its `format` attribute */
+    int errnum;          /* UNREADABLE: the errno */
+    int damaged;         /* HDF5: 1 when it does not open (a seal that does
+                          * not match, a damaged superblock...) */
+    int sealed;          /* HDF5: 1 when it carries kpca's seal (h5seal.h) */
+} kpca_file_info;
+
+/* Looks at `spec` (a file name, or "FILE:GROUP" as the data readers take
+ * it) and fills *out.  For a kind that reads as data (FEATURES, KPCA_OTHER,
+ * HDF5, NPY, TEXT) it is read whole with the default read options to find
+ * its shape: O(the file's size) time and memory, meant for an error path.
+ * Never fails: a file that cannot be looked at is UNREADABLE or MISSING.
+ * Attributes are read only from a sealed HDF5 file (h5seal.h). */
+void kpca_file_sniff(const char *spec, kpca_file_info *out);
+
+/* What the file is, as the end of a sentence whose subject is the file:
+ * "is a kpca model (written by kpca fit or reduce)", "holds ESL text data
+ * (gzip, 7291 x 256)", "is empty", "does not exist"...; into buf (cap
+ * bytes, truncated).  Returns buf. */
+const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap);
+
+/* 1 when the kind reads as data (FEATURES, KPCA_OTHER, HDF5, NPY, TEXT). */
+int kpca_file_is_data(kpca_file_kind kind);
+
+#endif
