@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # primal.bats - kpca fit of a linear or degree-1 kernel with fewer values per
 # point than fit points goes through the D x D covariance; --no-primal keeps
-# the M x M kernel matrix; both give the same projections.
+# the M x M kernel matrix; both give the same projections.  kpca transform
+# of such a model multiplies the points by the D x K primal weights (-v:
+# "primal weights"); its --no-primal keeps the kernel rows; the same features.
 
 load ../helper
 
@@ -101,4 +103,57 @@ compare() {
     assert_status 0
     [ "$("$KPCA" info "$TMP/s2.h5" | awk '$1 == "precision" { print $2 }')" = single ] ||
         fail "--no-primal --precision single recorded another precision"
+}
+
+# transform -v MODEL DATA OUT [OPTION...]: the features in OUT; fails unless
+# the primal weights were computed exactly when no --no-primal is given
+transform_path() {
+    local model=$1 data=$2 out=$3
+    shift 3
+    run --separate-stderr "$KPCA" transform -v "$@" "$model" "$data" -o "$out"
+    assert_status 0
+    if [[ " $* " == *" --no-primal "* ]]; then
+        [[ "$stderr" != *"primal weights"* ]] || fail "--no-primal computed the primal weights: $stderr"
+    else
+        assert_stderr_contains "primal weights"
+    fi
+}
+
+@test "transform of a gamma x.y model: the primal weights and --no-primal's kernel rows give the same features" {
+    "$KPCA" fit -q -d 1 -k 300 "$TMP/fit.txt" -o "$TMP/p.h5"
+    "$KPCA" fit -q -d 1 --gamma 0.5 -k 20 --solver nystrom --landmarks 300 "$TMP/fit.txt" -o "$TMP/ny.h5"
+    "$KPCA" fit -q --kernel linear -k 20 --smooth 0.8 "$TMP/fit.txt" -o "$TMP/sm.h5"
+    # new digits, then fit digits (an exact model copies their features)
+    cat "$TMP/new.txt" "$TMP/fit.txt" >"$TMP/mix.txt"
+    for m in p ny sm; do
+        for k in "" "-k 7"; do
+            # shellcheck disable=SC2086 # "" is no option
+            transform_path "$TMP/$m.h5" "$TMP/mix.txt" "$TMP/a.csv" $k
+            # shellcheck disable=SC2086
+            transform_path "$TMP/$m.h5" "$TMP/mix.txt" "$TMP/b.csv" $k --no-primal
+            compare "$TMP/a.csv" "$TMP/b.csv" || fail "$m $k: the paths differ"
+        done
+    done
+    # --precision single: the primal weights stay double, the kernel rows do not
+    transform_path "$TMP/p.h5" "$TMP/new.txt" "$TMP/d.csv"
+    transform_path "$TMP/p.h5" "$TMP/new.txt" "$TMP/s.csv" --precision single
+    cmp "$TMP/d.csv" "$TMP/s.csv" || fail "--precision single changed the primal features"
+    transform_path "$TMP/p.h5" "$TMP/new.txt" "$TMP/s.csv" --precision single --no-primal
+    ! cmp -s "$TMP/d.csv" "$TMP/s.csv" || fail "--precision single --no-primal gave the double features"
+}
+
+@test "transform: the kernel rows where the primal weights do not apply; --no-primal is then a no-op" {
+    head_rows "$DATA/zip.train.gz" 200 "$TMP/small.txt"
+    for args in "-d 2 -k 5 $TMP/fit.txt" "-d 1 --coef0 1 -k 5 $TMP/fit.txt" "-d 1 -k 5 $TMP/small.txt"; do
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $args -o "$TMP/m.h5"
+        run --separate-stderr "$KPCA" transform -v "$TMP/m.h5" "$TMP/new.txt" -o "$TMP/a.csv"
+        assert_status 0
+        [[ "$stderr" != *"primal weights"* ]] || fail "primal weights for: $args"
+        "$KPCA" transform -q --no-primal "$TMP/m.h5" "$TMP/new.txt" -o "$TMP/b.csv"
+        cmp "$TMP/a.csv" "$TMP/b.csv" || fail "--no-primal changed the features of: $args"
+    done
+    run --separate-stderr "$KPCA" transform --help
+    assert_status 0
+    [[ "$output" == *"--no-primal"* ]] || fail "--help lacks --no-primal"
 }

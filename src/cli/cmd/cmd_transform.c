@@ -8,7 +8,7 @@
 static struct {
     size_t components;
     const char *output, *oformat, *precision;
-    int quiet;
+    int quiet, no_primal;
     const char *memory_limit;
     int verbose;
     cli_input in;
@@ -21,7 +21,11 @@ static const cli_option options[] = {
      "hdf5, libsvm, csv or npy (default: from FILE's suffix: .h5 or .hdf5, .csv, .npy, .libsvm .svm or .txt; "
      "libsvm for -; another suffix needs -f)"},
     CLI_PRECISION_OPTION(o.precision, "the projection's product with alpha (single: SGEMM on the centred kernel rows "
-                                      "rounded; the features stay double) (default: the model's, kpca info)"),
+                                      "rounded; the features stay double; the primal weights are always double) "
+                                      "(default: the model's, kpca info)"),
+    {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
+     "compute each point's kernel row against all M model points even where the D x K primal weights give the same "
+     "features faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),
@@ -31,7 +35,10 @@ static const cli_option options[] = {
 const cli_command cli_transform_command = {
     "transform", "[options] MODEL DATA -o FEATURES", "project DATA onto the components of MODEL",
     "Each point's kernel row against the fit points is centred with the fit's\n"
-    "column means and grand mean, then multiplied by alpha. The labels of DATA\n"
+    "column means and grand mean, then multiplied by alpha; for a kernel gamma\n"
+    "x.y with fewer values per point than model points, the centred point is\n"
+    "multiplied by the D x K primal weights W = gamma Xc' alpha' instead (the\n"
+    "same features to rounding; --no-primal: the kernel rows). The labels of DATA\n"
     "are kept with the features, class names too in HDF5 (class_names) and CSV;\n"
     "LIBSVM labels are numbers, so named classes are written as their codes\n"
     "0..C-1, with a warning saying which name each stands for.",
@@ -75,6 +82,7 @@ int cmd_transform(int argc, char **argv)
     }
     if (o.precision != NULL) /* the model in memory projects in its precision */
         model.precision = prec;
+    model.no_primal = o.no_primal;
     size_t k = o.components ? o.components : model.k;
     if (k > model.k) {
         cli_error("'%s' has %zu components: cannot project onto %zu", pos[0], model.k, k);

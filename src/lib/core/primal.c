@@ -21,6 +21,11 @@ int kpca_primal_applies(const kpca_kernel *kernel, size_t m, size_t dim)
     return dot && dim < m;
 }
 
+double kpca_primal_gamma(const kpca_kernel *kernel)
+{
+    return kernel->type == KPCA_KERNEL_LINEAR ? 1.0 : kernel->gamma;
+}
+
 /* the end of one phase and the start of the next (either NULL: none), as
  * kpca_progress reports them; returns kpca_now() */
 static double phase(const char *done, const char *next)
@@ -76,7 +81,7 @@ kpca_status kpca_primal_solve(const kpca_dataset *fit, double variance, kpca_exa
                                            "than fit points (%zu values, %zu points)", d, m);
     if (variance == 0.0 && (job->want == 0 || job->want > d))
         return kpca_fail(err, KPCA_EUSAGE, "cannot take %zu eigenpairs of a %zu x %zu covariance", job->want, d, d);
-    const double g = job->kernel.type == KPCA_KERNEL_LINEAR ? 1.0 : job->kernel.gamma;
+    const double g = kpca_primal_gamma(&job->kernel);
     const size_t nvec = variance != 0.0 ? d : job->want;
     char what[80];
     snprintf(what, sizeof what, "PCA of %zu points through the %zu x %zu covariance", m, d, d);

@@ -41,6 +41,9 @@
  * kernel matrix's path: its statistics carry the constant's rounding. */
 int kpca_primal_applies(const kpca_kernel *kernel, size_t m, size_t dim);
 
+/* The gamma of such a kernel gamma x.y: 1 for linear, kernel->gamma for poly. */
+double kpca_primal_gamma(const kpca_kernel *kernel);
+
 /* The exact solver's step (model.h, kpca_exact_job) through the covariance
  * C of the fit points: fills job->mu (descending), job->u (unit rows,
  * signed by kpca_eig_fix_sign), job->colmean, grandmean, trace, raw_trace,

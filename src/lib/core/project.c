@@ -1,7 +1,8 @@
 /* project.c - projection onto a model's components (kpca_model_transform,
  * model.h): each point's kernel row against the model points, centred as
- * the model says, times alpha (in the model's precision); an exact model's
- * fit points copied. */
+ * the model says, times alpha (in the model's precision), or for a kernel
+ * gamma x.y the point times the primal weights; an exact model's fit
+ * points copied. */
 #include <cblas.h>
 #include <math.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include "core/centre.h"
 #include "core/kernel.h"
 #include "core/nystrom.h"
+#include "core/primal.h"
 #include "support/mem.h"
 #include "core/model.h"
 #include "support/progress.h"
@@ -106,6 +108,83 @@ static void project_block(const kpca_model *md, const single_bufs *sb, const dou
         zs[i] = (double)sb->z[i];
 }
 
+int kpca_model_transform_primal(const kpca_model *model)
+{
+    return !model->no_primal && kpca_primal_applies(&model->kernel, model->m, model->dim);
+}
+
+/* The primal form of a kernel gamma x.y's projection.  Each centring's
+ * k~(x_i, x) is affine in x: KERNEL's g x_i.x - colmean_i - g xbar.x +
+ * grandmean = g (x_i - xbar).x + (grandmean - colmean_i) (the row mean
+ * of the kernel row is g xbar.x), NYSTROM's and REDUCED's g x_i.x -
+ * colmean_i; so z_c(x) = sum_i alpha_ci k~(x_i, x) = (x - xbar).w_c + b_c
+ * with w_c = g sum_i alpha_ci (x_i - s xbar) (s = 1 for KERNEL, else 0)
+ * and b_c = sum_i alpha_ci (s grandmean - colmean_i) + xbar.w_c.  The
+ * stored colmean and grandmean enter as the kernel rows' path uses them.
+ * Shifting x by xbar is for rounding only: for KERNEL, colmean_i =
+ * g x_i.xbar and b_c is then rounding, where x.w_c and its constant would
+ * cancel. */
+typedef struct {
+    double *mean; /* dim: xbar, the mean model point */
+    double *w;    /* dim x k */
+    double *b;    /* k */
+    double *xc;   /* block x dim: a block's rows less xbar */
+} primal_bufs;
+
+/* Fills pb for the first k components (2 m dim k flops in DGEMM); -1 when
+ * out of memory (pb's blocks then for primal_bufs_free). */
+static int primal_bufs_alloc(const kpca_model *md, size_t block, size_t k, primal_bufs *pb)
+{
+    const size_t m = md->m, d = md->dim;
+    const int shift = md->centring == KPCA_CENTRE_KERNEL;
+    const double g = kpca_primal_gamma(&md->kernel);
+    pb->mean = kpca_calloc(d, sizeof(double));
+    pb->w = kpca_alloc_array(d, k, sizeof(double));
+    pb->b = kpca_alloc_array(k, 1, sizeof(double));
+    pb->xc = kpca_alloc_array(block ? block : 1, d, sizeof(double));
+    double *xs = kpca_alloc_array(m, d, sizeof(double)); /* X - s 1 xbar', then the m constants */
+    if (pb->mean == NULL || pb->w == NULL || pb->b == NULL || pb->xc == NULL || xs == NULL) {
+        kpca_free(xs);
+        return -1;
+    }
+    for (size_t i = 0; i < m; i++)
+        cblas_daxpy((int)d, 1.0, md->fitx + i * d, 1, pb->mean, 1);
+    cblas_dscal((int)d, 1.0 / (double)m, pb->mean, 1);
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < d; j++)
+            xs[i * d + j] = md->fitx[i * d + j] - (shift ? pb->mean[j] : 0.0);
+    /* W = g Xs' alpha' (alpha: k x m rows) */
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasTrans, (int)d, (int)k, (int)m, g, xs, (int)d, md->alpha, (int)m, 0.0,
+                pb->w, (int)k);
+    for (size_t i = 0; i < m; i++)
+        xs[i] = (shift ? md->grandmean : 0.0) - md->colmean[i];
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)k, (int)m, 1.0, md->alpha, (int)m, xs, 1, 0.0, pb->b, 1);
+    cblas_dgemv(CblasRowMajor, CblasTrans, (int)d, (int)k, 1.0, pb->w, (int)k, pb->mean, 1, 1.0, pb->b, 1);
+    kpca_free(xs);
+    return 0;
+}
+
+static void primal_bufs_free(primal_bufs *pb)
+{
+    kpca_free(pb->mean);
+    kpca_free(pb->w);
+    kpca_free(pb->b);
+    kpca_free(pb->xc);
+}
+
+/* zs (no x k) = (xs - 1 xbar') W + 1 b', in double */
+static void project_block_primal(const primal_bufs *pb, const double *xs, size_t no, size_t dim, size_t k,
+                                 double *zs)
+{
+    for (size_t r = 0; r < no; r++) {
+        for (size_t j = 0; j < dim; j++)
+            pb->xc[r * dim + j] = xs[r * dim + j] - pb->mean[j];
+        memcpy(zs + r * k, pb->b, k * sizeof(double));
+    }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)no, (int)k, (int)dim, 1.0, pb->xc, (int)dim, pb->w,
+                (int)k, 1.0, zs, (int)k);
+}
+
 kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
                                  double *z, kpca_error *err)
 {
@@ -121,18 +200,31 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
      * that has some, the other rows are gathered (xb), projected (zb) and
      * scattered back. */
     const int exact = model->centring == KPCA_CENTRE_KERNEL && strncmp(model->solver, "exact", 5) == 0;
+    /* a kernel gamma x.y: the primal weights instead of kernel rows, in double */
+    const int primal = n > 0 && kpca_model_transform_primal(model);
     fit_index fi = {0, NULL};
     size_t *other = NULL; /* rows of the block that are not fit points */
-    double *xb = NULL, *zb = NULL;
-    double *kt = kpca_alloc_array(block ? block : 1, m, sizeof(double));
+    double *xb = NULL, *zb = NULL, *kt = NULL;
     single_bufs sb = {NULL, NULL, NULL};
+    primal_bufs pb = {NULL, NULL, NULL, NULL};
     kpca_status st = KPCA_OK;
-    if (model->precision == KPCA_PRECISION_SINGLE && n > 0 && single_bufs_alloc(model, block, k, &sb) != 0) {
+    if (primal) {
+        kpca_progress("primal weights", 0, 1);
+        if (primal_bufs_alloc(model, block, k, &pb) != 0) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu primal weights", dim, k);
+            goto done;
+        }
+        kpca_progress("primal weights", 1, 1);
+    } else if (model->precision == KPCA_PRECISION_SINGLE && n > 0 && single_bufs_alloc(model, block, k, &sb) != 0) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu single-precision kernel block", block, m);
         goto done;
     }
-    if (kt == NULL || (exact && n > 0 && fit_index_build(model, &fi) != 0)) {
+    if (!primal && (kt = kpca_alloc_array(block ? block : 1, m, sizeof(double))) == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel block", block, m);
+        goto done;
+    }
+    if (exact && n > 0 && fit_index_build(model, &fi) != 0) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the index of %zu fit points", m);
         goto done;
     }
     if (fi.slot != NULL) {
@@ -171,13 +263,17 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
                 zs = zb;
             }
         }
-        kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
-        if (model->centring != KPCA_CENTRE_KERNEL) { /* NYSTROM, REDUCED */
-            kpca_nystrom_centre_rows(kt, no, m, model->colmean);
+        if (primal) {
+            project_block_primal(&pb, xs, no, dim, k, zs);
         } else {
-            kpca_center_cross(kt, no, m, model->colmean, model->grandmean);
+            kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
+            if (model->centring != KPCA_CENTRE_KERNEL) { /* NYSTROM, REDUCED */
+                kpca_nystrom_centre_rows(kt, no, m, model->colmean);
+            } else {
+                kpca_center_cross(kt, no, m, model->colmean, model->grandmean);
+            }
+            project_block(model, &sb, kt, no, k, zs);
         }
-        project_block(model, &sb, kt, no, k, zs);
         if (zs == zb) /* scatter */
             for (size_t r = 0; r < no; r++)
                 memcpy(z + other[r] * k, zb + r * k, k * sizeof(double));
@@ -190,6 +286,7 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
         }
 done:
     single_bufs_free(&sb);
+    primal_bufs_free(&pb);
     kpca_free(kt);
     kpca_free(fi.slot);
     kpca_free(other);
