@@ -388,7 +388,8 @@ fuzz-sealed: build-fuzz/fuzz_model_sealed
 
 # the whole Table 1 in double and in single precision (kpca --precision), cell
 # by cell with McNemar's test on the per-digit predictions, and a verdict
-# (results/precision.md and .csv; two full grids, caches under build/precision)
+# (results/precision.md and .csv; and per degree what single costs in accuracy,
+# results/precision-accuracy.csv; two full grids, caches under build/precision)
 precision: all
 	KPCA=$(BUILD)/kpca sh scripts/precision.sh --work $(BUILD)/precision
 

@@ -13,6 +13,19 @@
 # two-sided p (scripts/lib.sh).  The verdict: whether any cell moves by more
 # than chance (p < 0.05).  Writes NAME.md and NAME.csv into the output
 # directory, with each grid's own run time and the load at start and end.
+#
+# And, per degree, what single precision costs in accuracy, measured on the
+# two grids' own models (NAME-accuracy.csv, and a second table in NAME.md):
+# the eigenvalues' relative error |mu_s - mu_d| / mu_d (kpca spectrum of
+# both models), its maximum over the components k <= 64, 256, 1024, 2048;
+# the components each model kept and its smallest kept eigenvalue over
+# mu_1; and the largest difference of the test digits' projections,
+# relative to the largest |z|, over the first 64, 256, 2048 components:
+# the single model (projected in single) against the double model, and the
+# single model projected in single against the same model projected in
+# double (kpca transform --precision double): the single GEMM's own part.
+# A bound past the components both models kept covers all of them; an
+# empty cell: the previous bound covers them already.
 # Needs a kpca whose fit has --precision.
 #
 # usage: scripts/precision.sh [options]
@@ -83,6 +96,97 @@ gridtime() { jq -r '"\(.provenance.seconds) s" + (if .provenance.steps_reused th
 tdouble=$(gridtime "$work/double/grid.json")
 tsingle=$(gridtime "$work/single/grid.json")
 
+# ---- per degree: eigenvalues and projections of the two grids' models ------
+# Each grid's models, in run-grid.sh's cache (seed 0: its default)
+model_of() { printf '%s/%s/fit-m%s-s0%s/d%s.model\n' "$work" "$1" "$subset" "$([ "$1" = double ] || echo "-$1")" "$2"; }
+# The bounds on k of the eigenvalue and projection maxima
+EIG_LEVELS=64,256,1024,2048
+PROJ_LEVELS=64,256,2048
+# LEVELS_AWK: levels_init(LIST, N) sets nl and bound[1..nl], where the
+# running maximum over k = 1.. of the comma-separated LIST's bounds is read
+# with N components to compare: min(L, N), or 0 where the previous bound
+# already reaches N (nothing more to compare: an empty cell).
+LEVELS_AWK='
+function levels_init(list, n,    i, prev) {
+    nl = split(list, lev, ","); prev = 0
+    for (i = 1; i <= nl; i++) { bound[i] = prev >= n ? 0 : (lev[i] + 0 < n ? lev[i] + 0 : n); prev = lev[i] + 0 }
+}
+# cell(NUM, DEN, I): NUM / DEN for bound I, or "" where it has none
+function cell(num, den, i) { return !bound[i] ? "" : den > 0 ? sprintf("%.6g", num / den) : num > 0 ? "inf" : 0 }
+'
+acc="$out/$name-accuracy.csv"
+lib_tmp "$acc"
+tacc=$tmp
+lib_tmp "$work/accuracy"
+tz=$tmp # the projections, one degree at a time
+tmpfiles="$tmpfiles $tz.d.csv $tz.s.csv $tz.sd.csv $tz.spd $tz.sps"
+col() { put "$1" | awk -v l="$2" '{ n = split(l, a, ","); for (i = 1; i <= n; i++) printf ",%s_k%s", $0, a[i] }'; }
+{
+    printf 'degree,precision_single_model,components_double,components_single,smallest_kept_double,smallest_kept_single'
+    col eig_relerr "$EIG_LEVELS"; col proj_models "$PROJ_LEVELS"; col proj_gemm "$PROJ_LEVELS"; echo
+} >"$tacc"
+for d in $(head -n 1 "$pd" | tr ',' '\n' | sed -n 's/^d\([0-9]*\)_k.*/\1/p' | uniq); do
+    say "== d=$d: eigenvalues and test projections of the double and the single model"
+    mdd=$(model_of double "$d")
+    mds=$(model_of single "$d")
+    kd=$(model_key "$mdd" components) || die "cannot read $mdd"
+    ks=$(model_key "$mds" components) || die "cannot read $mds"
+    # what the single grid's fit computed in (a linear kernel's D x D fit:
+    # double); the last such line, none: double
+    ps1=$(model_key "$mds" precision | tail -n 1)
+    ps1=${ps1:-double}
+    lib_run "$KPCA" spectrum -q --csv - "$mdd" >"$tz.spd" || die "kpca spectrum failed on $mdd"
+    lib_run "$KPCA" spectrum -q --csv - "$mds" >"$tz.sps" || die "kpca spectrum failed on $mds"
+    n=$((kd < ks ? kd : ks))
+    [ "$n" -ge 1 ] || die "a d=$d model kept no component"
+    m=$(printf '%s\n' "$PROJ_LEVELS" | awk -F, -v n="$n" '{ print $NF + 0 < n ? $NF : n }')
+    # the test digits of run-grid.sh (its default --test)
+    lib_run "$KPCA" transform -q -k "$m" "$mdd" data/zip.test.gz -o "$tz.d.csv" || die "kpca transform failed on $mdd"
+    lib_run "$KPCA" transform -q -k "$m" "$mds" data/zip.test.gz -o "$tz.s.csv" || die "kpca transform failed on $mds"
+    lib_run "$KPCA" transform -q -k "$m" --precision double "$mds" data/zip.test.gz -o "$tz.sd.csv" ||
+        die "kpca transform --precision double failed on $mds"
+    # eigenvalues: component,eigenvalue,... of the double, then the single model
+    eig=$(awk -F, -v n="$n" -v levels="$EIG_LEVELS" "$LEVELS_AWK"'
+        FNR == 1 { f++; next }
+        { mu[f, $1] = $2; last[f] = $1 }
+        END {
+            levels_init(levels, n); i = 1; e = 0
+            for (k = 1; k <= n; k++) {
+                r = mu[2, k] - mu[1, k]; r = (r < 0 ? -r : r) / mu[1, k]
+                if (r > e) e = r
+                for (; i <= nl && bound[i] == k; i++) v[i] = e
+            }
+            printf "%.6g,%.6g", mu[1, last[1]] / mu[1, 1], mu[2, last[2]] / mu[2, 1]
+            for (i = 1; i <= nl; i++) printf ",%s", cell(v[i], 1, i)
+        }' "$tz.spd" "$tz.sps") || die "the d=$d spectra"
+    # projections: label,z1..zm of the double model, the single model, the
+    # single model in double, side by side
+    proj=$(paste -d, "$tz.d.csv" "$tz.s.csv" "$tz.sd.csv" | awk -F, -v m="$m" -v levels="$PROJ_LEVELS" "$LEVELS_AWK"'
+        NR == 1 { if (NF != 3 * (m + 1)) { print "precision.sh: the projections have " NF " columns, not " 3 * (m + 1) > "/dev/stderr"; exit 1 }; levels_init(levels, m); next }
+        $1 != $(m + 2) || $1 != $(2 * m + 3) { print "precision.sh: the projections label test digit " NR - 1 " differently" > "/dev/stderr"; exit 1 }
+        {
+            dm = 0; zd = 0; dg = 0; zg = 0; i = 1
+            for (k = 2; k <= m + 1; k++) {
+                a = $k; b = $(k + m + 1); c = $(k + 2 * m + 2)
+                t = b - a; if (t < 0) t = -t; if (t > dm) dm = t
+                t = a < 0 ? -a : a; if (t > zd) zd = t
+                t = b - c; if (t < 0) t = -t; if (t > dg) dg = t
+                t = c < 0 ? -c : c; if (t > zg) zg = t
+                for (; i <= nl && bound[i] == k - 1; i++) {
+                    if (dm > DM[i]) DM[i] = dm; if (zd > ZD[i]) ZD[i] = zd
+                    if (dg > DG[i]) DG[i] = dg; if (zg > ZG[i]) ZG[i] = zg
+                }
+            }
+        }
+        END {
+            if (NR < 2) { print "precision.sh: no projections" > "/dev/stderr"; exit 1 }
+            for (i = 1; i <= nl; i++) printf ",%s", cell(DM[i], ZD[i], i)
+            for (i = 1; i <= nl; i++) printf ",%s", cell(DG[i], ZG[i], i)
+        }') || die "the d=$d projections"
+    rm -f "$tz.d.csv" "$tz.s.csv" "$tz.sd.csv" "$tz.spd" "$tz.sps"
+    printf '%s,%s,%s,%s,%s%s\n' "$d" "$ps1" "$kd" "$ks" "$eig" "$proj" >>"$tacc"
+done
+
 # ---- every cell: rates, discordant digits, McNemar -------------------------
 csv="$out/$name.csv"
 md="$out/$name.md"
@@ -143,10 +247,52 @@ END {
         printf "%d of %d cells move by more than chance (p < 0.05): %s.\n", nmove, cells, moved >md
     printf "%d of %d cells have any discordant digit, at most %d digits in one cell; the largest change of an\n", ndisc, cells, maxdisc >md
     printf "error rate is %.2f pp. With %d cells tested at 0.05, about %.1f would fall below it by chance alone\n", maxdiff, cells, 0.05 * cells >md
-    printf "if the precisions differed only by noise.\n" >md
+    printf "if the precisions differed only by noise. The default stays double: the double path is the one whose\n" >md
+    printf "projections agree with scikit-learn'"'"'s KernelPCA to 1e-6 of each component'"'"'s largest value\n" >md
+    printf "(tests/cli/sklearn.bats); what single costs in accuracy is measured below.\n" >md
     print (nmove == 0 ? "no cell moves by more than chance" : nmove " cells move by more than chance (p < 0.05)")
 }' "$pd" "$ps")
+# the accuracy table, from NAME-accuracy.csv
+awk -F, -v elev="$EIG_LEVELS" -v plev="$PROJ_LEVELS" '
+function group(pre, l,    n, a, i, s, v) {
+    n = split(l, a, ",")
+    for (i = 1; i <= n; i++) {
+        v = $(col[pre "_k" a[i]]); s = s (i > 1 ? " / " : "") (v == "" ? "–" : sprintf("%.1e", v))
+        if (v != "" && v + 0 > worst[pre]) { worst[pre] = v + 0; at[pre] = "d = " $1 ", k <= " a[i] }
+    }
+    return s
+}
+NR == 1 {
+    for (j = 1; j <= NF; j++) col[$j] = j
+    printf "\n## What single precision costs in accuracy\n\n"
+    printf "Per degree, from the two grids'"'"' own models: the relative error of the single model'"'"'s eigenvalues,\n"
+    printf "max |mu_s - mu_d| / mu_d over the components k <= each bound (`kpca spectrum` of both models); the\n"
+    printf "components each model kept and its smallest kept eigenvalue over mu_1 (double / single); and the\n"
+    printf "largest difference of the projections of the test digits over the first k components, relative to\n"
+    printf "the largest |z| there: the single model projected in single against the double model (all of\n"
+    printf "single'"'"'s price), and the same single model projected in single against in double (`kpca transform\n"
+    printf "--precision double`: the price of the single GEMM alone). A bound past the components both models\n"
+    printf "kept covers all of them; – : the previous bound covers them already.\n\n"
+    e = elev; p = plev; gsub(/,/, " / ", e); gsub(/,/, " / ", p)
+    printf "| d | kept | smallest mu / mu_1 | eigenvalues, k <= %s | single vs double model, k <= %s | single vs double GEMM, k <= %s |\n", e, p, p
+    printf "|---|---|---|---|---|---|\n"
+    next
+}
+{
+    n++
+    if ($2 != "single") indouble = indouble (indouble == "" ? "" : ", ") $1
+    printf "| %s | %s / %s | %.2e / %.2e | %s | %s | %s |\n", $1, $3, $4, $5, $6, group("eig_relerr", elev), group("proj_models", plev), group("proj_gemm", plev)
+}
+END {
+    if (!n) exit 1
+    if (indouble != "")
+        printf "\nThe single grid'"'"'s model of d = %s records precision double (`kpca info`): its fit solved in double\nwhatever --precision said (a linear kernel'"'"'s D x D fit, docs/method.md), and transform projects in\nthe model'"'"'s precision, so these rows compare double with double.\n", indouble
+    printf "\nOver all %d degrees, the single eigenvalues are within %.1e of the double ones (relative; largest at %s);\n", n, worst["eig_relerr"], at["eig_relerr"]
+    printf "the single model'"'"'s projections are within %.1e of the largest |z| of the double model'"'"'s (at %s),\n", worst["proj_models"], at["proj_models"]
+    printf "of which the single GEMM alone accounts for up to %.1e (at %s).\n", worst["proj_gemm"], at["proj_gemm"]
+}' "$tacc" >>"$tmd" || die "no degree to tabulate in $tacc"
 mv "$tcsv" "$csv"
+mv "$tacc" "$acc"
 mv "$tmd" "$md"
 say "verdict: $verdict"
-say "results: $md $csv"
+say "results: $md $csv $acc"

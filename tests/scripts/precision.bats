@@ -5,7 +5,8 @@
 #
 # The grids run on precision_kpca, a stand-in for kpca with --precision:
 # it logs every command line, drops `--precision P` before running the real
-# kpca and reports P as a model's "precision" in `kpca info`.
+# kpca and reports P as a model's "precision" in `kpca info`; a "single"
+# model's eigenvalues and CSV projections carry known errors.
 
 load ../helper
 
@@ -17,6 +18,10 @@ PREC_SH="$REPO/scripts/precision.sh"
 # writes P to MODEL.prec, which `info MODEL` prints as "precision P"; an
 # eval given --precision single gets $SINGLE_EVAL appended (another
 # classifier, so that the two precisions give different predictions).
+# The known errors of a single model (MODEL.prec says single):
+# `spectrum --csv -` gives eigenvalue k as mu_k (1 + k 1e-7); a transform
+# into CSV gives component k as z_k (1 + 1e-2) projected in double
+# (--precision double) and z_k (1 + 1e-2) (1 + k 1e-5) in single.
 precision_kpca() {
     cat >"$TMP/kpca-prec" <<EOF
 #!/bin/bash
@@ -43,6 +48,21 @@ eval)
     # shellcheck disable=SC2086
     if [ "\$prec" = single ]; then exec "$KPCA" "\$@" \${SINGLE_EVAL:-}; fi
     exec "$KPCA" "\$@" ;;
+spectrum)
+    if [ "\$(cat "\${@: -1}.prec" 2>/dev/null)" = single ]; then
+        "$KPCA" "\$@" | awk -F, -v OFS=, 'NR > 1 && NF > 1 { \$2 = sprintf("%.17g", \$2 * (1 + \$1 * 1e-7)) } 1'
+        exit "\${PIPESTATUS[0]}"
+    fi
+    exec "$KPCA" "\$@" ;;
+transform)
+    model=""
+    for a in "\$@"; do [ ! -f "\$a.prec" ] || model=\$a; done
+    "$KPCA" "\$@" || exit
+    if [ -n "\$model" ] && [ "\$(cat "\$model.prec")" = single ] && [ "\${out%.csv}" != "\$out" ]; then
+        g=0; [ "\${prec:-single}" = double ] || g=1e-5
+        awk -F, -v OFS=, -v g="\$g" 'NR > 1 { for (k = 2; k <= NF; k++) \$k = sprintf("%.17g", \$k * (1 + 1e-2) * (1 + (k - 1) * g)) } 1' \\
+            "\$out" >"\$out.err" && mv "\$out.err" "\$out"
+    fi ;;
 *) exec "$KPCA" "\$@" ;;
 esac
 EOF
@@ -203,4 +223,63 @@ PY
     grep -q '^No cell moves by more than chance: p >= 0.05 in all 4 cells' "$OUT/precision.md" || { cat "$OUT/precision.md"; fail "verdict"; }
     [ "$(tail -n +2 "$c" | awk -F, '$8 + $9 > 0' | wc -l)" -eq 0 ] || { cat "$c"; fail "discordant digits between equal grids"; }
     grep -q 'the double grid: [0-9]* s (some steps reused' "$OUT/precision.md" || fail "the reuse is not said"
+}
+
+@test "precision.sh: what single costs in accuracy, per degree, from the two grids' models: eigenvalues, kept counts, projections" {
+    precision_kpca
+    KPCA="$TMP/kpca-prec" run --separate-stderr sh "$PREC_SH" --degrees "1 2" --components 8,100 --subset 300 \
+        --eval "-c 1" --work "$TMP/w" --out "$OUT"
+    [ "$status" -eq 0 ] || { show_run; fail "precision.sh failed"; }
+    local a="$OUT/precision-accuracy.csv" d m
+    [ "$(head -n 1 "$a")" = "degree,precision_single_model,components_double,components_single,smallest_kept_double,smallest_kept_single,eig_relerr_k64,eig_relerr_k256,eig_relerr_k1024,eig_relerr_k2048,proj_models_k64,proj_models_k256,proj_models_k2048,proj_gemm_k64,proj_gemm_k256,proj_gemm_k2048" ] ||
+        { head -n 1 "$a"; fail "header"; }
+    # the stand-in's errors of the single models, recomputed from the real
+    # double models' spectra and test projections
+    for d in 1 2; do
+        m="$TMP/w/double/fit-m300-s0/d$d.model"
+        "$KPCA" spectrum -q --csv - "$m" >"$TMP/spec$d.csv"
+        "$KPCA" transform -q "$m" "$DATA/zip.test.gz" -o "$TMP/z$d.csv"
+    done
+    "$PY" - "$a" "$TMP" <<'PY' || { cat "$a"; fail "the accuracy numbers are wrong"; }
+import csv, sys
+rows = {r["degree"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert sorted(rows) == ["1", "2"], rows
+def close(r, key, want):
+    assert abs(float(r[key]) - want) <= 1e-5 * abs(want), (r["degree"], key, r[key], want)
+for d, r in rows.items():
+    mu = [float(x["eigenvalue"]) for x in csv.DictReader(open(f"{sys.argv[2]}/spec{d}.csv"))]
+    n = len(mu)
+    assert n == 100 and r["components_double"] == r["components_single"] == "100", r
+    assert r["precision_single_model"] == "single", r
+    close(r, "smallest_kept_double", mu[-1] / mu[0])
+    close(r, "smallest_kept_single", mu[-1] * (1 + n * 1e-7) / (mu[0] * (1 + 1e-7)))
+    # the largest k 1e-7 over k <= 64, then over all 100; nothing past 100
+    close(r, "eig_relerr_k64", 64e-7)
+    close(r, "eig_relerr_k256", 100e-7)
+    assert r["eig_relerr_k1024"] == r["eig_relerr_k2048"] == "", r
+    z = [[float(v) for v in row[1:]] for row in list(csv.reader(open(f"{sys.argv[2]}/z{d}.csv")))[1:]]
+    assert len(z) == 2007 and len(z[0]) == 100
+    for bound, col in ((64, "k64"), (100, "k256")):
+        big = max(abs(v) for row in z for v in row[:bound])
+        # single model in single against the double model, over the double's largest |z|
+        dm = max(abs(v * (1.01 * (1 + (k + 1) * 1e-5) - 1)) for row in z for k, v in enumerate(row[:bound]))
+        close(r, "proj_models_" + col, dm / big)
+        # single model in single against in double, over the latter's largest |z|
+        dg = max(abs(v * 1.01 * (k + 1) * 1e-5) for row in z for k, v in enumerate(row[:bound]))
+        close(r, "proj_gemm_" + col, dg / (1.01 * big))
+    assert r["proj_models_k2048"] == r["proj_gemm_k2048"] == "", r
+PY
+    # the Markdown: a row per degree, the summary over them, the default
+    local md="$OUT/precision.md"
+    grep -q '^## What single precision costs in accuracy$' "$md" || { cat "$md"; fail "no accuracy section"; }
+    for d in 1 2; do
+        grep -q "^| $d | 100 / 100 | [0-9.e+-]* / [0-9.e+-]* | 6.4e-06 / 1.0e-05 / – / – | [0-9.e+-]* / [0-9.e+-]* / – | [0-9.e+-]* / [0-9.e+-]* / – |$" "$md" ||
+            { cat "$md"; fail "no row for d = $d"; }
+    done
+    grep -q '^Over all 2 degrees, the single eigenvalues are within 1.0e-05 of the double ones' "$md" || { cat "$md"; fail "summary"; }
+    grep -q 'The default stays double' "$md" && grep -q '(tests/cli/sklearn.bats)' "$md" || { cat "$md"; fail "no word on the default"; }
+    ! grep -q 'records precision double' "$md" || fail "a single model said to be double"
+    [[ "$stderr" == *"results: $md $OUT/precision.csv $a"* ]] || { show_run; fail "results line"; }
+    assert_no_tmp "$OUT"
+    assert_no_tmp "$TMP/w"
 }
