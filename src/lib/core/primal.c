@@ -68,6 +68,11 @@ static kpca_status kernel_stats(const kpca_dataset *fit, double g, double *mean,
         raw += fabs(kii);
         job->colmean[i] = g * cblas_ddot((int)d, xi, 1, mean, 1);
     }
+    /* the kernel path's centring sums kernel values; their sum must stay
+     * finite here too (the drop rule scales with it) */
+    kpca_status st = kpca_kernel_check_finite(&job->kernel, &raw, 1, err);
+    if (st != KPCA_OK)
+        return st;
     job->raw_trace = raw;
     job->grandmean = g * cblas_ddot((int)d, mean, 1, mean, 1);
     return KPCA_OK;
