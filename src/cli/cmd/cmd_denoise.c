@@ -23,8 +23,8 @@ static const cli_option options[] = {
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0,
      "write the pre-images (pixels, labels kept) to FILE; - is standard output (required)"},
     {"output-format", 'f', "FMT", CLI_STRING, &o.oformat, 0, 0,
-     "hdf5, libsvm or csv (default: from FILE's suffix: .h5 or .hdf5, .csv, .libsvm .svm or .txt; libsvm for -; "
-     "another suffix needs -f)"},
+     "hdf5, libsvm, csv or npy (default: from FILE's suffix: .h5 or .hdf5, .csv, .npy, .libsvm .svm or .txt; "
+     "libsvm for -; another suffix needs -f)"},
     {"noise", 0, "S", CLI_DOUBLE, &o.noise, 0, 1e300,
      "first add Gaussian noise of standard deviation S to every value (default: 0, none)"},
     {"seed", 's', "N", CLI_INT, &o.seed, 0, 9007199254740992.0, "seed of the noise (default: 1)"},
