@@ -33,6 +33,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 KPCA=build/kpca
+. scripts/lib.sh # load_stamp, load_words
 work=build/bench
 out=results/bench.md
 mkdir -p "$work" results
@@ -41,7 +42,6 @@ sk=1
 for f in data/zip.train.gz data/zip.test.gz; do
     [ -f "$f" ] || { echo "bench: $f missing: run make data" >&2; exit 2; }
 done
-say() { printf '%s\n' "$*" >&2; }
 now() { date +%s.%N; }
 since() { echo "$(now) $1" | awk -v f="%.${2:-1}f" '{ printf f, $1 - $2 }'; } # since T [DECIMALS]
 # median3 CMD...: runs CMD three times; prints the median seconds, then the
@@ -79,6 +79,7 @@ mb() { awk '{ if ($1 != "") printf "%.0f MB", $1 / 1024; else printf "n/a (no /u
 
 # the OpenBLAS kernels kpca runs with (lib/support/blas.h); the sklearn run gets the same
 core=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
+load0=$(load_stamp)
 say "== phases and floors (bench_phases), d = 3 and d = 1"
 build/bench/bench_phases 3 3000 2048 "$work/floors3" >"$work/phases.md"
 cat "$work/phases.md" >&2
@@ -235,6 +236,7 @@ gave $same. $pd_line"
 else
     read_note="Not measured: /usr/bin/python3 has no numpy (apt-get install python3-numpy)."
 fi
+load1=$(load_stamp)
 
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
 memg=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo unknown)
@@ -247,7 +249,8 @@ trap 'rm -f "$tmp"' EXIT
     echo
     echo "Made by \`make bench\` (bench/run.sh): kpca $("$KPCA" --version | awk 'NR == 1 { print $2 }'), commit"
     echo "$(git describe --always 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':(exclude)results' 2>/dev/null || { [ $? -ne 1 ] || echo -dirty; }), $(date -u +%Y-%m-%dT%H:%M:%SZ)."
-    echo "Machine: $(uname -sm), $(nproc) cores, $cpu, $memg; OpenBLAS $blas (pthreads, $core kernels, for scikit-learn too), LIBSVM $svmv."
+    echo "Machine: $(uname -sm), $(nproc) cores, $cpu, $memg; OpenBLAS $blas (pthreads, $core kernels, for scikit-learn too), LIBSVM $svmv;"
+    echo "$(load_words "$load0" "$load1")."
     echo
     echo "## Targets"
     echo

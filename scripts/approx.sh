@@ -100,6 +100,7 @@ row() {
 }
 
 start=$(date +%s)
+load0=$(load_stamp)
 # ---- part 1: M fit points ------------------------------------------------------
 ex="m$M-exact-k$kmax" nu1="m$M-nys-u-l$L1-k$L1" nk1="m$M-nys-km-l$L1-k$L1" nu2="m$M-nys-u-l$L2-k$kmax"
 fit "$ex" "$M" -k "$kmax"
@@ -138,6 +139,7 @@ if [ "$quick" = 0 ]; then
     done
 fi
 end=$(date +%s)
+load1=$(load_stamp)
 cp "$csv" "$out/approx.csv"
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
@@ -147,13 +149,13 @@ machine=$(machine_stamp)
 md="$out/approx.md"
 lib_tmp "$out/approx.md"
 awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v machine="$machine" \
-    -v secs="$((end - start))" -v M="$M" -v ev="$EVAL" '
+    -v load="$(load_words "$load0" "$load1")" -v secs="$((end - start))" -v M="$M" -v ev="$EVAL" '
     NR == 1 { next }
     { line = sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |", $3, $4, $5, $6, $7, $10, $9, $11)
       if ($1 == 1) p1[++n1] = line; else p2[++n2] = line }
     END {
         print "# Approximate kernel PCA solvers against the exact one (USPS, (x.y)^3)\n"
-        print "Provenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " secs " s.\n"
+        print "Provenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " load ", " secs " s.\n"
         print "Errors are against the exact model fitted on the same points: eigenvalue error"
         print "max_c |mu_c - mu~_c| / mu_c over the first k; subspace error between the spans of the"
         print "first k components (projections of the fit points; principal angles): the mean"

@@ -55,6 +55,7 @@ done
 mkdir -p "$work" "$out"
 lib_traps
 start=$(date +%s)
+load0=$(load_stamp)
 
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
 clean="$work/test$npts.txt"
@@ -108,6 +109,7 @@ done
     --noisy-output "$work/noisy.csv"
 mv "$tmp" "$csv"
 end=$(date +%s)
+load1=$(load_stamp)
 
 # the best component count of each method (lowest error)
 best() {
@@ -128,14 +130,14 @@ sigma=$(model_key "$work/kpca-rbf.model" sigma)
 md="$out/denoise.md"
 lib_tmp "$out/denoise.md"
 awk -F, -v comps="$comps" -v cmd="$cmdline" -v ver="$version" -v blas="$blas" -v commit="$commit" -v date="$date" \
-    -v machine="$machine" -v secs="$((end - start))" -v subset="$subset" -v npts="$npts" -v noise="$noise" \
+    -v machine="$machine" -v load="$(load_words "$load0" "$load1")" -v secs="$((end - start))" -v subset="$subset" -v npts="$npts" -v noise="$noise" \
     -v seed="$seed" -v sigma="$sigma" '
     NR == 1 { next }
     { e[$1 "," $3] = $8; it[$1 "," $3] = $9; conv[$1 "," $3] = $11 "/" $4; noisy = $7 }
     END {
         printf "# Denoising USPS test digits: linear PCA and kernel PCA pre-images\n\n"
         printf "Mean squared error per pixel (pixels in [-1, 1]) between the reconstruction of a noisy digit from its first k components and the clean digit; the noisy digits themselves: **%.4f**.\n\n", noisy
-        printf "- command: `%s`\n- kpca %s (commit %s, OpenBLAS %s), %s\n- machine: %s\n- run time: %d s\n", cmd, ver, commit, blas, date, machine, secs
+        printf "- command: `%s`\n- kpca %s (commit %s, OpenBLAS %s), %s\n- machine: %s, %s\n- run time: %d s\n", cmd, ver, commit, blas, date, machine, load, secs
         printf "- fit: the first %s training digits; linear PCA (`--kernel linear`), rbf kernel PCA with the default sigma (%s), polynomial kernel PCA (x.y)^2\n", subset, sigma
         printf "- noise: `kpca denoise --noise %s --seed %s` (Gaussian, standard deviation %s, not clipped) on the first %s test digits\n", noise, seed, noise, npts
         printf "- pre-images: `kpca denoise` defaults (start at the noisy digit, at most 100 steps, tol 1e-6); \"plain\": the unguarded fixed point (`--plain`)\n\n"

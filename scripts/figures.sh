@@ -81,6 +81,7 @@ export LC_ALL=C
 cleanup_hook() { rm -f "$out"/*.tmp.$$.png; }
 lib_traps
 start=$(date +%s)
+load0=$(load_stamp)
 
 # the paper's Figure 3 shares: "d c share" (component c, degree d)
 paper3='1 1 0.709
@@ -392,6 +393,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || 
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(uname -sm), $(nproc) cores, $cpu"
 secs=$(($(date +%s) - start))
+load1=$(load_stamp)
 
 csv="$out/paper-figures.csv"
 tmpc="$csv.tmp.$$"
@@ -418,7 +420,7 @@ yesno() { awk "BEGIN { exit !($1) }" && put yes || put no; }
     put "- command: \`$cmdline\`"
     put "- $version (commit $commit), $date"
     put "- $blas"
-    put "- machine: $machine"
+    put "- machine: $machine, $(load_words "$load0" "$load1")"
     put "- run time: $secs s"
     put
     put "## Figure 3: polynomial kernels on a noisy parabola"

@@ -223,7 +223,7 @@ lib_tmp "$md"
 {
     put "# Fisher's Iris: linear and kernel PCA, k-means on two scores"
     put ""
-    put "Provenance: \`$cmdline\`, kpca $version ($commit), $date, $machine, load average $load0 at the start and $load at the end, $((end - start)) s."
+    put "Provenance: \`$cmdline\`, kpca $version ($commit), $date, $machine, $(load_words "$load0" "$load"), $((end - start)) s."
     put ""
     put "The data: Fisher's Iris, 150 flowers x 4 measurements in cm (sepal length and width, petal length"
     put "and width), 50 of each species I. setosa, I. versicolor and I. virginica, from Debian's"

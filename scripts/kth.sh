@@ -69,6 +69,7 @@ fi
 mkdir -p "$work" "$out"
 lib_traps
 start=$(date +%s)
+load0=$(load_stamp)
 
 # draw_rows SEED NA FA NB FB FILE...: NA + NB rows of the FILEs (gzip or
 # plain text, read one after the other): the first NA drawn into FA, the
@@ -189,6 +190,7 @@ printf 'tol0,1,%s\n' "$(model_key "$nz/d1.model" components)" >>"$tkept"
 mv "$truns" "$runs"
 mv "$tkept" "$kept"
 end=$(date +%s)
+load1=$(load_stamp)
 
 # ---- kth.csv: every cell of every choice, the runs aggregated ---------------
 csv="$out/kth.csv"
@@ -247,7 +249,7 @@ kept1=$(awk -F, '$1 == "first" && $2 == 1 { print $3 }' "$kept")
 md="$out/kth.md"
 lib_tmp "$md"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v cmd="$cmdline" -v ver="$version" -v commit="$commit" \
-    -v date="$date" -v machine="$machine" -v secs="$secs" -v seeds="$seeds" -v ntrain="$ntrain" -v ntest="$ntest" \
+    -v date="$date" -v machine="$machine" -v load="$(load_words "$load0" "$load1")" -v secs="$secs" -v seeds="$seeds" -v ntrain="$ntrain" -v ntest="$ntest" \
     -v sums="$sums" -v spread="$spread" -v tolk="$tolk" -v headline="$headline" -v quick="$quick" -v kmin1="$kept1" -v noise1="$noise1" -v noise2="$noise2" '
     NR == 1 { next }
     {
@@ -300,9 +302,9 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v cmd="$cmdline" -v ver="$versi
         printf "64..2048 components; MATLAB `classify` (a Gaussian per class with a pooled covariance: `kpca eval --classifier lda`) and a linear SVM "
         printf "(LIBSVM; scheme, C and scaling not stated: kpca'"'"'s headline `kpca eval %s`). Which digits it used is not stated, so each choice ", headline
         printf "of digits is measured below. The report'"'"'s figures: scripts/kth-report.csv; its text: ../shared/paper/usps-kpca-table.md (\"A second reproduction\").\n\n"
-        printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s\n- run time: %d s (steps reused from the cache under build/kth are not timed again)\n", cmd, ver, commit, date, machine, secs
+        printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s, %s\n- run time: %d s (steps reused from the cache under build/kth are not timed again)\n", cmd, ver, commit, date, machine, load, secs
         if (quick) printf "- **quick mode**: a check of the script on few digits, not the experiment\n"
-        printf "- seeds: %d per drawn choice (the default, 3, keeps the whole run under 25 minutes on a shared 2-core machine, where a split with both classifiers takes about 2.5 minutes; `--seeds 5` draws five)\n", seeds
+        printf "- seeds: %d per drawn choice (the default, 3, keeps the whole run under 25 minutes on a 2-core machine, where a split with both classifiers takes about 2.5 minutes; `--seeds 5` draws five)\n", seeds
         printf "- the splits (cksum of the decompressed training and test digits, made by scripts/kth.sh): %s\n", sums
         printf "- every interval: the 95 %% Wilson score interval of the error over the %d test digits (for draws, around their mean); ✓: the report'"'"'s figure (or range) meets it, ✗: it does not\n\n", ntest
         # ---- claims

@@ -73,6 +73,14 @@ load_stamp() {
     cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown
 }
 
+# load_words START END: the load averages START and END (two load_stamp
+# outputs, taken before a run's first heavy step and after its last) as
+# the words every result's provenance gives them:
+# "load average 0.52 0.61 0.70 at the start and 1.98 1.20 0.85 at the end"
+load_words() {
+    printf 'load average %s at the start and %s at the end\n' "$1" "$2"
+}
+
 # Temporary files: add each to $tmpfiles; lib_traps removes them when the
 # script exits, also on SIGINT (exit 130) and SIGTERM (exit 143), after
 # stopping the steps under way (lib_spawn) and calling the script's

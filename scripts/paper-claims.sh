@@ -162,7 +162,7 @@ tmd=$tmp
 lib_tmp "$cmp"
 tcmp=$tmp
 awk -F, -v md="$tmd" -v cmpf="$tcmp" -v cmd="$cmdline" -v ver="$version" -v commit="$commit" \
-    -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v machine="$(machine_stamp)" -v secs="$secs" -v load0="$load0" -v load1="$load1" \
+    -v date="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v machine="$(machine_stamp)" -v secs="$secs" -v load="$(load_words "$load0" "$load1")" \
     -v grid="$in/$grid" -v libsvm="$libsvm" -v pd="$pd" -v pc="$pc" -v gamma="$gamma" -v ntrain="$ntrain" \
     -v linopts="$lin_headline_opts" -v lincvopts="$lin_cv_opts" -v pdeg="$pdeg" -v pcost="$pcost" \
     -v lincsv="$work/linear-cv-$tag.csv" -v cvf="$cvf" "$MCNEMAR_AWK"'
@@ -211,7 +211,7 @@ END {
     print "" >md
     printf "Made by `%s` from `%s-predictions.csv` (each test digit'"'"'s label and the label every cell of\n", cmd, grid >md
     printf "the grid predicted for it, from scripts/run-grid.sh). kpca %s (commit %s), LIBSVM tools %s, %s;\n", ver, commit, libsvm, date >md
-    printf "%s, load average %s at the start and %s at the end;\n", machine, load0, load1 >md
+    printf "%s, %s;\n", machine, load >md
     printf "%d s for the reference SVMs (cached steps count 0).\n\n", secs >md
     print "Every comparison between two classifiers is McNemar'"'"'s exact test on the same " N " test" >md
     print "digits: b = digits the first gets right and the second wrong, c = the reverse, p = two-sided" >md

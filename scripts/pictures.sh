@@ -68,6 +68,7 @@ export LC_ALL=C
 cleanup_hook() { rm -f "$out"/*.tmp.$$.png; }
 lib_traps
 start=$(date +%s)
+load0=$(load_stamp)
 
 # plot OUTPUT.png: gnuplot reads its script from stdin and draws into a
 # temporary file that replaces OUTPUT only when complete
@@ -271,6 +272,7 @@ commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine=$(machine_stamp)
 secs=$(($(date +%s) - start))
+load1=$(load_stamp)
 md="$out/pictures.md"
 tmp="$md.tmp.$$"
 tmpfiles="$tmpfiles $tmp"
@@ -281,7 +283,7 @@ tmpfiles="$tmpfiles $tmp"
     put
     put "- command: \`$cmdline\`"
     put "- $version (commit $commit), $date"
-    put "- machine: $machine"
+    put "- machine: $machine, $(load_words "$load0" "$load1")"
     put "- run time: $secs s"
     put
     put "## Eigen-digits: \`eigendigits.png\`"

@@ -123,8 +123,8 @@ lib_traps
     if [ -n "$only" ]; then echo "# Protocol study, the rows run by \`--only \"$only\"\`"; else echo "# Protocol study: what the paper does not state"; fi
     echo
     echo "Made by \`scripts/protocol-study.sh\` (kpca $(build/kpca --version | awk 'NR == 1 { print $2 }'), commit"
-    echo "$(commit_stamp), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average $load0 at the"
-    echo "start and $(load_stamp) at the end, $(($(date +%s) - start)) s with cached steps). Every variant is the whole grid: K from 3000"
+    echo "$(commit_stamp), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores,"
+    echo "$(load_words "$load0" "$(load_stamp)"), $(($(date +%s) - start)) s with cached steps). Every variant is the whole grid: K from 3000"
     echo "training digits, all 7291 projected to train, the 2007 test digits for the error; only"
     echo "the named factor changes. The standard error of an error rate p on 2007 digits is"
     echo "sqrt(p(1-p)/2007): 0.5 pp at 5 %, 0.6 pp at 8 %, so differences under about 1 pp"

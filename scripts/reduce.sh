@@ -82,6 +82,7 @@ mkdir -p "$out" "$work"
 maxk=$(echo $ks | tr ' ' '\n' | sort -n | tail -n 1)
 EVAL=$(headline_eval) # scripts/lib.sh
 start=$(date +%s)
+load0=$(load_stamp)
 # the code measured: the commit at the start ("-dirty": code, not results/, differs from it)
 commit=$(commit_stamp)
 rows="$work/rows.csv"
@@ -149,6 +150,7 @@ for m in $(echo "$sizes" | tr ',' ' '); do
     done
 done
 end=$(date +%s)
+load1=$(load_stamp)
 
 csv="$out/reduced-set.csv"
 lib_tmp "$csv"
@@ -165,13 +167,13 @@ date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 md="$out/reduced-set.md"
 lib_tmp "$md"
 awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v blas="$blas" \
-    -v machine="$(machine_stamp)" -v secs=$((end - start)) -v subset=$subset -v evalopts="$EVAL" '
+    -v machine="$(machine_stamp)" -v load="$(load_words "$load0" "$load1")" -v secs=$((end - start)) -v subset=$subset -v evalopts="$EVAL" '
 NR == 1 { next }
 { row[NR] = $0; n = NR }
 END {
     print "# Reduced-set feature extraction (kpca reduce) on USPS, kernel (x.y)^d\n"
-    printf "Provenance: `%s`, kpca %s (%s), %s, %s, OpenBLAS kernels %s, %d s. ", cmd, ver, commit, date, machine, blas, secs
-    print "The machine was shared with other jobs: the seconds are noisy (ratios within one run only).\n"
+    printf "Provenance: `%s`, kpca %s (%s), %s, %s, OpenBLAS kernels %s, %s, %d s. ", cmd, ver, commit, date, machine, blas, load, secs
+    print "The seconds are wall time, which other jobs on the machine inflate: compare ratios within one run only.\n"
     printf "Models: the first %d training digits, `kpca fit -d D -k 2048`; reduced with `kpca reduce -k K -m M_RED --iter N` ", subset
     print "(L-BFGS from a seeded subset of the fit points, 20 iterations, 10 above 1000 vectors). rho: the residual |V_c - V~_c|^2 of a component (|V_c| = 1), mean and largest over the K components. "
     print "Test error: all 7291 training digits projected, `kpca eval -k K " evalopts "`, 2007 test digits. "

@@ -104,6 +104,9 @@ case "$jobs" in ''|*[!0-9]*|0) echo "run-grid.sh: --jobs needs a positive whole 
 case "$precision" in ''|single|double) ;; *) echo "run-grid.sh: --precision is single or double, got '$precision'" >&2; exit 2 ;; esac
 prec=${precision:-double} # what the steps compute in
 lib_traps
+# the load average before the first step (the assembling run of --jobs
+# keeps the one taken before its jobs)
+load0=${GRID_LOAD0:-$(load_stamp)}
 if [ "$jobs" -gt 1 ]; then
     # Each degree is an independent chain (fit, transforms, eval) with its own
     # cache files: run the chains as jobs, each into its own scratch output,
@@ -118,7 +121,7 @@ if [ "$jobs" -gt 1 ]; then
     lib_run parallel --will-cite --halt now,fail=1 -j "$jobs" -q sh scripts/run-grid.sh --degrees {} \
         --out "$work/jobs/d{}" $([ "$force" = 1 ] && echo --force) "$@" ::: $degrees ||
         { echo "run-grid.sh: a job failed (see above)" >&2; exit 1; }
-    GRID_CMDLINE=$cmdline exec sh scripts/run-grid.sh --degrees "$degrees" --out "$out" "$@"
+    GRID_CMDLINE=$cmdline GRID_LOAD0=$load0 exec sh scripts/run-grid.sh --degrees "$degrees" --out "$out" "$@"
 fi
 maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
 # one cache directory per fit setting; double keeps the name it had before
@@ -203,6 +206,7 @@ for d in $degrees; do
 done
 wait_bg
 end=$(date +%s)
+load1=$(load_stamp)
 
 # ---- assemble: every cell with the paper's value --------------------------
 csv="$out/$name.csv"
@@ -259,6 +263,7 @@ commit=$(commit_stamp)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 secs=$((end - start))
 machine=$(machine_stamp)
+load=$(load_words "$load0" "$load1")
 ntrain=$(gzip -cdf "$train" | wc -l)
 ntest=$(gzip -cdf "$test" | wc -l)
 
@@ -266,7 +271,7 @@ ntest=$(gzip -cdf "$test" | wc -l)
 md="$out/$name.md"
 lib_tmp "$out/$name.md"
 awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdline" -v ver="$version" \
-    -v commit="$commit" -v date="$date" -v machine="$machine" -v secs="$secs" -v evalopts="$evalopts" \
+    -v commit="$commit" -v date="$date" -v machine="$machine" -v load="$load" -v secs="$secs" -v evalopts="$evalopts" \
     -v subset="$subset" -v seed="$seed" -v reused="$reused" -v prec="$prec" -v smooth="$smooth" -v ntrain="$ntrain" -v ntest="$ntest" '
     NR == 1 { next }
     {
@@ -283,7 +288,7 @@ awk -F, -v degrees="$degrees" -v comps="$comps" -v title="$title" -v cmd="$cmdli
         nd = split(degrees, D, " "); nc = split(comps, K, ",")
         printf "# %s\n\n", title
         printf "Each cell: ours (paper); † marks a paper value outside our 95 %% Wilson interval (table below). Paper: Schölkopf, Smola & Müller (1998), Table 1.\n\n"
-        printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s\n- run time: %d s%s\n", cmd, ver, commit, date, machine, secs, (reused ? " (some steps reused from an earlier run in the cache: partial)" : " (every step computed)")
+        printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s, %s\n- run time: %d s%s\n", cmd, ver, commit, date, machine, load, secs, (reused ? " (some steps reused from an earlier run in the cache: partial)" : " (every step computed)")
         if (smooth != "") printf "- digits smoothed by a Gaussian of sigma %s pixels before fit and transform (kpca --smooth)\n", smooth
         printf "- precision: %s (the eigensolver of kpca fit, the projection of transform, the Gram products of eval)\n", prec
         printf "- protocol: K from %s training digits (%s); all %d training digits projected and used to train; %d test digits; `kpca eval %s`\n\n", subset, (seed == 0 ? "the first ones" : "random subset, seed " seed), ntrain, ntest, evalopts
@@ -332,11 +337,11 @@ mv "$tmp" "$md"
 json="$out/$name.json"
 lib_tmp "$out/$name.json"
 jq -n --arg cmd "$cmdline" --arg ver "$version" --arg commit "$commit" --arg date "$date" --arg machine "$machine" \
-    --argjson secs "$secs" --arg evalopts "$evalopts" --arg prec "$prec" --argjson subset "$subset" --argjson seed "$seed" \
+    --arg load0 "$load0" --arg load1 "$load1" --argjson secs "$secs" --arg evalopts "$evalopts" --arg prec "$prec" --argjson subset "$subset" --argjson seed "$seed" \
     --argjson reused "$([ "$reused" = 1 ] && echo true || echo false)" \
     --argjson cells "$(csv_to_json "$csv" degree,components,error_pct,errors,total,C,cv_error_pct,paper_error_pct,diff_pp,ci95_low,ci95_high)" \
     '{provenance: {command: $cmd, kpca_version: $ver, commit: $commit, date: $date, machine: $machine,
-                   seconds: $secs, steps_reused: $reused},
+                   load_average_start: $load0, load_average_end: $load1, seconds: $secs, steps_reused: $reused},
       protocol: {fit_points: $subset, subset_seed: $seed, eval_options: $evalopts, precision: $prec},
       cells: ($cells | map(.paper_outside_ci |= (if . == "" or . == null then null else . == "1" end)))}' >"$tmp"
 mv "$tmp" "$json"

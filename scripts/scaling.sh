@@ -92,6 +92,7 @@ measure() {
 csv="$work/scaling.csv"
 tmpfiles="$tmpfiles $csv.tmp"
 start=$(date +%s)
+load0=$(load_stamp)
 {
     echo "solver,fit_points,components,cpu_seconds,wall_seconds,peak_rss_mb"
     for m in $exact; do measure exact "$m"; done
@@ -100,6 +101,7 @@ start=$(date +%s)
 } >"$csv.tmp"
 mv "$csv.tmp" "$csv"
 secs=$(($(date +%s) - start))
+load1=$(load_stamp)
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 core=$("$KPCA" --version | awk 'NR == 2 { print $2 }')
@@ -113,7 +115,7 @@ machine="$(machine_stamp), $(awk -v m="$memkb" 'BEGIN { printf "%.0f GiB", m / 1
 md="$work/scaling.md"
 tmpfiles="$tmpfiles $md.tmp"
 awk -F, -v quick="$quick" -v memkb="$memkb" -v cmd="$cmdline" -v ver="$version" -v commit="$commit" \
-    -v date="$date" -v machine="$machine" -v secs="$secs" -v k="$k" '
+    -v date="$date" -v machine="$machine" -v load="$(load_words "$load0" "$load1")" -v secs="$secs" -v k="$k" '
     NR == 1 { next }
     { s = $1; m = $2 + 0; n[s]++; M[s, n[s]] = m; C[s, n[s]] = $4; W[s, n[s]] = $5; R[s, n[s]] = $6
       if (!(s in seen)) { seen[s] = 1; order[++ns] = s } }
@@ -132,7 +134,7 @@ awk -F, -v quick="$quick" -v memkb="$memkb" -v cmd="$cmdline" -v ver="$version" 
         lo = quick ? 0 : 2000
         print "# How `kpca fit` grows with the number of fit points\n"
         printf "Kernel (x.y)^3, %d components, one OpenBLAS thread per fit; CPU seconds are user + system time\n", k
-        print "(the work done; wall time on a shared machine also counts other jobs), peak RSS from GNU time."
+        print "(the work done; wall time also counts other jobs on the machine), peak RSS from GNU time."
         print "M above 7291: USPS training digits with one-pixel shifted copies (scripts/shifted-usps.sh).\n"
         print "| solver | M | CPU s | wall s | peak RSS (MB) |\n|---|---:|---:|---:|---:|"
         for (o = 1; o <= ns; o++) { s = order[o]
@@ -151,7 +153,7 @@ awk -F, -v quick="$quick" -v memkb="$memkb" -v cmd="$cmdline" -v ver="$version" 
             mlead = M[s, last] * exp(log(memkb / 1024 / R[s, last]) / lead)
             printf "| %s | %.2f | %.2f | %s | %s |\n", s, et, er, (mlead > 1e7 ? "> 10^7" : sprintf("%.0f", mlead)),
                 (mline <= 0 ? "-" : mline > 1e7 ? "> 10^7" : sprintf("%.0f", mline)) }
-        print "\nProvenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " secs " s."
+        print "\nProvenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " load ", " secs " s."
     }' "$csv" >"$md.tmp"
 mv "$md.tmp" "$md"
 

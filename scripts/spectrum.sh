@@ -46,6 +46,7 @@ rbf|--kernel rbf"
 
 
 start=$(date +%s)
+load0=$(load_stamp)
 csv="$out/usps-spectrum.csv"
 lib_tmp "$out/usps-spectrum.csv"
 echo "kernel,component,eigenvalue,explained,cumulative" >"$tmp"
@@ -63,6 +64,7 @@ echo "$kernels" | while IFS='|' read -r name opts; do
 done >>"$tmp"
 mv "$tmp" "$csv"
 end=$(date +%s)
+load1=$(load_stamp)
 
 version=$("$KPCA" --version | awk 'NR == 1 { print $2 }')
 commit=$(commit_stamp)
@@ -74,7 +76,7 @@ sigma=$(printf '%.4g' "$sigma")
 md="$out/usps-spectrum.md"
 lib_tmp "$out/usps-spectrum.md"
 awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" -v machine="$machine" \
-    -v secs="$((end - start))" -v m="$subset" -v sigma="$sigma" '
+    -v load="$(load_words "$load0" "$load1")" -v secs="$((end - start))" -v m="$subset" -v sigma="$sigma" '
     NR == 1 { next }
     !($1 in seen) { seen[$1] = 1; order[++n] = $1 }
     { kept[$1] = $2; share[$1] = $5
@@ -82,7 +84,7 @@ awk -F, -v cmd="$cmdline" -v ver="$version" -v commit="$commit" -v date="$date" 
     BEGIN { goal[1] = 0.5; goal[2] = 0.9; goal[3] = 0.95; goal[4] = 0.99 }
     END {
         print "# Kernel PCA spectra of USPS (" m " training digits)\n"
-        print "Provenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " secs " s.\n"
+        print "Provenance: `" cmd "`, kpca " ver " (" commit "), " date ", " machine ", " load ", " secs " s.\n"
         print "Components needed to explain a share of the variance in feature space, trace(K~) (the sum of"
         print "all eigenvalues of the centred kernel matrix); `kept` counts the non-zero eigenvalues. d = 1 is"
         print "linear PCA (at most 256 components). rbf uses the default sigma = " sigma ".\n"

@@ -124,6 +124,13 @@ assert_no_tmp() {
     [ -z "$left" ] || fail "temporary files left in $1: $left"
 }
 
+# assert_load_words FILE: FILE's provenance gives the load averages measured
+# at the start and the end of the run, as numbers (load_words, scripts/lib.sh)
+assert_load_words() {
+    grep -qE 'load average [0-9]+\.[0-9]+ [0-9]+\.[0-9]+ [0-9]+\.[0-9]+ at the start and [0-9]+\.[0-9]+ [0-9]+\.[0-9]+ [0-9]+\.[0-9]+ at the end' "$1" ||
+        fail "no measured load average (start and end) in $1"
+}
+
 # slow_command NAME REAL PATTERN: $TMP/NAME-slow, the command REAL except
 # that a command line matching the shell case PATTERN (matched against
 # " ARGS ", e.g. '*" fit "*" -d 2 "*') writes its pid to $TMP/slow.pid and

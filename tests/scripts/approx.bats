@@ -15,6 +15,7 @@ setup() {
     [ "$status" -eq 0 ] || { show_run; fail "approx.sh failed"; }
     [ -s "$OUT/approx.md" ] && [ -s "$OUT/approx.csv" ] || fail "no results"
     grep -q "^Provenance: \`scripts/approx.sh --quick" "$OUT/approx.md" || fail "no provenance"
+    assert_load_words "$OUT/approx.md"
     # part,fit_points,solver,k,fit_seconds,peak_rss_mb,eig_max,eig_mean,sin_max,sin_mean,test_error
     awk -F, 'NR > 1 {
         if (NF != 11 || $7 == "" || $10 == "") { print "missing field: " $0; bad = 1 }

@@ -33,5 +33,6 @@ setup() {
              END { exit bad }' "$csv" || { cat "$csv"; fail "a run failed or differs from P = 1"; }
     [ "$(cut -d, -f13 "$csv" | tr '\n' ' ')" = "eigensolver auto auto elpa " ] || fail "eigensolver column"
     grep -q "commit" "$OUT/res/distributed.md" || fail "no provenance"
+    assert_load_words "$OUT/res/distributed.md"
     grep -q '| 300 | 2 | 1x2 | elpa |' "$OUT/res/distributed.md" || fail "no ELPA row in the table"
 }

@@ -41,6 +41,7 @@ figures() {
     grep -q '^- command: `scripts/figures.sh --fast' "$F/out/paper-figures.md"
     grep -q '^- kpca [0-9].*(commit [0-9a-f]' "$F/out/paper-figures.md"
     grep -q '^- machine: ' "$F/out/paper-figures.md"
+    assert_load_words "$F/out/paper-figures.md"
     grep -q '!\[.*\](fig3-poly.png)' "$F/out/paper-figures.md"
     # the CSV: a header and the 12 shares, components 1-3 x degrees 1-4
     [ "$(head -1 "$F/out/paper-figures.csv")" = "component,degree,paper,mean,sd,seeds,points,seed_1_share" ]

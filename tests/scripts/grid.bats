@@ -27,8 +27,12 @@ grid() {
     grep -q "^- kpca [0-9]" "$OUT/tiny.md"
     grep -q "N.A." "$OUT/tiny.md"
     grep -q '^- run time: [0-9]* s (every step computed)' "$OUT/tiny.md"
+    grep -q '^- machine: .*, load average ' "$OUT/tiny.md" || fail "no load average on the machine line"
+    assert_load_words "$OUT/tiny.md"
     if [ -x /usr/bin/python3 ]; then
         /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["cells"]) == 4; assert d["provenance"]["kpca_version"]; assert d["provenance"]["steps_reused"] is False' "$OUT/tiny.json"
+        # the load averages at start and end: three numbers each
+        /usr/bin/python3 -c 'import json,re,sys; p=json.load(open(sys.argv[1]))["provenance"]; [re.fullmatch(r"[0-9]+\.[0-9]+ [0-9]+\.[0-9]+ [0-9]+\.[0-9]+", p[k]) or sys.exit(k + ": " + p[k]) for k in ("load_average_start", "load_average_end")]' "$OUT/tiny.json"
     fi
     if command -v gnuplot >/dev/null; then
         [ "$(head -c 4 "$OUT/tiny.png" | od -An -c | tr -d ' ')" = "211PNG" ]

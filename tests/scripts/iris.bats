@@ -47,6 +47,7 @@ iris() {
     [[ "$p" == *'`scripts/iris.sh --data '* ]] || fail "no command in: $p"
     [[ "$p" =~ kpca\ [0-9]+\.[0-9]+\.[0-9]+\ \(.+\),\ [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z,\ .+\ cores,\ .*load\ average ]] ||
         fail "no version, commit, date, machine and load in: $p"
+    assert_load_words "$I/out/iris.md"
     local k
     local j all=$KERNELS
     for j in $SCAN; do all="$all rbf-scan$(printf '%+d' "$j")"; done

@@ -17,6 +17,7 @@ load ../helper
     # each degree ran as its own job, into its own scratch output
     [ -f "$TMP/w-par/jobs/d1/tiny.csv" ] && [ -f "$TMP/w-par/jobs/d2/tiny.csv" ] || fail "no per-job outputs"
     grep -q '^- command: `scripts/run-grid.sh --jobs 2' "$TMP/par/tiny.md" || fail "provenance lost the command"
+    assert_load_words "$TMP/par/tiny.md"
     cmp -s "$TMP/seq/tiny.csv" "$TMP/par/tiny.csv" || fail "--jobs 2 changed a cell"
     cmp -s "$TMP/seq/tiny-predictions.csv" "$TMP/par/tiny-predictions.csv" || fail "--jobs 2 changed a prediction"
     # the Slurm array: task 0 and task 1, then the assembling step

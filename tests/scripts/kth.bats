@@ -27,6 +27,7 @@ setup() {
     grep -q '^- command: `scripts/kth.sh --quick' "$R/kth.md" || fail "no command"
     grep -q '^- kpca [0-9][^ ]* (commit [^ ]*), 20' "$R/kth.md" || fail "no version, commit, date"
     grep -q '^- machine: ' "$R/kth.md" || fail "no machine"
+    assert_load_words "$R/kth.md"
     # every choice and classifier has its 2 x 2 cells
     [ "$(awk -F, 'NR > 1 && $1 != "tol0"' "$R/kth.csv" | wc -l)" -eq 24 ] || fail "cells: $(wc -l <"$R/kth.csv")"
     if command -v gnuplot >/dev/null; then

@@ -42,6 +42,7 @@ md_cell() {
     grep -q '^- command: `scripts/pictures.sh --fast' "$P/out/pictures.md"
     grep -q '^- kpca [0-9]' "$P/out/pictures.md"
     grep -q '^- machine: ' "$P/out/pictures.md"
+    assert_load_words "$P/out/pictures.md"
     grep -q '^- run time: [0-9]* s' "$P/out/pictures.md"
     grep -q '!\[.*\](eigendigits.png)' "$P/out/pictures.md"
     assert_no_tmp "$P/out"

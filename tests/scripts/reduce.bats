@@ -32,6 +32,8 @@ setup() {
         fail "a speed-up is not full/projection"
     local md="$OUT/reduced-set.md"
     grep -q '^Provenance: `scripts/reduce.sh --quick' "$md" || fail "no provenance"
+    assert_load_words "$md"
+    grep -q 'machine was shared' "$md" && fail "fixed words instead of the measured load"
     grep -q -- "kpca eval -k K $("$KPCA" eval --print-defaults)\`" "$md" || fail "the eval options are not the headline protocol's"
     [ "$(grep -c '^| 3 | ' "$md")" -eq 9 ] || fail "the Markdown table does not have the 9 rows"
     if command -v gnuplot >/dev/null; then

@@ -19,6 +19,7 @@ load ../helper
     grep -q "^| exact | 300 |" "$OUT/scaling.md" || fail "no table row"
     grep -q "^| randomized | -*[0-9.]* | -*[0-9.]* |" "$OUT/scaling.md" || fail "no exponent row"
     grep -q "^Provenance: \`scripts/scaling.sh --quick" "$OUT/scaling.md" || fail "no provenance"
+    assert_load_words "$OUT/scaling.md"
     if command -v gnuplot >/dev/null; then [ -s "$OUT/scaling.png" ] || fail "no plot"; fi
     # a second run reuses the measurements: same CSV
     cp "$csv" "$TMP/first.csv"

@@ -12,6 +12,7 @@ setup() {
     [ "$status" -eq 0 ] || { show_run; fail "spectrum.sh failed"; }
     [ -s "$OUT/usps-spectrum.csv" ] && [ -s "$OUT/usps-spectrum.md" ] || fail "no results"
     grep -q '^Provenance: `scripts/spectrum.sh --subset 120' "$OUT/usps-spectrum.md" || fail "no provenance"
+    assert_load_words "$OUT/usps-spectrum.md"
     [ "$(cut -d, -f1 "$OUT/usps-spectrum.csv" | sed 1d | sort -u | paste -sd' ' -)" = "d1 d2 d3 d4 d5 d6 rbf" ] ||
         fail "kernels: $(cut -d, -f1 "$OUT/usps-spectrum.csv" | sort -u | paste -sd' ' -)"
     awk -F, 'NR > 1 {
