@@ -195,8 +195,8 @@ tcsv=$tmp
 lib_tmp "$md"
 tmd=$tmp
 verdict=$(awk -F, -v csvf="$tcsv" -v md="$tmd" -v cmd="$cmdline" -v ver="$("$KPCA" --version | awk 'NR == 1 { print $2 }')" \
-    -v commit="$(commit_stamp)" -v date="$date_start" -v machine="$(machine_stamp)" -v load0="$load_start" \
-    -v load1="$load_end" -v tdouble="$tdouble" -v tsingle="$tsingle" -v subset="$subset" -v evalopts="$evalopts" \
+    -v commit="$(commit_stamp)" -v date="$date_start" -v machine="$(machine_stamp)" -v loadw="$(load_words "$load_start" "$load_end")" \
+    -v tdouble="$tdouble" -v tsingle="$tsingle" -v subset="$subset" -v evalopts="$evalopts" \
     "$MCNEMAR_AWK"'
 function fmtp(p) { return p < 0.0001 ? "< 0.0001" : sprintf("%.4f", p) }
 FNR == 1 { if (NR == 1) { nc = NF; for (j = 2; j <= NF; j++) name[j] = $j }; next }
@@ -216,7 +216,7 @@ END {
     printf "cache; both classify the same %d test digits. b = digits right in double and wrong in single,\n", n >md
     printf "c = the reverse; p = McNemar'"'"'s exact two-sided test (binomial on the b + c discordant digits).\n\n" >md
     printf "- command: `%s`\n- kpca %s (commit %s), %s\n- machine: %s\n", cmd, ver, commit, date, machine >md
-    printf "- load average (1, 5, 15 min): %s at the start, %s at the end\n", load0, load1 >md
+    printf "- %s\n", loadw >md
     printf "- run time of the double grid: %s; of the single grid: %s\n", tdouble, tsingle >md
     printf "- protocol: K from the first %s training digits; `kpca eval %s`\n\n", subset, evalopts >md
     printf "| d | components | double %% | single %% | single − double (pp) | b / c | p |\n|---|---|---|---|---|---|---|\n" >md

@@ -211,7 +211,7 @@ PY
     grep -q "^$moved of 4 cells move by more than chance (p < 0.05): d = " "$OUT/precision.md" || { cat "$OUT/precision.md"; fail "verdict"; }
     [[ "$stderr" == *"verdict: $moved cells move by more than chance"* ]] || { show_run; fail "verdict on stderr"; }
     # provenance: the load at start and end, and each grid's time
-    grep -q '^- load average (1, 5, 15 min): [0-9.]* [0-9.]* [0-9.]* at the start, [0-9.]* [0-9.]* [0-9.]* at the end$' "$OUT/precision.md"
+    assert_load_words "$OUT/precision.md"
     grep -q '^- run time of the double grid: [0-9]* s (every step computed); of the single grid: [0-9]* s (every step computed)$' "$OUT/precision.md"
     grep -q '^- kpca [0-9].* (commit ' "$OUT/precision.md"
     assert_no_tmp "$OUT"
