@@ -166,15 +166,14 @@ for sp in $splits; do
     done
 done
 # d = 1 with its rounding-noise components kept (kpca fit --tol 0): what a
-# solver that keeps every eigenpair gives past 256 components (first split).
-# --no-primal: the M x M kernel matrix, as MATLAB's eig sees it; the D x D
-# fit of a linear kernel has no such components (at most 256)
+# solver that keeps every eigenpair gives past 256 components (first split;
+# an explicit --tol fits the M x M kernel matrix, as MATLAB's eig sees it)
 nz="$work/first/d1-tol0"
 mkdir -p "$nz"
 if [ -n "$force" ] || [ ! -f "$nz/svm.csv" ]; then
     say "== first: d = 1 with --tol 0"
     maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
-    lib_run "$KPCA" fit -q -d 1 --tol 0 --no-primal -k "$maxk" -m "$ntrain" "$work/first/train.gz" -o "$nz/d1.model"
+    lib_run "$KPCA" fit -q -d 1 --tol 0 -k "$maxk" -m "$ntrain" "$work/first/train.gz" -o "$nz/d1.model"
     for part in train test; do
         lib_run "$KPCA" transform -q "$nz/d1.model" "$work/first/$part.gz" -o "$nz/$part.h5"
     done

@@ -157,3 +157,12 @@ transform_path() {
     assert_status 0
     [[ "$output" == *"--no-primal"* ]] || fail "--help lacks --no-primal"
 }
+
+@test "fit -d 1 --tol 0: the kernel matrix, whose rounding-noise eigenvalues past rank D only it has" {
+    run --separate-stderr "$KPCA" fit -d 1 -k 300 --tol 0 "$TMP/fit.txt" -o "$TMP/t0.h5"
+    assert_status 0
+    [[ "$stderr" != *primal* ]] || fail "an explicit --tol took the D x D fit: $stderr"
+    local k
+    k=$("$KPCA" info "$TMP/t0.h5" | awk '$1 == "components" { print $2 }')
+    [ "$k" -gt 256 ] || fail "--tol 0 kept $k components: no rounding-noise ones past the 256 pixels"
+}

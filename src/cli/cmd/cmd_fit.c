@@ -47,7 +47,7 @@ static const cli_option options[] = {
      "exact (dense LAPACK on the M x M kernel, or the D x D covariance: --no-primal), randomized (Halko et al.; needs -k) or nystrom (default: exact)"},
     {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
      "exact: diagonalise the M x M kernel matrix even where the D x D covariance of the points gives the same model "
-     "faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point)"},
+     "faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point, no --tol)"},
     CLI_PRECISION_OPTION(o.precision, "the exact solver's eigensolve (binary32 halves its time; the kernel and its "
                                       "centring stay double, the model records it; the D x D fit of --no-primal's text is always double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,

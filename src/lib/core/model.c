@@ -385,8 +385,11 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
         return kpca_fail(err, KPCA_EUSAGE, "the distributed build runs the exact solver in double precision only: "
                                            "run kpca on one machine for --precision single");
     /* the primal fit (a D x D problem, primal.h) is cheap and always double:
-     * the model then records double, whatever was asked */
-    const int primal = exact_solver == NULL && p->primal && p->solver == KPCA_SOLVER_EXACT &&
+     * the model then records double, whatever was asked.  An explicit tol
+     * (--tol) asks which of the M x M matrix's eigenvalues count as noise,
+     * and only that matrix has the ones past rank D: it keeps the kernel
+     * path. */
+    const int primal = exact_solver == NULL && p->primal && p->solver == KPCA_SOLVER_EXACT && p->tol < 0.0 &&
                        kpca_primal_applies(&p->kernel, m, dim);
     const kpca_precision precision = primal ? KPCA_PRECISION_DOUBLE : p->precision;
     const int single_tol = precision == KPCA_PRECISION_SINGLE && p->tol < 0.0;
