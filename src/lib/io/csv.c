@@ -1,10 +1,12 @@
 /* csv.c - delimited text reader (see csv.h). */
 #include "io/csv.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "io/labels.h"
 #include "io/textnum.h"
@@ -321,8 +323,205 @@ static kpca_status label_column(const char *path, const char *opt, char **hdr, s
     return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
 }
 
-kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
-                          kpca_error *err)
+/* The rows read so far and where they go: x (n rows of dim values, room for
+ * xcap values), and for a label column its fields and their lines. */
+typedef struct {
+    double *x;
+    char **labtok;
+    size_t *labline;
+    size_t n, xcap, lcap;
+    size_t ncols, col, dim; /* col: the label column, NO_COLUMN for none */
+    char **hdr;             /* the header's names (NULL: none) */
+    const char *opt;        /* the --label option (NULL: default) */
+    size_t first_line;      /* the line of the first row (the field count's model) */
+} csv_rows;
+
+/* Reads rows from s->p to s->end onto R: the one-pass path where it can
+ * (fast), next_row and parse_field otherwise.  have: s->f holds a row not
+ * yet taken.  KPCA_OK at the end of the text; on an error, its status. */
+static kpca_status read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca_error *err)
+{
+    const size_t dim = R->dim, col = R->col, ncols = R->ncols;
+    for (;;) {
+        double *nx = kpca_grow(R->x, &R->xcap, (R->n + 1) * dim, sizeof *R->x, 4096);
+        if (nx == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
+        R->x = nx;
+        if (col != NO_COLUMN && R->n == R->lcap) {
+            size_t c2 = R->lcap;
+            char **nt = kpca_grow(R->labtok, &R->lcap, R->n + 1, sizeof *R->labtok, 1024);
+            if (nt != NULL)
+                R->labtok = nt;
+            size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c2, R->n + 1, sizeof *R->labline, 1024);
+            if (nl == NULL)
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
+            R->labline = nl;
+        }
+        double *row = R->x + R->n * dim;
+        if (!have) {
+            size_t line = s->line;
+            char *ltok = NULL;
+            if (fast && s->p < s->end && fast_row(s, ncols, col, row, &ltok)) {
+                if (col != NO_COLUMN) {
+                    R->labtok[R->n] = ltok;
+                    R->labline[R->n] = line;
+                }
+                R->n++;
+                continue;
+            }
+            int r = next_row(s, err);
+            if (r < 0)
+                return s->status;
+            if (r == 0)
+                return KPCA_OK;
+        }
+        have = 0;
+        if (s->nf != ncols)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", s->path,
+                             s->row_line, s->nf, ncols, R->first_line);
+        for (size_t j = 0, k = 0; j < ncols; j++) {
+            if (j == col) {
+                R->labtok[R->n] = s->f[j];
+                R->labline[R->n] = s->fline[j];
+                continue;
+            }
+            int why;
+            if (!parse_field(s->f[j], &row[k++], &why))
+                return value_error(s, j, why, R->n == 0, R->hdr, R->opt, err);
+        }
+        R->n++;
+    }
+}
+
+/* The text after the first row is read in parts, one thread each, when it
+ * is large: parts of at least CSV_PART_MIN bytes, at most CSV_PARTS_MAX,
+ * no more than the online CPUs. */
+#define CSV_PART_MIN ((size_t)4 << 20)
+#define CSV_PARTS_MAX 8
+
+/* One part after the first: [s.p, s.end), its first line s.line, its rows
+ * written from row `at` of the shared x (and labtok, labline) on.  The
+ * thread takes the one-pass path only and stops at the first row that path
+ * does not take (s.p there; the caller reads on from it). */
+typedef struct {
+    csv_state s;
+    double *x; /* R's arrays, copied: the thread reads nothing R's reader writes */
+    char **labtok;
+    size_t *labline;
+    size_t ncols, col, dim;
+    size_t at, n;
+    pthread_t tid;
+    int started;
+} csv_part;
+
+static void *part_run(void *arg)
+{
+    csv_part *pt = arg;
+    while (pt->s.p < pt->s.end) {
+        size_t line = pt->s.line, i = pt->at + pt->n;
+        char *ltok = NULL;
+        if (!fast_row(&pt->s, pt->ncols, pt->col, pt->x + i * pt->dim, &ltok))
+            break;
+        if (pt->col != NO_COLUMN) {
+            pt->labtok[i] = ltok;
+            pt->labline[i] = line;
+        }
+        pt->n++;
+    }
+    return NULL;
+}
+
+/* Reads the rows after the first (have: s->f holds it, not yet taken) into
+ * R, in up to `parts` parts of at least min_part bytes read concurrently.
+ * The text is split only where no row can span the cut: at line ends, in
+ * text without quotes.  R's arrays get room for every line first, so each
+ * part writes rows where they will stay unless blank lines come before
+ * them; the parts are then joined in file order, each part's rest (from a
+ * row the one-pass path did not take) read as in one part, so that the
+ * rows, labels and the first error are those of reading in one part. */
+static kpca_status read_parts(csv_state *s, csv_rows *R, int have, size_t parts, size_t min_part, size_t lines,
+                              kpca_error *err)
+{
+    size_t len = (size_t)(s->end - s->p);
+    if (parts > CSV_PARTS_MAX)
+        parts = CSV_PARTS_MAX;
+    if (min_part > 0 && len / min_part < parts)
+        parts = len / min_part;
+    if (parts < 2 || s->delim == ' ' || memchr(s->p, '"', len) != NULL)
+        return read_rows(s, R, have, s->delim != ' ', err);
+    /* room for every line: then no part's rows move while others run */
+    size_t rows = lines + 1;
+    double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
+    if (nx == NULL)
+        return read_rows(s, R, have, 1, err); /* the one-part reader grows as it goes */
+    R->x = nx;
+    if (R->col != NO_COLUMN) {
+        size_t c2 = R->lcap;
+        char **nt = kpca_grow(R->labtok, &R->lcap, rows, sizeof *R->labtok, 1);
+        if (nt != NULL)
+            R->labtok = nt;
+        size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c2, rows, sizeof *R->labline, 1);
+        if (nl == NULL)
+            return read_rows(s, R, have, 1, err);
+        R->labline = nl;
+    }
+    csv_part pt[CSV_PARTS_MAX];
+    char *end = s->end, *cut = s->p;
+    size_t at = R->n + (have != 0), line = s->line;
+    for (size_t k = 0; k < parts; k++) {
+        char *from = cut;
+        size_t nl = 0;
+        if (k + 1 < parts) {
+            char *want = s->p + len / parts * (k + 1);
+            char *eol = want > from ? memchr(want, '\n', (size_t)(end - want)) : NULL;
+            cut = eol != NULL ? eol + 1 : end;
+        } else {
+            cut = end;
+        }
+        for (const char *q = from; (q = memchr(q, '\n', (size_t)(cut - q))) != NULL; q++)
+            nl++;
+        csv_state ps = *s;
+        ps.p = from;
+        ps.end = cut;
+        ps.line = line;
+        ps.f = NULL;
+        ps.fline = NULL;
+        ps.nf = ps.capf = 0;
+        pt[k] = (csv_part){ps, R->x, R->labtok, R->labline, R->ncols, R->col, R->dim, at, 0, pthread_self(), 0};
+        at += nl;
+        line += nl;
+    }
+    for (size_t k = 1; k < parts; k++)
+        pt[k].started = pt[k].s.p < pt[k].s.end && pthread_create(&pt[k].tid, NULL, part_run, &pt[k]) == 0;
+    /* part 0 here, in full */
+    s->end = pt[0].s.end;
+    kpca_status st = read_rows(s, R, have, 1, err);
+    for (size_t k = 1; k < parts; k++)
+        if (pt[k].started)
+            pthread_join(pt[k].tid, NULL);
+    /* then each part in turn: its rows moved up to R->n (blank lines or
+     * several-line rows before them leave a gap), the rest read here */
+    for (size_t k = 1; k < parts && st == KPCA_OK; k++) {
+        if (pt[k].n > 0 && pt[k].at != R->n) {
+            memmove(R->x + R->n * R->dim, R->x + pt[k].at * R->dim, pt[k].n * R->dim * sizeof *R->x);
+            if (R->col != NO_COLUMN) {
+                memmove(R->labtok + R->n, R->labtok + pt[k].at, pt[k].n * sizeof *R->labtok);
+                memmove(R->labline + R->n, R->labline + pt[k].at, pt[k].n * sizeof *R->labline);
+            }
+        }
+        R->n += pt[k].n;
+        s->p = pt[k].s.p;
+        s->end = pt[k].s.end;
+        s->line = pt[k].s.line;
+        if (s->p < s->end)
+            st = read_rows(s, R, 0, 1, err);
+    }
+    s->end = end;
+    return st;
+}
+
+kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_opts *opts, size_t parts,
+                                size_t min_part, kpca_dataset *ds, kpca_error *err)
 {
     memset(ds, 0, sizeof *ds);
     char *buf;
@@ -333,10 +532,8 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
     if (delim == 0)
         delim = kpca_csv_sniff(buf, len < 65536 ? len : 65536);
     csv_state s = {path, buf, buf + len, 1, delim ? delim : ',', NULL, NULL, 0, 0, 0, KPCA_OK};
-    char **hdr = NULL, **labtok = NULL;
-    size_t *labline = NULL;
-    double *x = NULL;
-    size_t n = 0, xcap = 0, lcap = 0, col = NO_COLUMN, ncols = 0, dim = 0, first_line = 0;
+    csv_rows R = {NULL, NULL, NULL, 0, 0, 0, 0, NO_COLUMN, 0, NULL, opts != NULL ? opts->label : NULL, 0};
+    size_t ncols = 0, dim = 0, first_line = 0;
     int r = next_row(&s, err), header = 0;
     if (r == 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
@@ -350,8 +547,8 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
     /* a header is a first row with a field that is not a number, outside
      * the label column when its position is known (names there are labels,
      * unless one of the usual header names) */
-    const char *lab = opts != NULL ? opts->label : NULL;
-    size_t lcol = NO_COLUMN;
+    const char *lab = R.opt;
+    size_t lcol = NO_COLUMN, col = NO_COLUMN;
     if (hr == KPCA_HEADER_AUTO && label_by_position(lab) &&
         (st = label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
         goto done;
@@ -363,15 +560,15 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
     if (hr == KPCA_HEADER_YES)
         header = 1;
     if (header) {
-        hdr = kpca_alloc_array(ncols, 1, sizeof *hdr);
-        if (hdr == NULL) {
+        R.hdr = kpca_alloc_array(ncols, 1, sizeof *R.hdr);
+        if (R.hdr == NULL) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
             goto done;
         }
         for (size_t j = 0; j < ncols; j++)
-            hdr[j] = kpca_text_trim(s.f[j]);
+            R.hdr[j] = kpca_text_trim(s.f[j]);
     }
-    if ((st = label_column(path, opts != NULL ? opts->label : NULL, hdr, ncols, &col, err)) != KPCA_OK)
+    if ((st = label_column(path, lab, R.hdr, ncols, &col, err)) != KPCA_OK)
         goto done;
     dim = ncols - (col != NO_COLUMN);
     if (dim == 0 && ncols == 1 && strpbrk(s.f[0], " ") != NULL) {
@@ -389,6 +586,10 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, dim, opts->dim);
         goto done;
     }
+    R.ncols = ncols;
+    R.col = col;
+    R.dim = dim;
+    R.first_line = first_line;
     /* room for the rows there can be: the row read, one per line left (and
      * the loop's look past the last), and no more than rows of ncols
      * one-character fields (when that allocation fails, x grows) */
@@ -396,94 +597,49 @@ kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *op
     for (const char *q = s.p; (q = memchr(q, '\n', (size_t)(s.end - q))) != NULL; q++)
         lines++;
     size_t most = (size_t)(s.end - s.p) / (2 * ncols) + 3;
-    if ((x = kpca_alloc_array(lines < most ? lines : most, dim, sizeof *x)) != NULL)
-        xcap = (lines < most ? lines : most) * dim;
-    int fast = s.delim != ' ', have = !header; /* have: s.f holds a row not yet taken */
-    for (;;) {
-        double *nx = kpca_grow(x, &xcap, (n + 1) * dim, sizeof *x, 4096);
-        if (nx == NULL) {
-            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + 1);
-            goto done;
-        }
-        x = nx;
-        if (col != NO_COLUMN && n == lcap) {
-            size_t c2 = lcap;
-            char **nt = kpca_grow(labtok, &lcap, n + 1, sizeof *labtok, 1024);
-            if (nt != NULL)
-                labtok = nt;
-            size_t *nl = nt == NULL ? NULL : kpca_grow(labline, &c2, n + 1, sizeof *labline, 1024);
-            if (nl == NULL) {
-                st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + 1);
-                goto done;
-            }
-            labline = nl;
-        }
-        double *row = x + n * dim;
-        if (!have) {
-            size_t line = s.line;
-            char *ltok = NULL;
-            if (fast && s.p < s.end && fast_row(&s, ncols, col, row, &ltok)) {
-                if (col != NO_COLUMN) {
-                    labtok[n] = ltok;
-                    labline[n] = line;
-                }
-                n++;
-                continue;
-            }
-            if ((r = next_row(&s, err)) != 1)
-                break;
-        }
-        have = 0;
-        if (s.nf != ncols) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", path,
-                           s.row_line, s.nf, ncols, first_line);
-            goto done;
-        }
-        for (size_t j = 0, k = 0; j < ncols; j++) {
-            if (j == col) {
-                labtok[n] = s.f[j];
-                labline[n] = s.fline[j];
-                continue;
-            }
-            int why;
-            if (!parse_field(s.f[j], &row[k++], &why)) {
-                st = value_error(&s, j, why, n == 0, hdr, opts != NULL ? opts->label : NULL, err);
-                goto done;
-            }
-        }
-        n++;
+    if ((R.x = kpca_alloc_array(lines < most ? lines : most, dim, sizeof *R.x)) != NULL)
+        R.xcap = (lines < most ? lines : most) * dim;
+    if (parts == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        parts = cpus > 0 ? (size_t)cpus : 1;
     }
-    if (r < 0) {
-        st = s.status;
+    if (lines > most)
+        parts = 1;
+    if ((st = read_parts(&s, &R, !header, parts, min_part, lines, err)) != KPCA_OK)
         goto done;
-    }
-    if (n == 0) {
+    if (R.n == 0) {
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", path);
         goto done;
     }
     if (col != NO_COLUMN) {
-        st = kpca_labels_from_text(path, labtok, labline, col + 1, n, ds, err);
+        st = kpca_labels_from_text(path, R.labtok, R.labline, col + 1, R.n, ds, err);
     } else {
-        ds->y = kpca_calloc(n, sizeof(int));
+        ds->y = kpca_calloc(R.n, sizeof(int));
         ds->unlabelled = 1;
         if (ds->y == NULL)
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
     if (st == KPCA_OK) {
-        ds->x = x;
-        ds->n = n;
+        ds->x = R.x;
+        ds->n = R.n;
         ds->dim = dim;
-        x = NULL;
+        R.x = NULL;
     }
 done:
     if (st != KPCA_OK)
         kpca_dataset_free(ds);
-    kpca_free(x);
-    kpca_free(hdr);
-    kpca_free(labtok);
-    kpca_free(labline);
+    kpca_free(R.x);
+    kpca_free(R.hdr);
+    kpca_free(R.labtok);
+    kpca_free(R.labline);
     kpca_free(s.f);
     kpca_free(s.fline);
     kpca_free(buf);
     return st;
+}
+
+kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
+                          kpca_error *err)
+{
+    return kpca_read_csv_parts(path, delim, opts, 0, CSV_PART_MIN, ds, err);
 }

@@ -26,9 +26,17 @@ char kpca_csv_sniff(const char *text, size_t len);
 /* Reads path into *ds.  delim: ',', ';', '\t', ' ' (runs of blanks), or 0
  * to sniff (',' when nothing is found: one column).  opts (may be NULL)
  * gives the header rule, the label column and the expected dimension.  The
- * whole file is held in memory while reading.  On failure *ds is left
- * empty. */
+ * whole file is held in memory while reading.  A large file without
+ * quotes is parsed in parts by one thread per online CPU (at most 8, each
+ * part at least 4 MiB), with the same result and the same first error as
+ * one part.  On failure *ds is left empty. */
 kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
                           kpca_error *err);
+
+/* kpca_read_csv in at most `parts` parts (0: one per online CPU) of at
+ * least min_part bytes (0: any size); for the tests, which split small
+ * files to compare with one part. */
+kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_opts *opts, size_t parts,
+                                size_t min_part, kpca_dataset *ds, kpca_error *err);
 
 #endif

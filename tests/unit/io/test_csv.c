@@ -322,6 +322,78 @@ static void test_labels_file(void **state)
     assert_non_null(strstr(err.msg, "labels of its own"));
 }
 
+/* Reads text in `parts` parts (any part size) into *ds; the message in msg. */
+static kpca_status read_in_parts(const char *name, const char *text, const char *label, size_t parts,
+                                 kpca_dataset *ds, char *msg, size_t cap)
+{
+    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_AUTO, label, NULL};
+    kpca_error err;
+    kpca_error_clear(&err);
+    kpca_status st = kpca_read_csv_parts(put(name, text), 0, &o, parts, 0, ds, &err);
+    snprintf(msg, cap, "%s", st == KPCA_OK ? "" : err.msg);
+    return st;
+}
+
+/* A large file is parsed in parts by several threads: split anywhere, the
+ * rows, labels, names and the first error are those of one part, whatever
+ * stands before a cut (blank lines, CRLF, an unterminated last line, rows
+ * the one-pass path does not take) and wherever the error is. */
+static void test_parts(void **state)
+{
+    (void)state;
+    static const char *const labs[] = {"3", "cat", "-1", "dog"};
+    char text[8192], msg1[1100], msgk[1100];
+    for (int variant = 0; variant < 12; variant++) {
+        char *o = text;
+        if (variant % 3 == 1)
+            o += sprintf(o, "label,a,b\n");
+        for (int r = 0; r < 40; r++) {
+            const char *eol = variant % 2 ? "\r\n" : "\n";
+            if (variant >= 4 && r % 9 == 4)
+                o += sprintf(o, "%s", eol); /* a blank line */
+            if (variant >= 6 && r % 7 == 3)
+                o += sprintf(o, "%s, %d.5 ,%d%s", labs[r % 4], r, -r, eol); /* blanks: the general path */
+            else
+                o += sprintf(o, "%s,%d.25,%de-3%s", labs[r % 4], r, r * 7, eol);
+        }
+        if (variant >= 8) /* an error, near the end or in the middle */
+            sprintf(text + (variant % 2 ? strlen(text) / 2 : strlen(text) - 12), "%s",
+                    variant >= 10 ? "9,1,2\n7,8\n1,2,3\n" : "9,1,2\n7,x8,1\n1,2,3\n");
+        else if (variant % 4 == 3)
+            text[strlen(text) - 1 - (variant % 2)] = '\0'; /* no line end after the last row */
+        kpca_dataset one, many;
+        kpca_status st1 = read_in_parts("parts.csv", text, NULL, 1, &one, msg1, sizeof msg1);
+        if (variant >= 8)
+            assert_int_not_equal(st1, KPCA_OK);
+        else
+            assert_int_equal(st1, KPCA_OK);
+        for (size_t parts = 2; parts <= 9; parts++) {
+            kpca_status stk = read_in_parts("parts.csv", text, NULL, parts, &many, msgk, sizeof msgk);
+            assert_int_equal(stk, st1);
+            assert_string_equal(msgk, msg1);
+            if (st1 != KPCA_OK) {
+                assert_null(many.x);
+                continue;
+            }
+            assert_int_equal(many.n, one.n);
+            assert_int_equal(many.dim, one.dim);
+            assert_memory_equal(many.x, one.x, one.n * one.dim * sizeof *one.x);
+            assert_memory_equal(many.y, one.y, one.n * sizeof *one.y);
+            assert_int_equal(many.nnames, one.nnames);
+            for (size_t k = 0; k < one.nnames; k++)
+                assert_string_equal(many.names[k], one.names[k]);
+            kpca_dataset_free(&many);
+        }
+        if (st1 == KPCA_OK) {
+            assert_int_equal(one.n, 40);
+            assert_int_equal(one.dim, 2);
+            assert_int_equal(one.nnames, 4); /* 3, cat, -1, dog: names, as one of them is */
+            assert_true(one.x[2 * 5] == (variant >= 6 && 5 % 7 == 3 ? 5.5 : 5.25));
+        }
+        kpca_dataset_free(&one);
+    }
+}
+
 int main(void)
 {
     mkdir("tests", 0777);
@@ -332,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_label_options), cmocka_unit_test(test_class_names),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_one_pass_rows),
         cmocka_unit_test(test_labels_file),   cmocka_unit_test(test_header_beside_labels),
+        cmocka_unit_test(test_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
