@@ -26,14 +26,15 @@ distributed:build/distributed bench:build/bench"
 # M = 7291 and 14582, with ScaLAPACK and ELPA, and M = 29164 on 4 ranks
 dist_flags="--runs '7291:1 7291:2 7291:4 7291:2:elpa 7291:4:elpa 14582:1 14582:2 14582:4 14582:2:elpa 14582:4:elpa 29164:4' --budget 100000 --force --note 'Not run: M = 29164 on 1 and 2 ranks and with ELPA. By the M = 14582 rows its peak memory per rank would be about 4 times theirs (M^2): on one rank or a 1 x 2 grid, and with the workspace of ELPA on 4 ranks, more than a 24 GiB machine holds beside the system. That is what kpca-mpi is for: on 4 ranks with ScaLAPACK it fits in the memory per rank the last row shows.'"
 
+. scripts/lib.sh
 only=""
 log=build/results.log
 while [ $# -gt 0 ]; do
     case $1 in
-    --only) only=${2:?--only needs a list of targets}; shift ;;
-    --log) log=${2:?--log needs a file}; shift ;;
-    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "results.sh: unknown option '$1' (expected --only or --log)" >&2; exit 2 ;;
+    --only) only=$(optval "$@"); shift ;;
+    --log) log=$(optval "$@"); shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) bad_option "$1" ;;
     esac
     shift
 done
