@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "io/csv.h"
 #include "io/labels.h"
 #include "io/npy.h"
 
@@ -75,6 +76,7 @@ static void loop_both(const char *name, op_fn op)
 #define MODEL_PATH "tests/out/alloc_model.h5"
 #define CSV_PATH "tests/out/alloc.csv"
 #define CSV_NOLABEL_PATH "tests/out/alloc_nolabel.csv"
+#define CSV_PARTS_PATH "tests/out/alloc_parts.csv"
 #define NAMES_PATH "tests/out/alloc_names.txt"
 #define NPY_PATH "tests/out/alloc.npy"
 #define NPY_LABELS_PATH "tests/out/alloc_labels.npy"
@@ -143,16 +145,22 @@ static int setup(void **state)
     FILE *nm = fopen(NAMES_PATH, "w");
     if (f == NULL || l == NULL || nm == NULL)
         return -1;
+    FILE *pf = fopen(CSV_PARTS_PATH, "w");
+    if (pf == NULL)
+        return -1;
     fprintf(f, "a,\"b\",c,class\r\n");
     for (int i = 0; i < 30; i++) {
         double a = tu_rand(&s), b = tu_rand(&s), c = tu_rand(&s);
         fprintf(f, "%.4f,%.4f,%.4f,\"%s\"\r\n", a, b, c, class_names[i % 3]);
         fprintf(l, "%.4f;%.4f;%.4f\n", a, b, c);
         fprintf(nm, "%s\n", class_names[i % 3]);
+        /* no quotes, the names in column 3, a blank line: the reader in parts */
+        fprintf(pf, "%.4f,%.4f,%s,%.4f\n%s", a, b, class_names[i % 3], c, i == 17 ? "\n" : "");
     }
     fclose(f);
     fclose(l);
     fclose(nm);
+    fclose(pf);
     if (write_npy_labels(NPY_LABELS_PATH, 40) != 0)
         return -1;
     /* lines longer than the reader's first buffer: its growth path */
@@ -255,6 +263,25 @@ static kpca_status op_read_csv(kpca_error *err)
         return st;
     kpca_read_opts o2 = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_NO, "none", NAMES_PATH};
     return read_and_check(CSV_NOLABEL_PATH, &o2, 30, 3, err);
+}
+
+/* CSV without quotes read in 3 parts by 3 threads, a label column of names
+ * in the middle and a blank line: the arrays every part writes into */
+static kpca_status op_read_csv_parts(kpca_error *err)
+{
+    kpca_dataset ds;
+    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_NO, "3", NULL};
+    kpca_status st = kpca_read_csv_parts(CSV_PARTS_PATH, 0, &o, 3, 0, &ds, err);
+    if (st != KPCA_OK) {
+        assert_null(ds.x);
+        assert_null(ds.names);
+        return st;
+    }
+    assert_int_equal(ds.n, 30);
+    assert_int_equal(ds.dim, 3);
+    assert_int_equal(ds.nnames, 3);
+    kpca_dataset_free(&ds);
+    return KPCA_OK;
 }
 
 /* the float64 writer, the data read back as NPY, and labels from a .npy */
@@ -587,6 +614,12 @@ static void test_read_csv(void **state)
     loop_both("read csv", op_read_csv);
 }
 
+static void test_read_csv_parts(void **state)
+{
+    (void)state;
+    loop_both("read csv in parts", op_read_csv_parts);
+}
+
 static void test_npy(void **state)
 {
     (void)state;
@@ -653,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_read_libsvm),
         cmocka_unit_test(test_read_hdf5),
         cmocka_unit_test(test_read_csv),
+        cmocka_unit_test(test_read_csv_parts),
         cmocka_unit_test(test_npy),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_select),

@@ -449,21 +449,24 @@ static kpca_status read_parts(csv_state *s, csv_rows *R, int have, size_t parts,
         parts = len / min_part;
     if (parts < 2 || s->delim == ' ' || memchr(s->p, '"', len) != NULL)
         return read_rows(s, R, have, s->delim != ' ', err);
-    /* room for every line: then no part's rows move while others run */
-    size_t rows = lines + 1;
+    /* room for every row there can be (lines counts the first row, one per
+     * line end after it, an unterminated last line and one more): no part's
+     * rows move while others run, and part 0's reader never grows x */
+    size_t rows = lines;
     double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
     if (nx == NULL)
         return read_rows(s, R, have, 1, err); /* the one-part reader grows as it goes */
     R->x = nx;
     if (R->col != NO_COLUMN) {
-        size_t c2 = R->lcap;
-        char **nt = kpca_grow(R->labtok, &R->lcap, rows, sizeof *R->labtok, 1);
+        size_t c2 = R->lcap, c3 = R->lcap;
+        char **nt = kpca_grow(R->labtok, &c2, rows, sizeof *R->labtok, 1);
         if (nt != NULL)
             R->labtok = nt;
-        size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c2, rows, sizeof *R->labline, 1);
-        if (nl == NULL)
+        size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
+        if (nl == NULL) /* lcap stays what both arrays hold */
             return read_rows(s, R, have, 1, err);
         R->labline = nl;
+        R->lcap = c2;
     }
     csv_part pt[CSV_PARTS_MAX];
     char *end = s->end, *cut = s->p;

@@ -337,38 +337,61 @@ static kpca_status read_in_parts(const char *name, const char *text, const char 
 /* A large file is parsed in parts by several threads: split anywhere, the
  * rows, labels, names and the first error are those of one part, whatever
  * stands before a cut (blank lines, CRLF, an unterminated last line, rows
- * the one-pass path does not take) and wherever the error is. */
+ * the one-pass path does not take), wherever the label column is (or none),
+ * with commas or tabs, and wherever the error is. */
 static void test_parts(void **state)
 {
     (void)state;
     static const char *const labs[] = {"3", "cat", "-1", "dog"};
+    static const char *const where[] = {NULL, "last", "2", "none"};
     char text[8192], msg1[1100], msgk[1100];
-    for (int variant = 0; variant < 12; variant++) {
+    for (int variant = 0; variant < 12 * 4 * 2; variant++) {
+        int v = variant % 12, lw = variant / 12 % 4;
+        char sep = variant / 48 ? '\t' : ',';
         char *o = text;
-        if (variant % 3 == 1)
-            o += sprintf(o, "label,a,b\n");
+        if (v % 3 == 1)
+            o += sprintf(o, "label%ca%cb\n", sep, sep);
         for (int r = 0; r < 40; r++) {
-            const char *eol = variant % 2 ? "\r\n" : "\n";
-            if (variant >= 4 && r % 9 == 4)
+            const char *eol = v % 2 ? "\r\n" : "\n";
+            /* the label's field, or a number where the column holds none */
+            char lab[16];
+            snprintf(lab, sizeof lab, "%s", lw == 3 ? "7" : labs[r % 4]);
+            if (v >= 4 && r % 9 == 4)
                 o += sprintf(o, "%s", eol); /* a blank line */
-            if (variant >= 6 && r % 7 == 3)
-                o += sprintf(o, "%s, %d.5 ,%d%s", labs[r % 4], r, -r, eol); /* blanks: the general path */
+            char f1[32], f2[32];
+            if (v >= 6 && r % 7 == 3) { /* blanks: the general path */
+                snprintf(f1, sizeof f1, " %d.5 ", r);
+                snprintf(f2, sizeof f2, "%d", -r);
+            } else {
+                snprintf(f1, sizeof f1, "%d.25", r);
+                snprintf(f2, sizeof f2, "%de-3", r * 7);
+            }
+            if (lw == 1) /* label last */
+                o += sprintf(o, "%s%c%s%c%s%s", f1, sep, f2, sep, lab, eol);
+            else if (lw == 2) /* label in column 2 */
+                o += sprintf(o, "%s%c%s%c%s%s", f1, sep, lab, sep, f2, eol);
             else
-                o += sprintf(o, "%s,%d.25,%de-3%s", labs[r % 4], r, r * 7, eol);
+                o += sprintf(o, "%s%c%s%c%s%s", lab, sep, f1, sep, f2, eol);
         }
-        if (variant >= 8) /* an error, near the end or in the middle */
-            sprintf(text + (variant % 2 ? strlen(text) / 2 : strlen(text) - 12), "%s",
-                    variant >= 10 ? "9,1,2\n7,8\n1,2,3\n" : "9,1,2\n7,x8,1\n1,2,3\n");
-        else if (variant % 4 == 3)
-            text[strlen(text) - 1 - (variant % 2)] = '\0'; /* no line end after the last row */
+        if (v >= 8) { /* an error, near the end or in the middle */
+            char bad[64];
+            if (v >= 10)
+                snprintf(bad, sizeof bad, "9%c1%c2\n7%c8\n1%c2%c3\n", sep, sep, sep, sep, sep);
+            else /* a bad number in a value column */
+                snprintf(bad, sizeof bad, lw == 1 ? "9%c1%c2\nx8%c7%c1\n1%c2%c3\n" : "9%c1%c2\n7%c1%cx8\n1%c2%c3\n",
+                         sep, sep, sep, sep, sep, sep);
+            sprintf(text + (v % 2 ? strlen(text) / 2 : strlen(text) - 12), "%s", bad);
+        } else if (v % 4 == 3) {
+            text[strlen(text) - 1 - (v % 2)] = '\0'; /* no line end after the last row */
+        }
         kpca_dataset one, many;
-        kpca_status st1 = read_in_parts("parts.csv", text, NULL, 1, &one, msg1, sizeof msg1);
-        if (variant >= 8)
+        kpca_status st1 = read_in_parts("parts.csv", text, where[lw], 1, &one, msg1, sizeof msg1);
+        if (v >= 8)
             assert_int_not_equal(st1, KPCA_OK);
-        else
-            assert_int_equal(st1, KPCA_OK);
-        for (size_t parts = 2; parts <= 9; parts++) {
-            kpca_status stk = read_in_parts("parts.csv", text, NULL, parts, &many, msgk, sizeof msgk);
+        else if (st1 != KPCA_OK)
+            fail_msg("variant %d: %s", variant, msg1);
+        for (size_t parts = 2; parts <= 8; parts++) {
+            kpca_status stk = read_in_parts("parts.csv", text, where[lw], parts, &many, msgk, sizeof msgk);
             assert_int_equal(stk, st1);
             assert_string_equal(msgk, msg1);
             if (st1 != KPCA_OK) {
@@ -379,6 +402,7 @@ static void test_parts(void **state)
             assert_int_equal(many.dim, one.dim);
             assert_memory_equal(many.x, one.x, one.n * one.dim * sizeof *one.x);
             assert_memory_equal(many.y, one.y, one.n * sizeof *one.y);
+            assert_int_equal(many.unlabelled, one.unlabelled);
             assert_int_equal(many.nnames, one.nnames);
             for (size_t k = 0; k < one.nnames; k++)
                 assert_string_equal(many.names[k], one.names[k]);
@@ -386,9 +410,10 @@ static void test_parts(void **state)
         }
         if (st1 == KPCA_OK) {
             assert_int_equal(one.n, 40);
-            assert_int_equal(one.dim, 2);
-            assert_int_equal(one.nnames, 4); /* 3, cat, -1, dog: names, as one of them is */
-            assert_true(one.x[2 * 5] == (variant >= 6 && 5 % 7 == 3 ? 5.5 : 5.25));
+            assert_int_equal(one.dim, lw == 3 ? 3 : 2);
+            assert_int_equal(one.nnames, lw == 3 ? 0 : 4); /* 3, cat, -1, dog: names, as some are */
+            size_t c = lw == 3 ? 1 : 0; /* the first value's column in x */
+            assert_true(one.x[one.dim * 5 + c] == (v >= 6 && 5 % 7 == 3 ? 5.5 : 5.25));
         }
         kpca_dataset_free(&one);
     }
