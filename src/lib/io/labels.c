@@ -2,17 +2,93 @@
 #include "io/labels.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "io/npy.h"
 #include "io/textnum.h"
 #include "support/mem.h"
+
+/* A plain file of at least 2 READ_PART_MIN bytes is read by one thread per
+ * online CPU (at most READ_PARTS_MAX), each into its own stretch of the
+ * buffer: the copy and the first touch of the fresh pages, most of such a
+ * read's time, then run on every core. */
+#define READ_PART_MIN ((size_t)4 << 20)
+#define READ_PARTS_MAX 8
+
+typedef struct {
+    int fd;
+    char *dst;
+    size_t off, len, got;
+    int err; /* errno of a failed pread, else 0 */
+    pthread_t tid;
+    int started;
+} read_part;
+
+static void *read_part_run(void *arg)
+{
+    read_part *rp = arg;
+    while (rp->got < rp->len) {
+        ssize_t r = pread(rp->fd, rp->dst + rp->got, rp->len - rp->got, (off_t)(rp->off + rp->got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            rp->err = errno;
+        if (r <= 0)
+            break;
+        rp->got += (size_t)r;
+    }
+    return NULL;
+}
+
+/* Reads the size bytes of the plain file path into buf in parts, one
+ * thread each.  1 when every byte was read and the file ends there; 0 when
+ * it could not be read so (a part failed, the file changed size): the
+ * caller then reads it as a stream. */
+static int read_in_parts(const char *path, char *buf, size_t size)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t parts = cpus > 1 ? (size_t)cpus : 1;
+    if (parts > READ_PARTS_MAX)
+        parts = READ_PARTS_MAX;
+    if (size / READ_PART_MIN < parts)
+        parts = size / READ_PART_MIN;
+    if (parts < 2)
+        return 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    read_part rp[READ_PARTS_MAX];
+    for (size_t k = 0; k < parts; k++) {
+        size_t off = size / parts * k, end = k + 1 < parts ? size / parts * (k + 1) : size;
+        rp[k] = (read_part){fd, buf + off, off, end - off, 0, 0, pthread_self(), 0};
+    }
+    for (size_t k = 1; k < parts; k++)
+        rp[k].started = pthread_create(&rp[k].tid, NULL, read_part_run, &rp[k]) == 0;
+    read_part_run(&rp[0]);
+    int ok = 1;
+    for (size_t k = 0; k < parts; k++) {
+        if (k > 0 && rp[k].started)
+            pthread_join(rp[k].tid, NULL);
+        else if (k > 0)
+            read_part_run(&rp[k]);
+        ok = ok && rp[k].err == 0 && rp[k].got == rp[k].len;
+    }
+    char extra;
+    ssize_t more;
+    while ((more = pread(fd, &extra, 1, (off_t)size)) < 0 && errno == EINTR)
+        ;
+    close(fd);
+    return ok && more == 0;
+}
 
 kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_error *err)
 {
@@ -29,8 +105,13 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
     /* a plain file is read whole into one block of its size (large blocks
      * get huge pages: support/mem.h), not grown and copied as it comes */
     if (gzdirect(gz) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size < SIZE_MAX / 2 &&
-        (buf = kpca_malloc((size_t)sb.st_size + 65536 + 2)) != NULL)
+        (buf = kpca_malloc((size_t)sb.st_size + 65536 + 2)) != NULL) {
         cap = (size_t)sb.st_size + 65536 + 2;
+        if (read_in_parts(path, buf, (size_t)sb.st_size)) {
+            fill = (size_t)sb.st_size;
+            goto whole;
+        }
+    }
     for (;;) {
         if (cap - fill < 4096 + 1) { /* grown only when nearly full: a small file takes one small buffer */
             char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 65536 + 1);
@@ -57,6 +138,7 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
             break;
         fill += (size_t)got;
     }
+whole:
     gzclose(gz);
     buf[fill] = '\0';
     const char *nul = memchr(buf, '\0', fill);

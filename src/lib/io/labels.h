@@ -30,8 +30,11 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
 kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err);
 
 /* Reads a whole file, through gzip when compressed, into a new
- * NUL-terminated buffer (*len bytes before the NUL).  A NUL byte inside is
- * an error naming its line ("binary data?").  Free with kpca_free. */
+ * NUL-terminated buffer (*len bytes before the NUL).  A plain file of 8 MiB
+ * and more is read by one thread per online CPU (at most 8), each into its
+ * own stretch of the buffer; one that changes size meanwhile is read again
+ * as a stream.  A NUL byte inside is an error naming its line ("binary
+ * data?").  Free with kpca_free. */
 kpca_status kpca_read_text_file(const char *path, char **buf, size_t *len, kpca_error *err);
 
 #endif
