@@ -612,11 +612,6 @@ static void test_read_csv(void **state)
 {
     (void)state;
     loop_both("read csv", op_read_csv);
-}
-
-static void test_read_csv_parts(void **state)
-{
-    (void)state;
     loop_both("read csv in parts", op_read_csv_parts);
 }
 
@@ -686,7 +681,6 @@ int main(void)
         cmocka_unit_test(test_read_libsvm),
         cmocka_unit_test(test_read_hdf5),
         cmocka_unit_test(test_read_csv),
-        cmocka_unit_test(test_read_csv_parts),
         cmocka_unit_test(test_npy),
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_select),
