@@ -431,24 +431,59 @@ static void *part_run(void *arg)
     return NULL;
 }
 
-/* Reads the rows after the first (have: s->f holds it, not yet taken) into
- * R, in up to `parts` parts of at least min_part bytes read concurrently.
- * The text is split only where no row can span the cut: at line ends, in
- * text without quotes.  R's arrays get room for every line first, so each
- * part writes rows where they will stay unless blank lines come before
- * them; the parts are then joined in file order, each part's rest (from a
- * row the one-pass path did not take) read as in one part, so that the
- * rows, labels and the first error are those of reading in one part. */
-static kpca_status read_parts(csv_state *s, csv_rows *R, int have, size_t parts, size_t min_part, size_t lines,
-                              kpca_error *err)
+/* How many parts the text after the first row is read in: up to `parts`
+ * (0: one per online CPU; at most CSV_PARTS_MAX) of at least min_part
+ * bytes; 1 for whitespace text and text with quotes, whose rows may span
+ * a cut. */
+static size_t csv_plan(const csv_state *s, size_t parts, size_t min_part)
 {
     size_t len = (size_t)(s->end - s->p);
+    if (parts == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        parts = cpus > 0 ? (size_t)cpus : 1;
+    }
     if (parts > CSV_PARTS_MAX)
         parts = CSV_PARTS_MAX;
     if (min_part > 0 && len / min_part < parts)
         parts = len / min_part;
     if (parts < 2 || s->delim == ' ' || memchr(s->p, '"', len) != NULL)
-        return read_rows(s, R, have, s->delim != ' ', err);
+        return 1;
+    return parts;
+}
+
+/* Cuts [s->p, s->end) at line ends into `parts` parts: part k is
+ * [cut[k], cut[k+1]) with nl[k] line ends.  Returns the line ends in all:
+ * the one pass over the text that sizes the arrays and places the parts. */
+static size_t csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl)
+{
+    size_t len = (size_t)(s->end - s->p), total = 0;
+    cut[0] = s->p;
+    for (size_t k = 0; k < parts; k++) {
+        cut[k + 1] = s->end;
+        if (k + 1 < parts) {
+            char *want = s->p + len / parts * (k + 1);
+            char *eol = want > cut[k] ? memchr(want, '\n', (size_t)(s->end - want)) : NULL;
+            if (eol != NULL)
+                cut[k + 1] = eol + 1;
+        }
+        nl[k] = 0;
+        for (const char *q = cut[k]; (q = memchr(q, '\n', (size_t)(cut[k + 1] - q))) != NULL; q++)
+            nl[k]++;
+        total += nl[k];
+    }
+    return total;
+}
+
+/* Reads the rows after the first (have: s->f holds it, not yet taken) into
+ * R, in the parts csv_cut made (parts >= 2), concurrently; lines: the rows
+ * there can be.  R's arrays get room for every row first, so each part
+ * writes rows where they will stay unless blank lines come before them;
+ * the parts are then joined in file order, each part's rest (from a row the
+ * one-pass path did not take) read as in one part, so that the rows, labels
+ * and the first error are those of reading in one part. */
+static kpca_status read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
+                              size_t lines, kpca_error *err)
+{
     /* room for every row there can be (lines counts the first row, one per
      * line end after it, an unterminated last line and one more): no part's
      * rows move while others run, and part 0's reader never grows x */
@@ -462,37 +497,26 @@ static kpca_status read_parts(csv_state *s, csv_rows *R, int have, size_t parts,
         char **nt = kpca_grow(R->labtok, &c2, rows, sizeof *R->labtok, 1);
         if (nt != NULL)
             R->labtok = nt;
-        size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
-        if (nl == NULL) /* lcap stays what both arrays hold */
+        size_t *nll = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
+        if (nll == NULL) /* lcap stays what both arrays hold */
             return read_rows(s, R, have, 1, err);
-        R->labline = nl;
+        R->labline = nll;
         R->lcap = c2;
     }
     csv_part pt[CSV_PARTS_MAX];
-    char *end = s->end, *cut = s->p;
+    char *end = s->end;
     size_t at = R->n + (have != 0), line = s->line;
     for (size_t k = 0; k < parts; k++) {
-        char *from = cut;
-        size_t nl = 0;
-        if (k + 1 < parts) {
-            char *want = s->p + len / parts * (k + 1);
-            char *eol = want > from ? memchr(want, '\n', (size_t)(end - want)) : NULL;
-            cut = eol != NULL ? eol + 1 : end;
-        } else {
-            cut = end;
-        }
-        for (const char *q = from; (q = memchr(q, '\n', (size_t)(cut - q))) != NULL; q++)
-            nl++;
         csv_state ps = *s;
-        ps.p = from;
-        ps.end = cut;
+        ps.p = cut[k];
+        ps.end = cut[k + 1];
         ps.line = line;
         ps.f = NULL;
         ps.fline = NULL;
         ps.nf = ps.capf = 0;
         pt[k] = (csv_part){ps, R->x, R->labtok, R->labline, R->ncols, R->col, R->dim, at, 0, pthread_self(), 0};
-        at += nl;
-        line += nl;
+        at += nl[k];
+        line += nl[k];
     }
     for (size_t k = 1; k < parts; k++)
         pt[k].started = pt[k].s.p < pt[k].s.end && pthread_create(&pt[k].tid, NULL, part_run, &pt[k]) == 0;
@@ -596,19 +620,18 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
     /* room for the rows there can be: the row read, one per line left (and
      * the loop's look past the last), and no more than rows of ncols
      * one-character fields (when that allocation fails, x grows) */
-    size_t lines = 3;
-    for (const char *q = s.p; (q = memchr(q, '\n', (size_t)(s.end - q))) != NULL; q++)
-        lines++;
+    char *cut[CSV_PARTS_MAX + 1];
+    size_t nl[CSV_PARTS_MAX];
+    parts = csv_plan(&s, parts, min_part);
+    size_t lines = 3 + csv_cut(&s, parts, cut, nl);
     size_t most = (size_t)(s.end - s.p) / (2 * ncols) + 3;
     if ((R.x = kpca_alloc_array(lines < most ? lines : most, dim, sizeof *R.x)) != NULL)
         R.xcap = (lines < most ? lines : most) * dim;
-    if (parts == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        parts = cpus > 0 ? (size_t)cpus : 1;
-    }
-    if (lines > most)
-        parts = 1;
-    if ((st = read_parts(&s, &R, !header, parts, min_part, lines, err)) != KPCA_OK)
+    if (parts > 1 && lines <= most)
+        st = read_parts(&s, &R, !header, parts, cut, nl, lines, err);
+    else
+        st = read_rows(&s, &R, !header, s.delim != ' ', err);
+    if (st != KPCA_OK)
         goto done;
     if (R.n == 0) {
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", path);
