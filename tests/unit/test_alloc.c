@@ -244,20 +244,29 @@ static kpca_status op_read_libsvm(kpca_error *err)
 
 /* CSV with a header row and class names (both detected), the same with
  * both given, then the values alone given names from a file */
+/* A read of the 30 named CSV rows: nothing left on failure, else the rows
+ * and the three class names (freed). */
+static kpca_status check_named(kpca_status st, kpca_dataset *ds)
+{
+    if (st != KPCA_OK) {
+        assert_null(ds->x);
+        assert_null(ds->names);
+        return st;
+    }
+    assert_int_equal(ds->n, 30);
+    assert_int_equal(ds->dim, 3);
+    assert_int_equal(ds->nnames, 3);
+    assert_string_equal(ds->names[2], class_names[2]);
+    kpca_dataset_free(ds);
+    return KPCA_OK;
+}
+
 static kpca_status op_read_csv(kpca_error *err)
 {
     kpca_dataset ds;
-    kpca_status st = kpca_dataset_read(CSV_PATH, NULL, &ds, err);
-    if (st != KPCA_OK) {
-        assert_null(ds.x);
-        assert_null(ds.names);
+    kpca_status st = check_named(kpca_dataset_read(CSV_PATH, NULL, &ds, err), &ds);
+    if (st != KPCA_OK)
         return st;
-    }
-    assert_int_equal(ds.n, 30);
-    assert_int_equal(ds.dim, 3);
-    assert_int_equal(ds.nnames, 3);
-    assert_string_equal(ds.names[2], class_names[2]);
-    kpca_dataset_free(&ds);
     kpca_read_opts o = {KPCA_FMT_CSV, NULL, 3, KPCA_HEADER_YES, "4", NULL};
     if ((st = read_and_check(CSV_PATH, &o, 30, 3, err)) != KPCA_OK)
         return st;
@@ -271,17 +280,7 @@ static kpca_status op_read_csv_parts(kpca_error *err)
 {
     kpca_dataset ds;
     kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_NO, "3", NULL};
-    kpca_status st = kpca_read_csv_parts(CSV_PARTS_PATH, 0, &o, 3, 0, &ds, err);
-    if (st != KPCA_OK) {
-        assert_null(ds.x);
-        assert_null(ds.names);
-        return st;
-    }
-    assert_int_equal(ds.n, 30);
-    assert_int_equal(ds.dim, 3);
-    assert_int_equal(ds.nnames, 3);
-    kpca_dataset_free(&ds);
-    return KPCA_OK;
+    return check_named(kpca_read_csv_parts(CSV_PARTS_PATH, 0, &o, 3, 0, &ds, err), &ds);
 }
 
 /* the float64 writer, the data read back as NPY, and labels from a .npy */
