@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "io/labels.h"
 #include "io/textnum.h"
 #include "support/mem.h"
+#include "support/parts.h"
 
 #define NO_COLUMN SIZE_MAX
 
@@ -393,12 +393,6 @@ static kpca_status read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca
     }
 }
 
-/* The text after the first row is read in parts, one thread each, when it
- * is large: parts of at least CSV_PART_MIN bytes, at most CSV_PARTS_MAX,
- * no more than the online CPUs. */
-#define CSV_PART_MIN ((size_t)4 << 20)
-#define CSV_PARTS_MAX 8
-
 /* One part after the first: [s.p, s.end), its first line s.line, its rows
  * written from row `at` of the shared x (and labtok, labline) on.  The
  * thread takes the one-pass path only and stops at the first row that path
@@ -431,21 +425,14 @@ static void *part_run(void *arg)
     return NULL;
 }
 
-/* How many parts the text after the first row is read in: up to `parts`
- * (0: one per online CPU; at most CSV_PARTS_MAX) of at least min_part
- * bytes; 1 for whitespace text and text with quotes, whose rows may span
- * a cut. */
+/* How many parts the text after the first row is read in
+ * (kpca_parts_plan: up to `parts`, 0 for one per online CPU, of at least
+ * min_part bytes); 1 for whitespace text and text with quotes, whose rows
+ * may span a cut. */
 static size_t csv_plan(const csv_state *s, size_t parts, size_t min_part)
 {
     size_t len = (size_t)(s->end - s->p);
-    if (parts == 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        parts = cpus > 0 ? (size_t)cpus : 1;
-    }
-    if (parts > CSV_PARTS_MAX)
-        parts = CSV_PARTS_MAX;
-    if (min_part > 0 && len / min_part < parts)
-        parts = len / min_part;
+    parts = kpca_parts_plan(len, parts, min_part);
     if (parts < 2 || s->delim == ' ' || memchr(s->p, '"', len) != NULL)
         return 1;
     return parts;
@@ -503,7 +490,7 @@ static kpca_status read_parts(csv_state *s, csv_rows *R, int have, size_t parts,
         R->labline = nll;
         R->lcap = c2;
     }
-    csv_part pt[CSV_PARTS_MAX];
+    csv_part pt[KPCA_PARTS_MAX];
     char *end = s->end;
     size_t at = R->n + (have != 0), line = s->line;
     for (size_t k = 0; k < parts; k++) {
@@ -620,8 +607,8 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
     /* room for the rows there can be: the row read, one per line left (and
      * the loop's look past the last), and no more than rows of ncols
      * one-character fields (when that allocation fails, x grows) */
-    char *cut[CSV_PARTS_MAX + 1];
-    size_t nl[CSV_PARTS_MAX];
+    char *cut[KPCA_PARTS_MAX + 1];
+    size_t nl[KPCA_PARTS_MAX];
     parts = csv_plan(&s, parts, min_part);
     size_t lines = 3 + csv_cut(&s, parts, cut, nl);
     size_t most = (size_t)(s.end - s.p) / (2 * ncols) + 3;
@@ -667,5 +654,5 @@ done:
 kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
                           kpca_error *err)
 {
-    return kpca_read_csv_parts(path, delim, opts, 0, CSV_PART_MIN, ds, err);
+    return kpca_read_csv_parts(path, delim, opts, 0, KPCA_PART_MIN, ds, err);
 }

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,78 +15,38 @@
 #include "io/npy.h"
 #include "io/textnum.h"
 #include "support/mem.h"
+#include "support/parts.h"
 
-/* A plain file of at least 2 READ_PART_MIN bytes is read by one thread per
- * online CPU (at most READ_PARTS_MAX), each into its own stretch of the
- * buffer: the copy and the first touch of the fresh pages, most of such a
- * read's time, then run on every core. */
-#define READ_PART_MIN ((size_t)4 << 20)
-#define READ_PARTS_MAX 8
-
-typedef struct {
-    int fd;
-    char *dst;
-    size_t off, len, got;
-    int err; /* errno of a failed pread, else 0 */
-    pthread_t tid;
-    int started;
-} read_part;
-
-static void *read_part_run(void *arg)
+static int has_nul(const void *bytes, size_t len)
 {
-    read_part *rp = arg;
-    while (rp->got < rp->len) {
-        ssize_t r = pread(rp->fd, rp->dst + rp->got, rp->len - rp->got, (off_t)(rp->off + rp->got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            rp->err = errno;
-        if (r <= 0)
-            break;
-        rp->got += (size_t)r;
-    }
-    return NULL;
+    return memchr(bytes, '\0', len) != NULL;
 }
 
 /* Reads the size bytes of the plain file path into buf in parts, one
- * thread each.  1 when every byte was read and the file ends there; 0 when
- * it could not be read so (a part failed, the file changed size): the
- * caller then reads it as a stream. */
-static int read_in_parts(const char *path, char *buf, size_t size)
+ * thread each (support/parts.h).  1 when every byte was read and the file
+ * ends there; 0 when it could not be read so (a part failed, the file
+ * changed size, too small to cut): the caller then reads it as a stream.
+ * On success *nul is 0 when no NUL byte is in it (looked for as it
+ * landed), else 1. */
+static int read_in_parts(const char *path, char *buf, size_t size, int *nul)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t parts = cpus > 1 ? (size_t)cpus : 1;
-    if (parts > READ_PARTS_MAX)
-        parts = READ_PARTS_MAX;
-    if (size / READ_PART_MIN < parts)
-        parts = size / READ_PART_MIN;
-    if (parts < 2)
+    if (kpca_parts_plan(size, 0, KPCA_PART_MIN) < 2)
         return 0;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
-    read_part rp[READ_PARTS_MAX];
-    for (size_t k = 0; k < parts; k++) {
-        size_t off = size / parts * k, end = k + 1 < parts ? size / parts * (k + 1) : size;
-        rp[k] = (read_part){fd, buf + off, off, end - off, 0, 0, pthread_self(), 0};
-    }
-    for (size_t k = 1; k < parts; k++)
-        rp[k].started = pthread_create(&rp[k].tid, NULL, read_part_run, &rp[k]) == 0;
-    read_part_run(&rp[0]);
-    int ok = 1;
-    for (size_t k = 0; k < parts; k++) {
-        if (k > 0 && rp[k].started)
-            pthread_join(rp[k].tid, NULL);
-        else if (k > 0)
-            read_part_run(&rp[k]);
-        ok = ok && rp[k].err == 0 && rp[k].got == rp[k].len;
-    }
+    int errnum;
+    int flagged;
+    int ok = kpca_pread_parts(fd, buf, size, 0, 1, has_nul, &flagged, &errnum);
     char extra;
     ssize_t more;
     while ((more = pread(fd, &extra, 1, (off_t)size)) < 0 && errno == EINTR)
         ;
     close(fd);
-    return ok && more == 0;
+    if (!ok || more != 0)
+        return 0;
+    *nul = flagged;
+    return 1;
 }
 
 kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_error *err)
@@ -101,13 +60,14 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
                          errno ? strerror(errno) : "gzopen failed");
     size_t cap = 0, fill = 0;
     char *buf = NULL;
+    int maybe_nul = 1; /* 0 once a read in parts found none */
     struct stat sb;
     /* a plain file is read whole into one block of its size (large blocks
      * get huge pages: support/mem.h), not grown and copied as it comes */
     if (gzdirect(gz) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size < SIZE_MAX / 2 &&
         (buf = kpca_malloc((size_t)sb.st_size + 65536 + 2)) != NULL) {
         cap = (size_t)sb.st_size + 65536 + 2;
-        if (read_in_parts(path, buf, (size_t)sb.st_size)) {
+        if (read_in_parts(path, buf, (size_t)sb.st_size, &maybe_nul)) {
             fill = (size_t)sb.st_size;
             goto whole;
         }
@@ -141,7 +101,7 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
 whole:
     gzclose(gz);
     buf[fill] = '\0';
-    const char *nul = memchr(buf, '\0', fill);
+    const char *nul = maybe_nul ? memchr(buf, '\0', fill) : NULL;
     if (nul != NULL) {
         size_t line = 1;
         for (const char *p = buf; p < nul; p++)

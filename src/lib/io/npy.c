@@ -12,6 +12,7 @@
 
 #include "io/atomic.h"
 #include "support/mem.h"
+#include "support/parts.h"
 
 #define NPY_MAX_RANK 8
 
@@ -292,6 +293,16 @@ static kpca_status read_raw(const char *path, npy_header *h, unsigned char **raw
     return st;
 }
 
+/* kpca_part_scan: 1 when the float64s there are not all finite */
+static int not_finite(const void *bytes, size_t len)
+{
+    const double *v = bytes;
+    int bad_value = 0;
+    for (size_t i = 0; i < len / sizeof *v; i++) /* no early exit: the loop vectorises */
+        bad_value |= !isfinite(v[i]);
+    return bad_value;
+}
+
 /* The first value of x (n x d, row-major) that is not finite: an error
  * naming its row and column, or KPCA_OK. */
 static kpca_status check_finite(const char *path, const double *x, size_t n, size_t d, kpca_error *err)
@@ -332,6 +343,7 @@ kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_e
     /* the values land in ds->x: read there straight from the file when
      * the file holds them as they are kept (float64, row after row) */
     int direct = h.kind == 'f' && h.itemsize == 8 && (!h.fortran || n == 1 || d == 1);
+    int flagged = 1; /* 0 once the read found every value finite */
     unsigned char *raw = NULL;
     ds->x = kpca_alloc_array(n, d, sizeof(double));
     ds->y = kpca_calloc(n, sizeof(int));
@@ -339,14 +351,23 @@ kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_e
         raw = kpca_alloc_array(h.count, h.itemsize, 1);
     if (ds->x == NULL || ds->y == NULL || (!direct && raw == NULL))
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu values of '%s'", n, d, path);
-    else if (fread(direct ? (void *)ds->x : (void *)raw, h.itemsize, h.count, f) != h.count)
-        st = kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path, ferror(f) ? strerror(errno) : "file shrank");
+    else {
+        /* straight from the file by one thread per CPU (support/parts.h):
+         * the copy and the first touch of the fresh pages, most of the
+         * time, then run on every core */
+        off_t at = ftello(f);
+        int errnum = 0;
+        if (at < 0 || !kpca_pread_parts(fileno(f), direct ? (void *)ds->x : (void *)raw, h.count * h.itemsize, at,
+                                        h.itemsize, direct ? not_finite : NULL, &flagged, &errnum))
+            st = kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path,
+                           at < 0 ? strerror(errno) : errnum ? strerror(errnum) : "file shrank");
+    }
     fclose(f);
     for (size_t i = 0; st == KPCA_OK && !direct && i < n; i++)
         for (size_t j = 0; j < d; j++)
             ds->x[i * d + j] = value_at(raw, &h, h.fortran ? j * n + i : i * d + j);
     kpca_free(raw);
-    if (st == KPCA_OK)
+    if (st == KPCA_OK && (!direct || flagged))
         st = check_finite(path, ds->x, n, d, err);
     if (st != KPCA_OK) {
         kpca_dataset_free(ds);

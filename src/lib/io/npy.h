@@ -20,8 +20,9 @@ int kpca_npy_is(const char *path);
 
 /* Reads a 2-D array (n points x D values) into *ds, unlabelled (y all 0),
  * format KPCA_FMT_NPY.  dim != 0: the number of columns expected.  O(n D)
- * time, the file's size plus n D doubles of memory at most.  On failure *ds
- * is left empty. */
+ * time, the values read by one thread per CPU (support/parts.h); n D
+ * doubles of memory, plus the file's size for a dtype other than float64
+ * or a Fortran-order array.  On failure *ds is left empty. */
 kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
 
 /* Reads a 1-D array (or n x 1) of integers or integral floats as labels:

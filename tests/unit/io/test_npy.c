@@ -140,6 +140,49 @@ static void test_refusals(void **state)
     assert_null(ds.x);
 }
 
+/* A file large enough to be read in parts (9 MiB of values): read back
+ * bit for bit, and a value that is not finite in the last part, found by
+ * the scan as the parts land, named by its row and column; a float32 file
+ * of the same size (converted after the read) as well. */
+static void test_large(void **state)
+{
+    (void)state;
+    enum { N = 1200, D = 1000 };
+    double *v = malloc(sizeof(double) * N * D);
+    float *w = malloc(sizeof(float) * N * D * 2);
+    assert_non_null(v);
+    assert_non_null(w);
+    for (size_t i = 0; i < (size_t)N * D; i++)
+        v[i] = (double)((i * 2654435761u) % 1000003) / 7.0 - 50000.0;
+    const char *p = make_npy("large.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1200, 1000), }", v,
+                             sizeof(double) * N * D);
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(p, NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, N);
+    assert_int_equal(ds.dim, D);
+    assert_memory_equal(ds.x, v, sizeof(double) * N * D);
+    kpca_dataset_free(&ds);
+    v[(size_t)1187 * D + 654] = NAN;
+    p = make_npy("large.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1200, 1000), }", v,
+                 sizeof(double) * N * D);
+    assert_int_equal(kpca_dataset_read(p, NULL, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "row 1188, column 655 is not a finite number"));
+    assert_null(ds.x);
+    for (size_t i = 0; i < (size_t)N * D * 2; i++)
+        w[i] = (float)(i % 977) - 400.0f;
+    p = make_npy("large32.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2400, 1000), }", w,
+                 sizeof(float) * N * D * 2);
+    assert_int_equal(kpca_dataset_read(p, NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(ds.n, 2 * N);
+    for (size_t i = 0; i < (size_t)N * D * 2; i++)
+        if (ds.x[i] != (double)w[i])
+            fail_msg("value %zu: %g, expected %g", i, ds.x[i], (double)w[i]);
+    kpca_dataset_free(&ds);
+    free(v);
+    free(w);
+}
+
 static void test_write_round_trip(void **state)
 {
     (void)state;
@@ -199,6 +242,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_dtype_and_order),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_large),
         cmocka_unit_test(test_write_round_trip),
         cmocka_unit_test(test_labels),
     };

@@ -1,0 +1,40 @@
+/* parts.h - work cut into parts, one thread each: the part-count rule and
+ * a plain file's bytes read by threads.
+ *
+ * Large reads (a CSV's text, a .npy's values) are cut into parts of at
+ * least a few MiB, one per online CPU and at most KPCA_PARTS_MAX, so that
+ * the copy out of the page cache and the first touch of fresh pages run on
+ * every core.  This is the one home of that rule. */
+#ifndef KPCA_PARTS_H
+#define KPCA_PARTS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define KPCA_PARTS_MAX 8
+#define KPCA_PART_MIN ((size_t)4 << 20) /* bytes: below, a thread costs more than it saves */
+
+/* How many parts `len` bytes are cut into: `want` (0: one per online CPU),
+ * at most KPCA_PARTS_MAX, and no more than len / min_part (min_part 0: any
+ * size).  At least 1.  O(1). */
+size_t kpca_parts_plan(size_t len, size_t want, size_t min_part);
+
+/* A check run on each stretch of a read as it lands (while it is in the
+ * cache): nonzero when the stretch holds something the caller must look
+ * at (a NUL byte, a value that is not finite).  Called concurrently from
+ * several threads: it must only read its arguments. */
+typedef int (*kpca_part_scan)(const void *bytes, size_t len);
+
+/* Reads the `size` bytes at offset `off` of the open file fd into buf, in
+ * kpca_parts_plan(size, 0, KPCA_PART_MIN) parts, one thread each (the
+ * caller's thread takes the first; a thread that cannot start has its part
+ * read by the caller).  Parts and stretches start at multiples of `unit`
+ * bytes (1, or an element's size); scan (may be NULL) sees every stretch,
+ * and *flagged is 1 when it returned nonzero for any.  1 when every byte
+ * was read; 0 when a read failed or the file ended first (errno of the
+ * failure in *errnum, 0 for an early end).  Allocates nothing; buf is the
+ * caller's. */
+int kpca_pread_parts(int fd, void *buf, size_t size, off_t off, size_t unit, kpca_part_scan scan, int *flagged,
+                     int *errnum);
+
+#endif
