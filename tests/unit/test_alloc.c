@@ -274,13 +274,19 @@ static kpca_status op_read_csv(kpca_error *err)
     return read_and_check(CSV_NOLABEL_PATH, &o2, 30, 3, err);
 }
 
-/* CSV without quotes read in 3 parts by 3 threads, a label column of names
- * in the middle and a blank line: the arrays every part writes into */
+/* CSV in 3 parts by 3 threads, names in column 3, a blank line: streamed in
+ * 64-byte stretches to there, then read in memory; the values alone streamed */
 static kpca_status op_read_csv_parts(kpca_error *err)
 {
     kpca_dataset ds;
-    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_NO, "3", NULL};
-    return check_named(kpca_read_csv_parts(CSV_PARTS_PATH, 0, &o, 3, 0, &ds, err), &ds);
+    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_NO, "3", NULL}, o2 = o;
+    kpca_status st = check_named(kpca_read_csv_parts(CSV_PARTS_PATH, 0, &o, 3, 0, 64, &ds, err), &ds);
+    o2.label = "none";
+    if (st == KPCA_OK && (st = kpca_read_csv_parts(CSV_NOLABEL_PATH, 0, &o2, 3, 0, 64, &ds, err)) == KPCA_OK) {
+        assert_true(ds.n == 30 && ds.dim == 3 && ds.unlabelled);
+        kpca_dataset_free(&ds);
+    }
+    return st;
 }
 
 /* the float64 writer, the data read back as NPY, and labels from a .npy */

@@ -1,18 +1,17 @@
 /* csv.c - delimited text reader (see csv.h). */
 #include "io/csv.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "io/csvpart.h"
 #include "io/labels.h"
 #include "io/textnum.h"
 #include "support/mem.h"
 #include "support/parts.h"
 
-#define NO_COLUMN SIZE_MAX
 
 char kpca_csv_sniff(const char *text, size_t len)
 {
@@ -51,17 +50,6 @@ char kpca_csv_sniff(const char *text, size_t len)
     return best < 0 ? 0 : cand[best];
 }
 
-typedef struct {
-    const char *path;
-    char *p, *end;
-    size_t line; /* line number at p */
-    char delim;  /* ' ': runs of blanks */
-    char **f;    /* the current row's fields (NUL-terminated, in the buffer) */
-    size_t *fline;
-    size_t nf, capf;
-    size_t row_line;
-    kpca_status status; /* why next_row returned -1 */
-} csv_state;
 
 static int csv_blank(char c)
 {
@@ -181,7 +169,7 @@ static int next_row(csv_state *s, kpca_error *err)
  * returns 1.  Any other row, or a field that does not parse: returns 0
  * with the text untouched, and next_row reads the row again (and says
  * what is wrong). */
-static int fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab)
+int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab)
 {
     char *p = s->p, *labend = NULL;
     for (size_t j = 0, k = 0; j < ncols; j++) {
@@ -323,23 +311,11 @@ static kpca_status label_column(const char *path, const char *opt, char **hdr, s
     return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
 }
 
-/* The rows read so far and where they go: x (n rows of dim values, room for
- * xcap values), and for a label column its fields and their lines. */
-typedef struct {
-    double *x;
-    char **labtok;
-    size_t *labline;
-    size_t n, xcap, lcap;
-    size_t ncols, col, dim; /* col: the label column, NO_COLUMN for none */
-    char **hdr;             /* the header's names (NULL: none) */
-    const char *opt;        /* the --label option (NULL: default) */
-    size_t first_line;      /* the line of the first row (the field count's model) */
-} csv_rows;
 
 /* Reads rows from s->p to s->end onto R: the one-pass path where it can
  * (fast), next_row and parse_field otherwise.  have: s->f holds a row not
  * yet taken.  KPCA_OK at the end of the text; on an error, its status. */
-static kpca_status read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca_error *err)
+kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca_error *err)
 {
     const size_t dim = R->dim, col = R->col, ncols = R->ncols;
     for (;;) {
@@ -361,7 +337,7 @@ static kpca_status read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca
         if (!have) {
             size_t line = s->line;
             char *ltok = NULL;
-            if (fast && s->p < s->end && fast_row(s, ncols, col, row, &ltok)) {
+            if (fast && s->p < s->end && kpca_csv_fast_row(s, ncols, col, row, &ltok)) {
                 if (col != NO_COLUMN) {
                     R->labtok[R->n] = ltok;
                     R->labline[R->n] = line;
@@ -393,151 +369,100 @@ static kpca_status read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca
     }
 }
 
-/* One part after the first: [s.p, s.end), its first line s.line, its rows
- * written from row `at` of the shared x (and labtok, labline) on.  The
- * thread takes the one-pass path only and stops at the first row that path
- * does not take (s.p there; the caller reads on from it). */
-typedef struct {
-    csv_state s;
-    double *x; /* R's arrays, copied: the thread reads nothing R's reader writes */
-    char **labtok;
-    size_t *labline;
-    size_t ncols, col, dim;
-    size_t at, n;
-    pthread_t tid;
-    int started;
-} csv_part;
 
-static void *part_run(void *arg)
+kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *opts, int *header,
+                               kpca_error *err)
 {
-    csv_part *pt = arg;
-    while (pt->s.p < pt->s.end) {
-        size_t line = pt->s.line, i = pt->at + pt->n;
-        char *ltok = NULL;
-        if (!fast_row(&pt->s, pt->ncols, pt->col, pt->x + i * pt->dim, &ltok))
-            break;
-        if (pt->col != NO_COLUMN) {
-            pt->labtok[i] = ltok;
-            pt->labline[i] = line;
-        }
-        pt->n++;
+    const char *path = s->path;
+    kpca_status st = KPCA_OK;
+    *header = 0;
+    R->opt = opts != NULL ? opts->label : NULL;
+    int r = next_row(s, err);
+    if (r == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
+    if (r < 0)
+        return s->status;
+    size_t ncols = s->nf, first_line = s->row_line;
+    kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
+    /* a header is a first row with a field that is not a number, outside
+     * the label column when its position is known (names there are labels,
+     * unless one of the usual header names) */
+    const char *lab = R->opt;
+    size_t lcol = NO_COLUMN, col = NO_COLUMN;
+    if (hr == KPCA_HEADER_AUTO && label_by_position(lab) &&
+        (st = label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
+        return st;
+    for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++) {
+        double v;
+        int why;
+        *header = j != lcol ? !parse_field(s->f[j], &v, &why) : usual_name(s->f[j]);
     }
-    return NULL;
-}
-
-/* How many parts the text after the first row is read in
- * (kpca_parts_plan: up to `parts`, 0 for one per online CPU, of at least
- * min_part bytes); 1 for whitespace text and text with quotes, whose rows
- * may span a cut. */
-static size_t csv_plan(const csv_state *s, size_t parts, size_t min_part)
-{
-    size_t len = (size_t)(s->end - s->p);
-    parts = kpca_parts_plan(len, parts, min_part);
-    if (parts < 2 || s->delim == ' ' || memchr(s->p, '"', len) != NULL)
-        return 1;
-    return parts;
-}
-
-/* Cuts [s->p, s->end) at line ends into `parts` parts: part k is
- * [cut[k], cut[k+1]) with nl[k] line ends.  Returns the line ends in all:
- * the one pass over the text that sizes the arrays and places the parts. */
-static size_t csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl)
-{
-    size_t len = (size_t)(s->end - s->p), total = 0;
-    cut[0] = s->p;
-    for (size_t k = 0; k < parts; k++) {
-        cut[k + 1] = s->end;
-        if (k + 1 < parts) {
-            char *want = s->p + len / parts * (k + 1);
-            char *eol = want > cut[k] ? memchr(want, '\n', (size_t)(s->end - want)) : NULL;
-            if (eol != NULL)
-                cut[k + 1] = eol + 1;
-        }
-        nl[k] = 0;
-        for (const char *q = cut[k]; (q = memchr(q, '\n', (size_t)(cut[k + 1] - q))) != NULL; q++)
-            nl[k]++;
-        total += nl[k];
+    if (hr == KPCA_HEADER_YES)
+        *header = 1;
+    if (*header) {
+        R->hdr = kpca_alloc_array(ncols, 1, sizeof *R->hdr);
+        if (R->hdr == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+        for (size_t j = 0; j < ncols; j++)
+            R->hdr[j] = kpca_text_trim(s->f[j]);
     }
-    return total;
+    if ((st = label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
+        return st;
+    size_t dim = ncols - (col != NO_COLUMN);
+    if (dim == 0 && ncols == 1 && strpbrk(s->f[0], " ") != NULL)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' line %zu: no comma, semicolon or tab to separate the values: values separated by "
+                         "blanks are ESL text (drop --format csv)",
+                         path, first_line);
+    if (dim == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no value columns besides the labels", path);
+    if (opts != NULL && opts->dim != 0 && dim != opts->dim)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, dim, opts->dim);
+    R->ncols = ncols;
+    R->col = col;
+    R->dim = dim;
+    R->first_line = first_line;
+    return KPCA_OK;
 }
 
-/* Reads the rows after the first (have: s->f holds it, not yet taken) into
- * R, in the parts csv_cut made (parts >= 2), concurrently; lines: the rows
- * there can be.  R's arrays get room for every row first, so each part
- * writes rows where they will stay unless blank lines come before them;
- * the parts are then joined in file order, each part's rest (from a row the
- * one-pass path did not take) read as in one part, so that the rows, labels
- * and the first error are those of reading in one part. */
-static kpca_status read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
-                              size_t lines, kpca_error *err)
+kpca_status kpca_csv_finish(const char *path, csv_rows *R, kpca_dataset *ds, kpca_error *err)
 {
-    /* room for every row there can be (lines counts the first row, one per
-     * line end after it, an unterminated last line and one more): no part's
-     * rows move while others run, and part 0's reader never grows x */
-    size_t rows = lines;
-    double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
-    if (nx == NULL)
-        return read_rows(s, R, have, 1, err); /* the one-part reader grows as it goes */
-    R->x = nx;
+    kpca_status st = KPCA_OK;
+    if (R->n == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", path);
     if (R->col != NO_COLUMN) {
-        size_t c2 = R->lcap, c3 = R->lcap;
-        char **nt = kpca_grow(R->labtok, &c2, rows, sizeof *R->labtok, 1);
-        if (nt != NULL)
-            R->labtok = nt;
-        size_t *nll = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
-        if (nll == NULL) /* lcap stays what both arrays hold */
-            return read_rows(s, R, have, 1, err);
-        R->labline = nll;
-        R->lcap = c2;
+        st = kpca_labels_from_text(path, R->labtok, R->labline, R->col + 1, R->n, ds, err);
+    } else {
+        ds->y = kpca_calloc(R->n, sizeof(int));
+        ds->unlabelled = 1;
+        if (ds->y == NULL)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
-    csv_part pt[KPCA_PARTS_MAX];
-    char *end = s->end;
-    size_t at = R->n + (have != 0), line = s->line;
-    for (size_t k = 0; k < parts; k++) {
-        csv_state ps = *s;
-        ps.p = cut[k];
-        ps.end = cut[k + 1];
-        ps.line = line;
-        ps.f = NULL;
-        ps.fline = NULL;
-        ps.nf = ps.capf = 0;
-        pt[k] = (csv_part){ps, R->x, R->labtok, R->labline, R->ncols, R->col, R->dim, at, 0, pthread_self(), 0};
-        at += nl[k];
-        line += nl[k];
+    if (st == KPCA_OK) {
+        ds->x = R->x;
+        ds->n = R->n;
+        ds->dim = R->dim;
+        R->x = NULL;
     }
-    for (size_t k = 1; k < parts; k++)
-        pt[k].started = pt[k].s.p < pt[k].s.end && pthread_create(&pt[k].tid, NULL, part_run, &pt[k]) == 0;
-    /* part 0 here, in full */
-    s->end = pt[0].s.end;
-    kpca_status st = read_rows(s, R, have, 1, err);
-    for (size_t k = 1; k < parts; k++)
-        if (pt[k].started)
-            pthread_join(pt[k].tid, NULL);
-    /* then each part in turn: its rows moved up to R->n (blank lines or
-     * several-line rows before them leave a gap), the rest read here */
-    for (size_t k = 1; k < parts && st == KPCA_OK; k++) {
-        if (pt[k].n > 0 && pt[k].at != R->n) {
-            memmove(R->x + R->n * R->dim, R->x + pt[k].at * R->dim, pt[k].n * R->dim * sizeof *R->x);
-            if (R->col != NO_COLUMN) {
-                memmove(R->labtok + R->n, R->labtok + pt[k].at, pt[k].n * sizeof *R->labtok);
-                memmove(R->labline + R->n, R->labline + pt[k].at, pt[k].n * sizeof *R->labline);
-            }
-        }
-        R->n += pt[k].n;
-        s->p = pt[k].s.p;
-        s->end = pt[k].s.end;
-        s->line = pt[k].s.line;
-        if (s->p < s->end)
-            st = read_rows(s, R, 0, 1, err);
-    }
-    s->end = end;
     return st;
 }
 
+void kpca_csv_rows_free(csv_rows *R)
+{
+    kpca_free(R->x);
+    kpca_free(R->hdr);
+    kpca_free(R->labtok);
+    kpca_free(R->labline);
+    memset(R, 0, sizeof *R);
+}
+
 kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_opts *opts, size_t parts,
-                                size_t min_part, kpca_dataset *ds, kpca_error *err)
+                                size_t min_part, size_t stretch, kpca_dataset *ds, kpca_error *err)
 {
     memset(ds, 0, sizeof *ds);
+    /* a large plain file: parsed as it is read, by one thread per CPU */
+    if (stretch != KPCA_CSV_IN_MEMORY && kpca_csv_stream(path, delim, opts, parts, min_part, stretch, ds, err))
+        return KPCA_OK;
     char *buf;
     size_t len;
     kpca_status st = kpca_read_text_file(path, &buf, &len, err);
@@ -546,105 +471,30 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
     if (delim == 0)
         delim = kpca_csv_sniff(buf, len < 65536 ? len : 65536);
     csv_state s = {path, buf, buf + len, 1, delim ? delim : ',', NULL, NULL, 0, 0, 0, KPCA_OK};
-    csv_rows R = {NULL, NULL, NULL, 0, 0, 0, 0, NO_COLUMN, 0, NULL, opts != NULL ? opts->label : NULL, 0};
-    size_t ncols = 0, dim = 0, first_line = 0;
-    int r = next_row(&s, err), header = 0;
-    if (r == 0)
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
-    if (r < 0)
-        st = s.status;
-    if (r != 1)
+    csv_rows R = {NULL, NULL, NULL, 0, 0, 0, 0, NO_COLUMN, 0, NULL, NULL, 0};
+    int header;
+    if ((st = kpca_csv_first_row(&s, &R, opts, &header, err)) != KPCA_OK)
         goto done;
-    ncols = s.nf;
-    first_line = s.row_line;
-    kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
-    /* a header is a first row with a field that is not a number, outside
-     * the label column when its position is known (names there are labels,
-     * unless one of the usual header names) */
-    const char *lab = R.opt;
-    size_t lcol = NO_COLUMN, col = NO_COLUMN;
-    if (hr == KPCA_HEADER_AUTO && label_by_position(lab) &&
-        (st = label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
-        goto done;
-    for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !header; j++) {
-        double v;
-        int why;
-        header = j != lcol ? !parse_field(s.f[j], &v, &why) : usual_name(s.f[j]);
-    }
-    if (hr == KPCA_HEADER_YES)
-        header = 1;
-    if (header) {
-        R.hdr = kpca_alloc_array(ncols, 1, sizeof *R.hdr);
-        if (R.hdr == NULL) {
-            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
-            goto done;
-        }
-        for (size_t j = 0; j < ncols; j++)
-            R.hdr[j] = kpca_text_trim(s.f[j]);
-    }
-    if ((st = label_column(path, lab, R.hdr, ncols, &col, err)) != KPCA_OK)
-        goto done;
-    dim = ncols - (col != NO_COLUMN);
-    if (dim == 0 && ncols == 1 && strpbrk(s.f[0], " ") != NULL) {
-        st = kpca_fail(err, KPCA_EFORMAT,
-                       "'%s' line %zu: no comma, semicolon or tab to separate the values: values separated by "
-                       "blanks are ESL text (drop --format csv)",
-                       path, first_line);
-        goto done;
-    }
-    if (dim == 0) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no value columns besides the labels", path);
-        goto done;
-    }
-    if (opts != NULL && opts->dim != 0 && dim != opts->dim) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, dim, opts->dim);
-        goto done;
-    }
-    R.ncols = ncols;
-    R.col = col;
-    R.dim = dim;
-    R.first_line = first_line;
     /* room for the rows there can be: the row read, one per line left (and
      * the loop's look past the last), and no more than rows of ncols
      * one-character fields (when that allocation fails, x grows) */
     char *cut[KPCA_PARTS_MAX + 1];
     size_t nl[KPCA_PARTS_MAX];
-    parts = csv_plan(&s, parts, min_part);
-    size_t lines = 3 + csv_cut(&s, parts, cut, nl);
-    size_t most = (size_t)(s.end - s.p) / (2 * ncols) + 3;
-    if ((R.x = kpca_alloc_array(lines < most ? lines : most, dim, sizeof *R.x)) != NULL)
-        R.xcap = (lines < most ? lines : most) * dim;
+    parts = kpca_csv_plan(&s, parts, min_part);
+    size_t lines = 3 + kpca_csv_cut(&s, parts, cut, nl);
+    size_t most = (size_t)(s.end - s.p) / (2 * R.ncols) + 3;
+    if ((R.x = kpca_alloc_array(lines < most ? lines : most, R.dim, sizeof *R.x)) != NULL)
+        R.xcap = (lines < most ? lines : most) * R.dim;
     if (parts > 1 && lines <= most)
-        st = read_parts(&s, &R, !header, parts, cut, nl, lines, err);
+        st = kpca_csv_read_parts(&s, &R, !header, parts, cut, nl, lines, err);
     else
-        st = read_rows(&s, &R, !header, s.delim != ' ', err);
-    if (st != KPCA_OK)
-        goto done;
-    if (R.n == 0) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", path);
-        goto done;
-    }
-    if (col != NO_COLUMN) {
-        st = kpca_labels_from_text(path, R.labtok, R.labline, col + 1, R.n, ds, err);
-    } else {
-        ds->y = kpca_calloc(R.n, sizeof(int));
-        ds->unlabelled = 1;
-        if (ds->y == NULL)
-            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
-    }
-    if (st == KPCA_OK) {
-        ds->x = R.x;
-        ds->n = R.n;
-        ds->dim = dim;
-        R.x = NULL;
-    }
+        st = kpca_csv_read_rows(&s, &R, !header, s.delim != ' ', err);
+    if (st == KPCA_OK)
+        st = kpca_csv_finish(path, &R, ds, err);
 done:
     if (st != KPCA_OK)
         kpca_dataset_free(ds);
-    kpca_free(R.x);
-    kpca_free(R.hdr);
-    kpca_free(R.labtok);
-    kpca_free(R.labline);
+    kpca_csv_rows_free(&R);
     kpca_free(s.f);
     kpca_free(s.fline);
     kpca_free(buf);
@@ -654,5 +504,5 @@ done:
 kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
                           kpca_error *err)
 {
-    return kpca_read_csv_parts(path, delim, opts, 0, KPCA_PART_MIN, ds, err);
+    return kpca_read_csv_parts(path, delim, opts, 0, KPCA_PART_MIN, 0, ds, err);
 }

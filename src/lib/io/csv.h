@@ -25,18 +25,25 @@ char kpca_csv_sniff(const char *text, size_t len);
 
 /* Reads path into *ds.  delim: ',', ';', '\t', ' ' (runs of blanks), or 0
  * to sniff (',' when nothing is found: one column).  opts (may be NULL)
- * gives the header rule, the label column and the expected dimension.  The
- * whole file is held in memory while reading.  A large file without
- * quotes is parsed in parts by one thread per online CPU (at most 8, each
- * part at least 4 MiB), with the same result and the same first error as
- * one part.  On failure *ds is left empty. */
+ * gives the header rule, the label column and the expected dimension.  A
+ * large plain file (8 MiB and more on 2 CPUs) is parsed as it is read, by
+ * one thread per online CPU (at most 8, each part at least 4 MiB), without
+ * holding its text, when every row is plain (no quotes, blank lines or
+ * blanks in fields, labels of at most 15 bytes); any other file, and a
+ * gzip file, is held in memory while reading, and parsed in parts when it
+ * has no quotes.  Every way gives the same result and the same first
+ * error as one part.  On failure *ds is left empty. */
 kpca_status kpca_read_csv(const char *path, char delim, const kpca_read_opts *opts, kpca_dataset *ds,
                           kpca_error *err);
 
 /* kpca_read_csv in at most `parts` parts (0: one per online CPU) of at
- * least min_part bytes (0: any size); for the tests, which split small
- * files to compare with one part. */
+ * least min_part bytes (0: any size), streamed in stretches of `stretch`
+ * bytes (0: 1 MiB; KPCA_CSV_IN_MEMORY: not streamed, the text held in
+ * memory); for the tests, which split small files to compare with one
+ * part. */
 kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_opts *opts, size_t parts,
-                                size_t min_part, kpca_dataset *ds, kpca_error *err);
+                                size_t min_part, size_t stretch, kpca_dataset *ds, kpca_error *err);
+
+#define KPCA_CSV_IN_MEMORY ((size_t)-1)
 
 #endif

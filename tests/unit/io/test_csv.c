@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "lib/io/csv.h"
+#include "lib/io/csvpart.h"
 #include "lib/io/labels.h"
 
 static const char *put(const char *name, const char *text)
@@ -322,14 +323,27 @@ static void test_labels_file(void **state)
     assert_non_null(strstr(err.msg, "labels of its own"));
 }
 
-/* Reads text in `parts` parts (any part size) into *ds; the message in msg. */
-static kpca_status read_in_parts(const char *name, const char *text, const char *label, size_t parts,
+/* a and b hold the same rows, labels and class names, bit for bit */
+static void assert_same_data(const kpca_dataset *a, const kpca_dataset *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_int_equal(a->dim, b->dim);
+    assert_memory_equal(a->x, b->x, a->n * a->dim * sizeof *a->x);
+    assert_memory_equal(a->y, b->y, a->n * sizeof *a->y);
+    assert_int_equal(a->unlabelled, b->unlabelled);
+    assert_int_equal(a->nnames, b->nnames);
+    for (size_t k = 0; k < a->nnames; k++)
+        assert_string_equal(a->names[k], b->names[k]);
+}
+
+/* Reads path in `parts` parts (any part size) into *ds; the message in msg. */
+static kpca_status read_in_parts(const char *path, const char *label, size_t parts, size_t stretch,
                                  kpca_dataset *ds, char *msg, size_t cap)
 {
     kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_AUTO, label, NULL};
     kpca_error err;
     kpca_error_clear(&err);
-    kpca_status st = kpca_read_csv_parts(put(name, text), 0, &o, parts, 0, ds, &err);
+    kpca_status st = kpca_read_csv_parts(path, 0, &o, parts, 0, stretch, ds, &err);
     snprintf(msg, cap, "%s", st == KPCA_OK ? "" : err.msg);
     return st;
 }
@@ -385,27 +399,25 @@ static void test_parts(void **state)
             text[strlen(text) - 1 - (v % 2)] = '\0'; /* no line end after the last row */
         }
         kpca_dataset one, many;
-        kpca_status st1 = read_in_parts("parts.csv", text, where[lw], 1, &one, msg1, sizeof msg1);
+        const char *path = put("parts.csv", text);
+        kpca_status st1 = read_in_parts(path, where[lw], 1, 0, &one, msg1, sizeof msg1);
         if (v >= 8)
             assert_int_not_equal(st1, KPCA_OK);
         else if (st1 != KPCA_OK)
             fail_msg("variant %d: %s", variant, msg1);
-        for (size_t parts = 2; parts <= 8; parts++) {
-            kpca_status stk = read_in_parts("parts.csv", text, where[lw], parts, &many, msgk, sizeof msgk);
+        /* in memory, and streamed in stretches shorter than a row, of a
+         * few rows, and of 1 MiB (the whole file) */
+        static const size_t stretches[] = {KPCA_CSV_IN_MEMORY, 13, 100, 0};
+        for (size_t pk = 2 * 4; pk < 9 * 4; pk++) {
+            size_t parts = pk / 4, stretch = stretches[pk % 4];
+            kpca_status stk = read_in_parts(path, where[lw], parts, stretch, &many, msgk, sizeof msgk);
             assert_int_equal(stk, st1);
             assert_string_equal(msgk, msg1);
             if (st1 != KPCA_OK) {
                 assert_null(many.x);
                 continue;
             }
-            assert_int_equal(many.n, one.n);
-            assert_int_equal(many.dim, one.dim);
-            assert_memory_equal(many.x, one.x, one.n * one.dim * sizeof *one.x);
-            assert_memory_equal(many.y, one.y, one.n * sizeof *one.y);
-            assert_int_equal(many.unlabelled, one.unlabelled);
-            assert_int_equal(many.nnames, one.nnames);
-            for (size_t k = 0; k < one.nnames; k++)
-                assert_string_equal(many.names[k], one.names[k]);
+            assert_same_data(&many, &one);
             kpca_dataset_free(&many);
         }
         if (st1 == KPCA_OK) {
@@ -417,6 +429,80 @@ static void test_parts(void **state)
         }
         kpca_dataset_free(&one);
     }
+}
+
+/* The streamed read takes a file whose rows are all plain, and leaves any
+ * other (and gzip) to the read in memory: taken, it reads what that read
+ * reads; left, it leaves nothing behind. */
+static void test_stream(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *label;
+        int taken;
+    } cases[] = {
+        {"label,a,b\n1,0.5,2\n2,1.5,-3\n1,2.5,4e2\n3,3.5,5\n", NULL, 1},   /* a header naming the labels */
+        {"cat,0.5,2\r\ndog,1.5,-3\r\ncat,2.5,4\r\nemu,3.5,5", NULL, 1},     /* CRLF, no line end at the end */
+        {"0.5;2;7\n1.5;-3;8\n2.5;4;7\n3.5;5;8\n", "last", 1},              /* semicolons, labels last */
+        {"a\tb\n0.5\t2\n1.5\t-3\n2.5\t4\n3.5\t5\n", "none", 1},           /* tabs, a header, no labels */
+        {"a_label_of_16_by,0.5,2\nb,1.5,-3\nc,2.5,4\nd,3.5,5\n", NULL, 0}, /* a label past 15 bytes */
+        {"1,0.5,2\n2,1.5,-3\n\n1,2.5,4\n3,3.5,5\n", NULL, 0},            /* a blank line */
+        {"1,0.5,2\n2,\"1.5\",-3\n1,2.5,4\n3,3.5,5\n", NULL, 0},          /* quotes */
+        {"1,0.5,2\n2,1.5, -3\n1,2.5,4\n3,3.5,5\n", NULL, 0},             /* a blank in a field */
+        {"1,0.5,2\n2,1.5,NA\n1,2.5,4\n3,3.5,5\n", NULL, 0},              /* an error, said by the other read */
+        {"\n1,0.5,2\n2,1.5,-3\n1,2.5,4\n", NULL, 0},                     /* a blank first line */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_AUTO, cases[c].label, NULL};
+        kpca_dataset a, b;
+        kpca_error err;
+        const char *path = put("stream.csv", cases[c].text);
+        int taken = kpca_csv_stream(path, 0, &o, 2, 0, 0, &a, &err);
+        if (taken != cases[c].taken)
+            fail_msg("case %zu: taken %d, expected %d", c, taken, cases[c].taken);
+        kpca_status st = kpca_read_csv_parts(path, 0, &o, 1, 0, KPCA_CSV_IN_MEMORY, &b, &err);
+        if (!taken) {
+            assert_null(a.x);
+            assert_null(a.y);
+            assert_int_equal(st, c == 8 ? KPCA_EFORMAT : KPCA_OK);
+            kpca_dataset_free(&b);
+            continue;
+        }
+        assert_int_equal(st, KPCA_OK);
+        assert_int_equal(a.n, 4);
+        assert_same_data(&a, &b);
+        kpca_dataset_free(&a);
+        kpca_dataset_free(&b);
+    }
+    /* 9 MiB of rows, a label column of names last: streamed by the default
+     * read, in 1 MiB stretches, as the read in memory reads it */
+    FILE *f = fopen("tests/out/stream9.csv", "wb");
+    assert_non_null(f);
+    fprintf(f, "x1,x2,x3,x4,class\n");
+    size_t rows = 0;
+    for (long written = 0; written < (9L << 20); rows++)
+        written += fprintf(f, "%.6f,%ld,%.3e,-%zu.5,%s\n", (double)(rows % 1000) / 7, (long)(rows * 31 % 997),
+                           (double)rows * 1.5, rows % 13, rows % 3 ? "versicolor" : "setosa");
+    fclose(f);
+    kpca_dataset big, mem;
+    kpca_error err;
+    assert_int_equal(kpca_read_csv("tests/out/stream9.csv", 0, NULL, &big, &err), KPCA_OK);
+    assert_int_equal(kpca_read_csv_parts("tests/out/stream9.csv", 0, NULL, 1, 0, KPCA_CSV_IN_MEMORY, &mem, &err),
+                     KPCA_OK);
+    assert_int_equal(big.n, rows);
+    assert_int_equal(big.dim, 4);
+    assert_same_data(&big, &mem);
+    assert_int_equal(big.nnames, 2);
+    assert_string_equal(big.names[big.y[0]], "setosa");
+    kpca_dataset_free(&big);
+    kpca_dataset_free(&mem);
+    /* gzip: read in memory */
+    gzFile gz = gzopen("tests/out/stream.csv.gz", "wb");
+    assert_non_null(gz);
+    gzputs(gz, cases[0].text);
+    gzclose(gz);
+    assert_int_equal(kpca_csv_stream("tests/out/stream.csv.gz", 0, NULL, 2, 0, 0, &big, &err), 0);
+    assert_null(big.x);
 }
 
 /* A plain file of 8 MiB and more is read by several threads, each into its
@@ -475,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_one_pass_rows),
         cmocka_unit_test(test_labels_file),   cmocka_unit_test(test_header_beside_labels),
         cmocka_unit_test(test_parts),         cmocka_unit_test(test_read_text_parts),
+        cmocka_unit_test(test_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,407 @@
+/* csvpart.c - the CSV read in parts, one thread each (see csvpart.h). */
+#include "io/csvpart.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "support/mem.h"
+#include "support/parts.h"
+
+/* One part after the first: [s.p, s.end), its first line s.line, its rows
+ * written from row `at` of the shared x (and labtok, labline) on.  The
+ * thread takes the one-pass path only and stops at the first row that path
+ * does not take (s.p there; the caller reads on from it). */
+typedef struct {
+    csv_state s;
+    double *x; /* R's arrays, copied: the thread reads nothing R's reader writes */
+    char **labtok;
+    size_t *labline;
+    size_t ncols, col, dim;
+    size_t at, n;
+    pthread_t tid;
+    int started;
+} csv_part;
+
+static void *part_run(void *arg)
+{
+    csv_part *pt = arg;
+    while (pt->s.p < pt->s.end) {
+        size_t line = pt->s.line, i = pt->at + pt->n;
+        char *ltok = NULL;
+        if (!kpca_csv_fast_row(&pt->s, pt->ncols, pt->col, pt->x + i * pt->dim, &ltok))
+            break;
+        if (pt->col != NO_COLUMN) {
+            pt->labtok[i] = ltok;
+            pt->labline[i] = line;
+        }
+        pt->n++;
+    }
+    return NULL;
+}
+
+size_t kpca_csv_plan(const csv_state *s, size_t parts, size_t min_part)
+{
+    size_t len = (size_t)(s->end - s->p);
+    parts = kpca_parts_plan(len, parts, min_part);
+    if (parts < 2 || s->delim == ' ' || memchr(s->p, '"', len) != NULL)
+        return 1;
+    return parts;
+}
+
+size_t kpca_csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl)
+{
+    size_t len = (size_t)(s->end - s->p), total = 0;
+    cut[0] = s->p;
+    for (size_t k = 0; k < parts; k++) {
+        cut[k + 1] = s->end;
+        if (k + 1 < parts) {
+            char *want = s->p + len / parts * (k + 1);
+            char *eol = want > cut[k] ? memchr(want, '\n', (size_t)(s->end - want)) : NULL;
+            if (eol != NULL)
+                cut[k + 1] = eol + 1;
+        }
+        nl[k] = 0;
+        for (const char *q = cut[k]; (q = memchr(q, '\n', (size_t)(cut[k + 1] - q))) != NULL; q++)
+            nl[k]++;
+        total += nl[k];
+    }
+    return total;
+}
+
+kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
+                              size_t lines, kpca_error *err)
+{
+    /* room for every row there can be (lines counts the first row, one per
+     * line end after it, an unterminated last line and one more): no part's
+     * rows move while others run, and part 0's reader never grows x */
+    size_t rows = lines;
+    double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
+    if (nx == NULL)
+        return kpca_csv_read_rows(s, R, have, 1, err); /* the one-part reader grows as it goes */
+    R->x = nx;
+    if (R->col != NO_COLUMN) {
+        size_t c2 = R->lcap, c3 = R->lcap;
+        char **nt = kpca_grow(R->labtok, &c2, rows, sizeof *R->labtok, 1);
+        if (nt != NULL)
+            R->labtok = nt;
+        size_t *nll = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
+        if (nll == NULL) /* lcap stays what both arrays hold */
+            return kpca_csv_read_rows(s, R, have, 1, err);
+        R->labline = nll;
+        R->lcap = c2;
+    }
+    csv_part pt[KPCA_PARTS_MAX];
+    char *end = s->end;
+    size_t at = R->n + (have != 0), line = s->line;
+    for (size_t k = 0; k < parts; k++) {
+        csv_state ps = *s;
+        ps.p = cut[k];
+        ps.end = cut[k + 1];
+        ps.line = line;
+        ps.f = NULL;
+        ps.fline = NULL;
+        ps.nf = ps.capf = 0;
+        pt[k] = (csv_part){ps, R->x, R->labtok, R->labline, R->ncols, R->col, R->dim, at, 0, pthread_self(), 0};
+        at += nl[k];
+        line += nl[k];
+    }
+    for (size_t k = 1; k < parts; k++)
+        pt[k].started = pt[k].s.p < pt[k].s.end && pthread_create(&pt[k].tid, NULL, part_run, &pt[k]) == 0;
+    /* part 0 here, in full */
+    s->end = pt[0].s.end;
+    kpca_status st = kpca_csv_read_rows(s, R, have, 1, err);
+    for (size_t k = 1; k < parts; k++)
+        if (pt[k].started)
+            pthread_join(pt[k].tid, NULL);
+    /* then each part in turn: its rows moved up to R->n (blank lines or
+     * several-line rows before them leave a gap), the rest read here */
+    for (size_t k = 1; k < parts && st == KPCA_OK; k++) {
+        if (pt[k].n > 0 && pt[k].at != R->n) {
+            memmove(R->x + R->n * R->dim, R->x + pt[k].at * R->dim, pt[k].n * R->dim * sizeof *R->x);
+            if (R->col != NO_COLUMN) {
+                memmove(R->labtok + R->n, R->labtok + pt[k].at, pt[k].n * sizeof *R->labtok);
+                memmove(R->labline + R->n, R->labline + pt[k].at, pt[k].n * sizeof *R->labline);
+            }
+        }
+        R->n += pt[k].n;
+        s->p = pt[k].s.p;
+        s->end = pt[k].s.end;
+        s->line = pt[k].s.line;
+        if (s->p < s->end)
+            st = kpca_csv_read_rows(s, R, 0, 1, err);
+    }
+    s->end = end;
+    return st;
+}
+/* The streamed read (kpca_csv_stream).  The file's text after the first
+ * row (or from it, when it holds data) is cut into parts of about equal
+ * bytes; a first pass counts each part's line ends, so that every part
+ * knows the row its lines start at (a line that is no row ends the
+ * streamed read), then each part is parsed stretch by stretch into x. */
+#define CSV_HEAD ((size_t)1 << 20) /* the first row is read from at most this much */
+#define CSV_STRETCH ((size_t)1 << 20)
+#define LABEL_SLOT (KPCA_CSV_LABEL_MAX + 1)
+
+typedef struct {
+    int fd;
+    char *buf; /* 2 stretches + 1 bytes: a stretch read after a partial line */
+    size_t stretch;
+    off_t from, to; /* the bytes of this part */
+    /* the count pass: line ends in [from, to), the first of them */
+    size_t nl;
+    off_t first_nl;
+    /* the parse pass: rows [at, at + rows) of x, the first on `line` */
+    csv_state s;
+    size_t ncols, col, dim;
+    double *x;
+    char *slots;
+    size_t *labline;
+    size_t at, rows, n;
+    int ok;
+    pthread_t tid;
+    int started;
+} stream_part;
+
+/* pread of exactly len bytes (EINTR retried): 1, or 0 on a failure or an
+ * early end. */
+static int pread_all(int fd, char *dst, size_t len, off_t off)
+{
+    while (len > 0) {
+        ssize_t r = pread(fd, dst, len, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 0;
+        dst += r;
+        len -= (size_t)r;
+        off += r;
+    }
+    return 1;
+}
+
+static void *count_run(void *arg)
+{
+    stream_part *sp = arg;
+    sp->nl = 0;
+    sp->first_nl = -1;
+    for (off_t at = sp->from; at < sp->to;) {
+        size_t len = (size_t)(sp->to - at) < sp->stretch ? (size_t)(sp->to - at) : sp->stretch;
+        if (!pread_all(sp->fd, sp->buf, len, at))
+            return NULL;
+        for (const char *q = sp->buf, *end = sp->buf + len; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++) {
+            if (sp->nl++ == 0)
+                sp->first_nl = at + (q - sp->buf);
+        }
+        at += (off_t)len;
+    }
+    sp->ok = 1;
+    return NULL;
+}
+
+/* The rows of [buf, buf + lim) (lim: after a line end, or the part's end),
+ * each taken by the one-pass path: 1, or 0 at the first that is not. */
+static int parse_lines(stream_part *sp, size_t lim)
+{
+    char save = sp->buf[lim];
+    sp->buf[lim] = '\0';
+    sp->s.p = sp->buf;
+    sp->s.end = sp->buf + lim;
+    int ok = 1;
+    while (ok && sp->s.p < sp->s.end) {
+        size_t i = sp->at + sp->n, line = sp->s.line;
+        char *ltok = NULL;
+        if (sp->n == sp->rows || !kpca_csv_fast_row(&sp->s, sp->ncols, sp->col, sp->x + i * sp->dim, &ltok)) {
+            ok = 0;
+            break;
+        }
+        if (sp->col != NO_COLUMN) {
+            size_t len = strlen(ltok);
+            if (len > KPCA_CSV_LABEL_MAX) {
+                ok = 0;
+                break;
+            }
+            memcpy(sp->slots + i * LABEL_SLOT, ltok, len + 1);
+            sp->labline[i] = line;
+        }
+        sp->n++;
+    }
+    sp->buf[lim] = save;
+    return ok;
+}
+
+static void *parse_run(void *arg)
+{
+    stream_part *sp = arg;
+    size_t carry = 0;
+    off_t at = sp->from;
+    sp->ok = 0;
+    while (at < sp->to) {
+        size_t len = (size_t)(sp->to - at) < sp->stretch ? (size_t)(sp->to - at) : sp->stretch;
+        if (!pread_all(sp->fd, sp->buf + carry, len, at))
+            return NULL;
+        at += (off_t)len;
+        size_t fill = carry + len, lim = fill;
+        if (at < sp->to) { /* up to the last line end; the rest carried */
+            while (lim > 0 && sp->buf[lim - 1] != '\n')
+                lim--;
+        }
+        if (lim > 0 && !parse_lines(sp, lim))
+            return NULL;
+        carry = fill - lim;
+        if (carry > sp->stretch)
+            return NULL; /* a line longer than a stretch: no room to read on */
+        memmove(sp->buf, sp->buf + lim, carry);
+    }
+    sp->ok = carry == 0 && sp->n == sp->rows;
+    return NULL;
+}
+
+/* Runs fn on every part, parts 1.. on threads of their own. */
+static void run_parts(stream_part *sp, size_t parts, void *(*fn)(void *))
+{
+    for (size_t k = 1; k < parts; k++)
+        sp[k].started = pthread_create(&sp[k].tid, NULL, fn, &sp[k]) == 0;
+    fn(&sp[0]);
+    for (size_t k = 1; k < parts; k++) {
+        if (sp[k].started)
+            pthread_join(sp[k].tid, NULL);
+        else
+            fn(&sp[k]);
+        sp[k].started = 0;
+    }
+}
+
+int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, size_t parts, size_t min_part,
+                    size_t stretch, kpca_dataset *ds, kpca_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    if (stretch == 0)
+        stretch = CSV_STRETCH;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    struct stat before, after;
+    char *head = NULL, *slots = NULL;
+    stream_part sp[KPCA_PARTS_MAX];
+    size_t nparts = 0;
+    csv_rows R = {NULL, NULL, NULL, 0, 0, 0, 0, NO_COLUMN, 0, NULL, NULL, 0};
+    csv_state s = {path, NULL, NULL, 1, ',', NULL, NULL, 0, 0, 0, KPCA_OK};
+    int done = 0, header = 0;
+    if (fstat(fd, &before) != 0 || !S_ISREG(before.st_mode) || (uintmax_t)before.st_size >= SIZE_MAX / 4)
+        goto out;
+    size_t size = (size_t)before.st_size, hlen = size < CSV_HEAD ? size : CSV_HEAD;
+    if (kpca_parts_plan(size, parts, min_part) < 2 || hlen < 2 || (head = kpca_malloc(hlen + 1)) == NULL ||
+        !pread_all(fd, head, hlen, 0))
+        goto out;
+    head[hlen] = '\0';
+    if (((unsigned char)head[0] == 0x1f && (unsigned char)head[1] == 0x8b) || memchr(head, '\0', hlen) != NULL)
+        goto out; /* gzip, or binary data: read in memory */
+    size_t hend = hlen;
+    while (hend > 0 && head[hend - 1] != '\n')
+        hend--;
+    if (hend == 0)
+        goto out; /* the first row is longer than the head */
+    if (delim == 0)
+        delim = kpca_csv_sniff(head, hlen < 65536 ? hlen : 65536);
+    s.delim = delim ? delim : ',';
+    s.p = head;
+    s.end = head + hend;
+    if (s.delim == ' ' || kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1)
+        goto out;
+    /* the streamed text: after the header, or from the first row */
+    off_t body = header ? (off_t)(s.p - head) : 0;
+    size_t body_line = header ? s.line : 1;
+    nparts = kpca_parts_plan(size - (size_t)body, parts, min_part);
+    if (nparts < 2)
+        goto out;
+    for (size_t k = 0; k < nparts; k++) {
+        size_t len = size - (size_t)body;
+        memset(&sp[k], 0, sizeof sp[k]);
+        sp[k].fd = fd;
+        sp[k].buf = kpca_malloc(2 * stretch + 1);
+        sp[k].stretch = stretch;
+        sp[k].from = body + (off_t)(len / nparts * k);
+        sp[k].to = k + 1 < nparts ? body + (off_t)(len / nparts * (k + 1)) : (off_t)size;
+        if (sp[k].buf == NULL) {
+            nparts = k + 1;
+            goto out;
+        }
+    }
+    run_parts(sp, nparts, count_run);
+    /* part k (k >= 1) starts after the first line end in its bytes */
+    size_t rows = 0, line = body_line;
+    int ends_nl = 0;
+    char last;
+    if (!pread_all(fd, &last, 1, (off_t)size - 1))
+        goto out;
+    ends_nl = last == '\n';
+    for (size_t k = 0; k < nparts; k++)
+        if (!sp[k].ok || (k > 0 && sp[k].first_nl < 0))
+            goto out;
+    for (size_t k = 0; k < nparts; k++) {
+        off_t to = k + 1 < nparts ? sp[k + 1].first_nl + 1 : (off_t)size;
+        size_t n = (k == 0 ? sp[k].nl : sp[k].nl - 1) + (k + 1 < nparts) + (k + 1 == nparts && !ends_nl);
+        if (k > 0)
+            sp[k].from = sp[k].first_nl + 1;
+        sp[k].to = to;
+        if (sp[k].from >= to)
+            n = 0;
+        sp[k].s = s;
+        sp[k].s.f = NULL;
+        sp[k].s.fline = NULL;
+        sp[k].s.nf = sp[k].s.capf = 0;
+        sp[k].s.line = line;
+        sp[k].ncols = R.ncols;
+        sp[k].col = R.col;
+        sp[k].dim = R.dim;
+        sp[k].at = rows;
+        sp[k].rows = n;
+        sp[k].n = 0;
+        rows += n;
+        line += n;
+    }
+    if (rows == 0)
+        goto out;
+    R.x = kpca_alloc_array(rows, R.dim, sizeof *R.x);
+    if (R.col != NO_COLUMN) {
+        slots = kpca_alloc_array(rows, LABEL_SLOT, 1);
+        R.labtok = kpca_alloc_array(rows, 1, sizeof *R.labtok);
+        R.labline = kpca_alloc_array(rows, 1, sizeof *R.labline);
+    }
+    if (R.x == NULL || (R.col != NO_COLUMN && (slots == NULL || R.labtok == NULL || R.labline == NULL)))
+        goto out;
+    for (size_t k = 0; k < nparts; k++) {
+        sp[k].x = R.x;
+        sp[k].slots = slots;
+        sp[k].labline = R.labline;
+    }
+    run_parts(sp, nparts, parse_run);
+    for (size_t k = 0; k < nparts; k++)
+        if (!sp[k].ok)
+            goto out;
+    /* the file as it was counted: else read it again, in memory */
+    if (fstat(fd, &after) != 0 || after.st_size != before.st_size ||
+        after.st_mtim.tv_sec != before.st_mtim.tv_sec || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec)
+        goto out;
+    R.n = rows;
+    for (size_t i = 0; R.col != NO_COLUMN && i < rows; i++)
+        R.labtok[i] = slots + i * LABEL_SLOT;
+    done = kpca_csv_finish(path, &R, ds, err) == KPCA_OK;
+out:
+    if (!done)
+        kpca_dataset_free(ds);
+    for (size_t k = 0; k < nparts; k++)
+        kpca_free(sp[k].buf);
+    kpca_csv_rows_free(&R);
+    kpca_free(slots);
+    kpca_free(s.f);
+    kpca_free(s.fline);
+    kpca_free(head);
+    close(fd);
+    return done;
+}

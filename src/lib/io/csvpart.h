@@ -1,0 +1,102 @@
+/* csvpart.h - inside the CSV reader: its row state, and the read in parts.
+ *
+ * Not an API: io/csv.c and io/csvpart.c share these.  csv.c parses rows
+ * (the one-pass path, fast_row, and the general one, read_rows, which says
+ * what is wrong); csvpart.c cuts large text into parts, one thread each,
+ * with the rows, the labels and the first error of a read in one part. */
+#ifndef KPCA_CSVPART_H
+#define KPCA_CSVPART_H
+
+#include <stdint.h>
+
+#include "io/csv.h"
+
+#define NO_COLUMN SIZE_MAX
+
+typedef struct {
+    const char *path;
+    char *p, *end;
+    size_t line; /* line number at p */
+    char delim;  /* ' ': runs of blanks */
+    char **f;    /* the current row's fields (NUL-terminated, in the buffer) */
+    size_t *fline;
+    size_t nf, capf;
+    size_t row_line;
+    kpca_status status; /* why next_row returned -1 */
+} csv_state;
+
+/* The rows read so far and where they go: x (n rows of dim values, room for
+ * xcap values), and for a label column its fields and their lines. */
+typedef struct {
+    double *x;
+    char **labtok;
+    size_t *labline;
+    size_t n, xcap, lcap;
+    size_t ncols, col, dim; /* col: the label column, NO_COLUMN for none */
+    char **hdr;             /* the header's names (NULL: none) */
+    const char *opt;        /* the --label option (NULL: default) */
+    size_t first_line;      /* the line of the first row (the field count's model) */
+} csv_rows;
+
+/* In csv.c. */
+
+/* The common row read in one pass: unquoted fields without blanks, each
+ * number ending right at the delimiter, the row at a newline (CRLF) or at
+ * s->end.  1 with the row's values in row and *lab at its label field
+ * (NUL-terminated in the text); 0 for any other row, the text untouched. */
+int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab);
+
+/* Reads rows from s->p to s->end onto R, the one-pass path where it can
+ * (fast), the general one otherwise, which names what is wrong.  have:
+ * s->f holds a row not yet taken.  KPCA_OK at the end of the text. */
+kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca_error *err);
+
+/* The first row of s's text: a header (*header 1; its names in R->hdr,
+ * pointing into the text) or the first data row (*header 0; in s->f, not
+ * yet taken); the label column, the dimension and the field count into R,
+ * checked against opts.  s->p is left after the row. */
+kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *opts, int *header,
+                               kpca_error *err);
+
+/* Hands R's rows to ds: the labels from their fields (or none), x moved
+ * (R->x NULL after).  An error when there are no rows. */
+kpca_status kpca_csv_finish(const char *path, csv_rows *R, kpca_dataset *ds, kpca_error *err);
+
+/* Frees R's arrays and zeroes it. */
+void kpca_csv_rows_free(csv_rows *R);
+
+/* In csvpart.c. */
+
+/* How many parts the text after the first row is read in
+ * (kpca_parts_plan: up to `parts`, 0 for one per online CPU, of at least
+ * min_part bytes); 1 for whitespace text and text with quotes, whose rows
+ * may span a cut. */
+size_t kpca_csv_plan(const csv_state *s, size_t parts, size_t min_part);
+
+/* Cuts [s->p, s->end) at line ends into `parts` parts: part k is
+ * [cut[k], cut[k+1]) with nl[k] line ends.  Returns the line ends in all:
+ * the one pass over the text that sizes the arrays and places the parts. */
+size_t kpca_csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl);
+
+/* Reads the rows after the first (have: s->f holds it, not yet taken) into
+ * R in the parts kpca_csv_cut made (parts >= 2), concurrently, with the
+ * rows, labels and first error of a read in one part; lines: the rows
+ * there can be. */
+kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
+                                size_t lines, kpca_error *err);
+
+/* The read of a large plain file without holding its text: 1 with *ds
+ * filled when every row after the first is one the one-pass path takes
+ * (kpca_csv_fast_row) and labels are at most KPCA_CSV_LABEL_MAX bytes; 0
+ * otherwise (*ds empty, err unspecified), and the caller reads the file
+ * in memory, which finds the same rows or says what is wrong.  The file
+ * is read twice from the page cache, in stretches of `stretch` bytes (0:
+ * 1 MiB) by kpca_parts_plan(size, parts, min_part) threads: once to count
+ * the line ends of each part (rows land where they stay), once to parse.
+ * Memory: the result, and two stretches per thread. */
+int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, size_t parts, size_t min_part,
+                    size_t stretch, kpca_dataset *ds, kpca_error *err);
+
+#define KPCA_CSV_LABEL_MAX 15
+
+#endif
