@@ -186,11 +186,11 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
     mkdir -p "$rd"
     [ -f "$rd/data.npy" ] || /usr/bin/python3 bench/read_bench.py make "$rd/data.csv" "$rd/data.npy"
     cat "$rd/data.csv" "$rd/data.npy" >/dev/null # both in the page cache
-    # three runs of each, interleaved, so that the machine's state is shared
+    # five runs of each, interleaved, so that the machine's state is shared
     csv_k="" csv_np="" csv_pd="" npy_k="" npy_cat=""
     pandas=0
     /usr/bin/python3 -c 'import pandas' 2>/dev/null && pandas=1
-    for i in 1 2 3; do
+    for i in 1 2 3 4 5; do
         set -- $(build/bench/bench_read "$rd/data.csv")
         csv_k="$csv_k $1" csv_hash=$4 csv_shape="$2 x $3"
         set -- $(/usr/bin/python3 bench/read_bench.py loadtxt "$rd/data.csv")
@@ -201,8 +201,8 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
         fi
     done
     # the .npy: seven interleaved runs of each, as a read into fresh memory
-    # varies with the huge pages the kernel has at hand (after loadtxt, at
-    # times 4x slower); the median decides
+    # varies from run to run (on a virtual machine, pages the host took back
+    # cost up to 10x more to touch first); the median decides
     for i in 1 2 3 4 5 6 7; do
         set -- $(build/bench/bench_read "$rd/data.npy")
         npy_k="$npy_k $1" npy_hash=$4
@@ -210,7 +210,7 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
         cat "$rd/data.npy" >/dev/null
         npy_cat="$npy_cat $(since "$t" 3)"
     done
-    csv_k=$(med3 $csv_k) csv_np=$(med3 $csv_np) npy_k=$(medn $npy_k) npy_cat=$(medn $npy_cat)
+    csv_k=$(medn $csv_k) csv_np=$(medn $csv_np) npy_k=$(medn $npy_k) npy_cat=$(medn $npy_cat)
     csv_mb=$(du -m "$rd/data.csv" | cut -f1) npy_mb=$(du -m "$rd/data.npy" | cut -f1)
     same="the same doubles (hash $csv_hash)"
     [ "$csv_hash" = "$npy_hash" ] || same="DIFFERENT doubles (hashes $csv_hash, $npy_hash)"
@@ -218,7 +218,7 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
 | reading the same values as a $npy_mb MB .npy (float64, C order) against \`cat FILE >/dev/null\` from the page cache ($npy_cat s) | ${npy_k%% *} s | $(ratio "${npy_k%% *}" "${npy_cat%% *}")× | ≤ 1.5× |
 "
     if [ $pandas = 1 ]; then
-        csv_pd=$(med3 $csv_pd)
+        csv_pd=$(medn $csv_pd)
         read_rows="$read_rows| the same CSV: \`pandas.read_csv\` (C engine) $csv_pd s against kpca | ${csv_k%% *} s | $(ratio "${csv_pd%% *}" "${csv_k%% *}")× faster | |
 "
         pd_line="pandas $(/usr/bin/python3 -c 'import pandas; print(pandas.__version__)'): read_csv(header=None, engine='c'), $csv_pd s."
@@ -230,8 +230,8 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
 numpy.save (\`bench/read_bench.py make\`, seeded). kpca's time is kpca_dataset_read's
 in \`bench/bench_read\` (the format found from the content, as the commands do), numpy's
 is numpy.loadtxt's (delimiter=',') in process ($(/usr/bin/python3 -c 'import numpy; print("numpy " + numpy.__version__)')); \`cat\`'s
-is its whole run. Medians of 3 runs for the CSV, of 7 for the .npy (a read into fresh memory varies
-with the huge pages the kernel has free), the runs interleaved. kpca's reads of the two files
+is its whole run. Medians of 5 runs for the CSV, of 7 for the .npy (a read into fresh memory varies
+from run to run), the runs interleaved. kpca's reads of the two files
 gave $same. $pd_line"
 else
     read_note="Not measured: /usr/bin/python3 has no numpy (apt-get install python3-numpy)."

@@ -4,8 +4,35 @@
  * label column (first, last, none, a number, a header name, the usual
  * names) and, for data read without labels, the same file as a labels
  * file (one label per line), which is how a one-column file of integers
- * gets read both ways. */
+ * gets read both ways.  Each CSV read is also made in 3 parts, in memory
+ * and streamed in short stretches, which must read what one part reads:
+ * the same status and message, rows, labels and names (else abort). */
 #include "fuzz_common.h"
+
+#include "lib/io/csv.h"
+
+static void same_as_one_part(const char *path, const kpca_read_opts *o)
+{
+    static const size_t stretches[] = {KPCA_CSV_IN_MEMORY, 5, 64};
+    kpca_dataset one, many;
+    kpca_error e1, ek;
+    kpca_status s1 = kpca_read_csv_parts(path, 0, o, 1, 0, KPCA_CSV_IN_MEMORY, &one, &e1);
+    for (size_t k = 0; k < sizeof stretches / sizeof stretches[0]; k++) {
+        kpca_status sk = kpca_read_csv_parts(path, 0, o, 3, 0, stretches[k], &many, &ek);
+        if (sk != s1 || (s1 != KPCA_OK && strcmp(e1.msg, ek.msg) != 0))
+            abort();
+        if (s1 == KPCA_OK && (many.n != one.n || many.dim != one.dim || many.unlabelled != one.unlabelled ||
+            many.nnames != one.nnames || memcmp(many.x, one.x, one.n * one.dim * sizeof *one.x) != 0 ||
+            memcmp(many.y, one.y, one.n * sizeof *one.y) != 0))
+            abort();
+        for (size_t c = 0; s1 == KPCA_OK && c < one.nnames; c++)
+            if (strcmp(many.names[c], one.names[c]) != 0)
+                abort();
+        fuzz_check_read(sk, &many, &ek); /* and frees it */
+    }
+    if (s1 == KPCA_OK)
+        kpca_dataset_free(&one);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         kpca_read_opts opts = {runs[r].fmt, NULL, 0, runs[r].header, runs[r].label, NULL};
         fuzz_read_opts(path, &opts);
+        if (runs[r].fmt == KPCA_FMT_CSV)
+            same_as_one_part(path, &opts);
     }
     /* unlabelled data given labels from a file (here: itself) */
     kpca_read_opts opts = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_NO, "none", path};
