@@ -463,6 +463,7 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
     /* a large plain file: parsed as it is read, by one thread per CPU */
     if (stretch != KPCA_CSV_IN_MEMORY && kpca_csv_stream(path, delim, opts, parts, min_part, stretch, ds, err))
         return KPCA_OK;
+    kpca_error_clear(err); /* what the streamed read saw before it gave up */
     char *buf;
     size_t len;
     kpca_status st = kpca_read_text_file(path, &buf, &len, err);

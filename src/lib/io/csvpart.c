@@ -207,7 +207,7 @@ static void *count_run(void *arg)
  * each taken by the one-pass path: 1, or 0 at the first that is not. */
 static int parse_lines(stream_part *sp, size_t lim)
 {
-    char save = sp->buf[lim];
+    char save = sp->buf[lim]; /* a byte read, or the one past them, set to NUL by parse_run */
     sp->buf[lim] = '\0';
     sp->s.p = sp->buf;
     sp->s.end = sp->buf + lim;
@@ -246,6 +246,7 @@ static void *parse_run(void *arg)
             return NULL;
         at += (off_t)len;
         size_t fill = carry + len, lim = fill;
+        sp->buf[fill] = '\0';
         if (at < sp->to) { /* up to the last line end; the rest carried */
             while (lim > 0 && sp->buf[lim - 1] != '\n')
                 lim--;
@@ -282,10 +283,15 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     memset(ds, 0, sizeof *ds);
     if (stretch == 0)
         stretch = CSV_STRETCH;
+    struct stat before, after;
+    /* a regular file, large enough, before it is opened: opening a FIFO
+     * would wait for a writer, and closing it would lose what it wrote */
+    if (delim == ' ' || stat(path, &before) != 0 || !S_ISREG(before.st_mode) ||
+        (uintmax_t)before.st_size >= SIZE_MAX / 4 || kpca_parts_plan((size_t)before.st_size, parts, min_part) < 2)
+        return 0;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
-    struct stat before, after;
     char *head = NULL, *slots = NULL;
     stream_part sp[KPCA_PARTS_MAX];
     size_t nparts = 0;
@@ -295,8 +301,11 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     if (fstat(fd, &before) != 0 || !S_ISREG(before.st_mode) || (uintmax_t)before.st_size >= SIZE_MAX / 4)
         goto out;
     size_t size = (size_t)before.st_size, hlen = size < CSV_HEAD ? size : CSV_HEAD;
-    if (kpca_parts_plan(size, parts, min_part) < 2 || hlen < 2 || (head = kpca_malloc(hlen + 1)) == NULL ||
-        !pread_all(fd, head, hlen, 0))
+    char tail[3];
+    if (kpca_parts_plan(size, parts, min_part) < 2 || hlen < 3 || !pread_all(fd, tail, 3, (off_t)size - 3) ||
+        (tail[2] == '\n' && (tail[1] == '\n' || (tail[1] == '\r' && tail[0] == '\n'))))
+        goto out; /* a blank line at the end, which the one-pass path does not take: read in memory */
+    if ((head = kpca_malloc(hlen + 1)) == NULL || !pread_all(fd, head, hlen, 0))
         goto out;
     head[hlen] = '\0';
     if (((unsigned char)head[0] == 0x1f && (unsigned char)head[1] == 0x8b) || memchr(head, '\0', hlen) != NULL)
@@ -316,9 +325,10 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     /* the streamed text: after the header, or from the first row */
     off_t body = header ? (off_t)(s.p - head) : 0;
     size_t body_line = header ? s.line : 1;
-    nparts = kpca_parts_plan(size - (size_t)body, parts, min_part);
-    if (nparts < 2)
-        goto out;
+    size_t np = kpca_parts_plan(size - (size_t)body, parts, min_part);
+    if (np < 2)
+        goto out; /* nparts stays 0: no part to free */
+    nparts = np;
     for (size_t k = 0; k < nparts; k++) {
         size_t len = size - (size_t)body;
         memset(&sp[k], 0, sizeof sp[k]);
@@ -365,7 +375,9 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
         rows += n;
         line += n;
     }
-    if (rows == 0)
+    /* a row takes at least 2 bytes a field: more line ends than that are
+     * blank lines, which the one-pass path does not take */
+    if (rows == 0 || rows > (size - (size_t)body) / (2 * R.ncols) + 1)
         goto out;
     R.x = kpca_alloc_array(rows, R.dim, sizeof *R.x);
     if (R.col != NO_COLUMN) {

@@ -29,8 +29,9 @@ typedef int (*kpca_part_scan)(const void *bytes, size_t len);
  * kpca_parts_plan(size, 0, KPCA_PART_MIN) parts, one thread each (the
  * caller's thread takes the first; a thread that cannot start has its part
  * read by the caller).  Parts and stretches start at multiples of `unit`
- * bytes (1, or an element's size); scan (may be NULL) sees every stretch,
- * and *flagged is 1 when it returned nonzero for any.  1 when every byte
+ * bytes (1, or an element's size); scan (may be NULL) sees every whole
+ * unit (not a last partial one when size is no multiple of unit), and
+ * *flagged is 1 when it returned nonzero for any stretch.  1 when every byte
  * was read; 0 when a read failed or the file ended first (errno of the
  * failure in *errnum, 0 for an early end).  Allocates nothing; buf is the
  * caller's. */

@@ -2,7 +2,10 @@
  * gzip, the label column, class names, and errors naming line and column. */
 #include "testutil.h"
 
+#include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "lib/io/csv.h"
@@ -496,6 +499,17 @@ static void test_stream(void **state)
     assert_string_equal(big.names[big.y[0]], "setosa");
     kpca_dataset_free(&big);
     kpca_dataset_free(&mem);
+    /* large enough to cut (200 bytes, parts of 100) only with its header
+     * (190 bytes after it): read in memory */
+    char text[256], *o = text + sprintf(text, "aaaa,bbbb\n");
+    for (int i = 0; o - text < 200; i++)
+        o += sprintf(o, "%d,%d\n", i % 10, i % 7);
+    assert_true(o - text >= 200 && o - text < 206);
+    kpca_read_opts none = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_AUTO, "none", NULL};
+    assert_int_equal(kpca_read_csv_parts(put("cut.csv", text), 0, &none, 2, 100, 0, &big, &err), KPCA_OK);
+    assert_int_equal(big.dim, 2);
+    assert_true(big.x[2] == 1 && big.x[3] == 1);
+    kpca_dataset_free(&big);
     /* gzip: read in memory */
     gzFile gz = gzopen("tests/out/stream.csv.gz", "wb");
     assert_non_null(gz);
@@ -503,6 +517,43 @@ static void test_stream(void **state)
     gzclose(gz);
     assert_int_equal(kpca_csv_stream("tests/out/stream.csv.gz", 0, NULL, 2, 0, 0, &big, &err), 0);
     assert_null(big.x);
+}
+
+/* A FIFO is no plain file: read once, as a stream (opened to look at it
+ * first, the writer's data would be lost with the close and the read would
+ * wait for a writer for ever; the alarm fails the test then). */
+static void *fifo_writer(void *arg)
+{
+    FILE *f = fopen(arg, "w");
+    if (f != NULL) {
+        for (int i = 0; i < 100; i++)
+            fprintf(f, "%d,%d.5,%d\n", i % 3, i, -i);
+        fclose(f);
+    }
+    return NULL;
+}
+
+static void test_fifo(void **state)
+{
+    (void)state;
+    const char *path = "tests/out/fifo.csv";
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    for (int run = 0; run < 5; run++) {
+        pthread_t w;
+        assert_int_equal(pthread_create(&w, NULL, fifo_writer, (void *)path), 0);
+        nanosleep(&(struct timespec){0, 20000000}, NULL); /* the writer in place first, as `cat x >fifo &` */
+        alarm(20);
+        kpca_dataset ds;
+        kpca_error err;
+        assert_int_equal(kpca_read_csv_parts(path, 0, NULL, 2, 0, 0, &ds, &err), KPCA_OK);
+        alarm(0);
+        pthread_join(w, NULL);
+        assert_int_equal(ds.n, 100);
+        assert_int_equal(ds.dim, 2);
+        kpca_dataset_free(&ds);
+    }
+    unlink(path);
 }
 
 /* A plain file of 8 MiB and more is read by several threads, each into its
@@ -561,7 +612,7 @@ int main(void)
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_one_pass_rows),
         cmocka_unit_test(test_labels_file),   cmocka_unit_test(test_header_beside_labels),
         cmocka_unit_test(test_parts),         cmocka_unit_test(test_read_text_parts),
-        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_stream),        cmocka_unit_test(test_fifo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
