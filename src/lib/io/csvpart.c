@@ -1,7 +1,6 @@
 /* csvpart.c - the CSV read in parts, one thread each (see csvpart.h). */
 #include "io/csvpart.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -167,21 +166,11 @@ typedef struct {
     int started;
 } stream_part;
 
-/* pread of exactly len bytes (EINTR retried): 1, or 0 on a failure or an
- * early end. */
+/* kpca_pread_all, its errno left unread: a failed read is declined */
 static int pread_all(int fd, char *dst, size_t len, off_t off)
 {
-    while (len > 0) {
-        ssize_t r = pread(fd, dst, len, off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return 0;
-        dst += r;
-        len -= (size_t)r;
-        off += r;
-    }
-    return 1;
+    int errnum;
+    return kpca_pread_all(fd, dst, len, off, &errnum);
 }
 
 static void *count_run(void *arg)
@@ -320,7 +309,7 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     s.delim = delim ? delim : ',';
     s.p = head;
     s.end = head + hend;
-    if (s.delim == ' ' || kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1)
+    if (kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1)
         goto out;
     /* the streamed text: after the header, or from the first row */
     off_t body = header ? (off_t)(s.p - head) : 0;

@@ -34,24 +34,35 @@ typedef struct {
     int started;
 } pread_part;
 
+int kpca_pread_all(int fd, void *dst, size_t len, off_t off, int *errnum)
+{
+    char *d = dst;
+    while (len > 0) {
+        ssize_t r = pread(fd, d, len, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            *errnum = r < 0 ? errno : 0;
+            return 0;
+        }
+        d += r;
+        len -= (size_t)r;
+        off += r;
+    }
+    return 1;
+}
+
 static void *pread_run(void *arg)
 {
     pread_part *rp = arg;
-    size_t stretch = STRETCH > rp->unit ? STRETCH / rp->unit * rp->unit : rp->unit, done = 0; /* scanned */
+    size_t stretch = STRETCH > rp->unit ? STRETCH / rp->unit * rp->unit : rp->unit;
     while (rp->got < rp->len) {
-        size_t want = rp->len - rp->got < stretch ? rp->len - rp->got : stretch;
-        ssize_t r = pread(rp->fd, rp->dst + rp->got, want, rp->off + (off_t)rp->got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            rp->err = errno;
-        if (r <= 0)
+        size_t want = rp->len - rp->got < stretch ? rp->len - rp->got : stretch, whole = want / rp->unit * rp->unit;
+        if (!kpca_pread_all(rp->fd, rp->dst + rp->got, want, rp->off + (off_t)rp->got, &rp->err))
             break;
-        rp->got += (size_t)r;
-        size_t upto = rp->got / rp->unit * rp->unit;
-        if (rp->scan != NULL && upto > done && rp->scan(rp->dst + done, upto - done))
+        if (rp->scan != NULL && whole > 0 && rp->scan(rp->dst + rp->got, whole))
             rp->flagged = 1;
-        done = upto;
+        rp->got += want;
     }
     return NULL;
 }
