@@ -6,8 +6,8 @@
 #include <stdio.h>
 
 #include "lib/kpca.h"
-#include "lib/io/atomic.h"
-#include "lib/io/clobber.h"
+#include "lib/file/atomic.h"
+#include "lib/file/clobber.h"
 #include "lib/support/blas.h"
 #include "lib/support/clock.h"
 #include "opt.h"

@@ -3,7 +3,7 @@
  * CSV, Markdown and JSON carry the same column names in the same order;
  * every cell is a number printed by the caller in the C locale (kpca never
  * calls setlocale), "" for a missing value (empty in CSV, "-" in Markdown,
- * null in JSON).  Files are written atomically (lib/io/atomic.h); "-" is
+ * null in JSON).  Files are written atomically (lib/file/atomic.h); "-" is
  * standard output. */
 #include <stdio.h>
 

@@ -4,7 +4,8 @@
  *
  *   support/   errors, memory budget, random numbers, clock, progress, BLAS threads,
  *              the precision of the heavy products
- *   io/        atomic outputs, clobber checks, HDF5 helpers, dataset readers, feature files
+ *   file/      atomic outputs, clobber checks, input names, HDF5 helpers
+ *   io/        dataset readers, feature files
  *   core/      kernels, Gram products, centring, eigensolvers, approximate solvers,
  *              the model, its file and projection, image smoothing
  *   ext/       pre-images and reduced sets, built on a fitted model

@@ -13,7 +13,7 @@ setup() {
 }
 
 # kind FILE: hdf5, csv or libsvm from FILE's first bytes (kpca's HDF5
-# files start with their seal, a user block: lib/io/h5seal.h)
+# files start with their seal, a user block: lib/file/h5seal.h)
 kind() {
     if [ "$(head -c 10 "$1")" = 'kpca-seal ' ]; then echo hdf5
     elif head -n 1 "$1" | grep -q '^label,z1,'; then echo csv

@@ -3,7 +3,7 @@
  * must validate, and projecting one point with it must give finite numbers. */
 #include "fuzz_common.h"
 
-#include "lib/io/h5util.h"
+#include "lib/file/h5util.h"
 
 #ifndef FUZZ_RESEAL /* fuzz_model_sealed.c: seal each input again first */
 #define FUZZ_RESEAL 0

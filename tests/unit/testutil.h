@@ -22,9 +22,9 @@
 #include "lib/kpca.h"
 /* white-box: the internal headers the tests reach as well */
 #include "lib/core/gram.h"
-#include "lib/io/atomic.h"
-#include "lib/io/clobber.h"
-#include "lib/io/h5seal.h"
+#include "lib/file/atomic.h"
+#include "lib/file/clobber.h"
+#include "lib/file/h5seal.h"
 #include "lib/support/blas.h"
 #include "lib/support/clock.h"
 

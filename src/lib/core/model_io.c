@@ -9,8 +9,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "io/h5util.h"
-#include "io/h5write.h"
+#include "file/h5util.h"
+#include "file/h5write.h"
 #include "support/mem.h"
 #include "core/model.h"
 #include "support/version.h"

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "io/clobber.h"
+#include "file/clobber.h"
 #include "io/csv.h"
 #include "io/featfile.h"
 #include "io/labels.h"
@@ -113,34 +113,6 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
         return kpca_fail(err, KPCA_EFORMAT, "'%s': no data (file is empty or blank)", path);
     }
     *out = fmt;
-    return KPCA_OK;
-}
-
-kpca_status kpca_split_spec(const char *spec, char **file, const char **group, kpca_error *err)
-{
-    struct stat st;
-    *group = NULL;
-    const char *colon = strrchr(spec, ':');
-    if (colon != NULL && stat(spec, &st) != 0) {
-        size_t len = (size_t)(colon - spec);
-        char *f = kpca_malloc(len + 1);
-        if (f == NULL)
-            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
-        memcpy(f, spec, len);
-        f[len] = '\0';
-        if (stat(f, &st) == 0) {
-            *file = f;
-            *group = colon + 1;
-            return KPCA_OK;
-        }
-        kpca_free(f);
-    }
-    size_t len = strlen(spec);
-    char *f = kpca_malloc(len + 1);
-    if (f == NULL)
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
-    memcpy(f, spec, len + 1);
-    *file = f;
     return KPCA_OK;
 }
 

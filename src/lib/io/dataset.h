@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "file/source.h" /* kpca_split_spec */
 #include "support/error.h"
 #include "support/rng.h" /* kpca_splitmix64, once declared here */
 
@@ -98,11 +99,6 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
 /* info as in kpca_dataset_read_info (may be NULL) */
 kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim,
                            kpca_dataset *ds, struct kpca_featinfo *info, kpca_error *err);
-
-/* Splits "FILE:GROUP" when FILE exists and FILE:GROUP does not.  Writes a
- * newly allocated file name to *file and a pointer into spec (or NULL) to
- * *group. */
-kpca_status kpca_split_spec(const char *spec, char **file, const char **group, kpca_error *err);
 
 void kpca_dataset_free(kpca_dataset *ds);
 

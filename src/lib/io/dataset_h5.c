@@ -8,7 +8,7 @@
 
 #include "io/dataset.h"
 #include "io/featfile.h"
-#include "io/h5util.h"
+#include "file/h5util.h"
 #include "support/mem.h"
 
 /* Collects the names of the root's groups, comma-separated, for messages. */

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "io/atomic.h"
-#include "io/h5util.h"
-#include "io/h5write.h"
+#include "file/atomic.h"
+#include "file/h5util.h"
+#include "file/h5write.h"
 #include "io/npy.h"
 #include "support/version.h"
 

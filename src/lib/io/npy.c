@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io/atomic.h"
+#include "file/atomic.h"
 #include "support/mem.h"
 #include "support/parts.h"
 

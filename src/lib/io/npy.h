@@ -30,7 +30,7 @@ kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_e
 kpca_status kpca_npy_read_labels(const char *path, int **y, size_t *n, kpca_error *err);
 
 /* Writes x (n x k, row-major) as a version 1.0 .npy of float64, C order,
- * atomically (io/atomic.h; "-" is standard output). */
+ * atomically (file/atomic.h; "-" is standard output). */
 kpca_status kpca_npy_write(const char *path, const double *x, size_t n, size_t k, kpca_error *err);
 
 #endif

@@ -10,7 +10,7 @@
 #include <zlib.h>
 
 #include "io/featfile.h"
-#include "io/h5util.h"
+#include "file/h5util.h"
 #include "support/mem.h"
 
 /* 1 when the file's bytes (through gzip) are only blanks, read up to 1 MiB;

@@ -5,7 +5,7 @@
  * approximate solvers through the fit: test_model_approx.c. */
 #include "testutil.h"
 
-#include "lib/io/h5util.h"
+#include "lib/file/h5util.h"
 
 #include <dirent.h>
 #include <hdf5.h>

@@ -3,7 +3,7 @@
  * model. */
 #include "testutil.h"
 
-#include "lib/io/h5util.h"
+#include "lib/file/h5util.h"
 
 #include <dirent.h>
 #include <hdf5.h>

@@ -2,7 +2,7 @@
  * arguments) and the progress hook. */
 #include "testutil.h"
 
-#include "lib/io/h5util.h"
+#include "lib/file/h5util.h"
 
 #include <dirent.h>
 #include <hdf5.h>

@@ -6,7 +6,7 @@
  * and truncated files of any version: test_model.c. */
 #include "testutil.h"
 
-#include "lib/io/h5write.h"
+#include "lib/file/h5write.h"
 
 #include <hdf5.h>
 #include <sys/stat.h>

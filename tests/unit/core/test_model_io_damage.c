@@ -3,7 +3,7 @@
  * kind are refused with the check that fired, no temporary left behind. */
 #include "testutil.h"
 
-#include "lib/io/h5util.h"
+#include "lib/file/h5util.h"
 
 #include <dirent.h>
 #include <hdf5.h>

@@ -14,8 +14,8 @@
  * data/zip.train.gz). */
 #include "testutil.h"
 
-#include "lib/io/h5util.h"
-#include "lib/io/h5write.h"
+#include "lib/file/h5util.h"
+#include "lib/file/h5write.h"
 
 #include <cblas.h>
 #include <float.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "support/error.h"
-#include "io/h5seal.h"
+#include "file/h5seal.h"
 
 /* Turns off HDF5's automatic error stack printing (idempotent). */
 void kpca_h5_quiet(void);

@@ -7,7 +7,7 @@
 #include <hdf5.h>
 #include <stddef.h>
 
-#include "io/atomic.h"
+#include "file/atomic.h"
 #include "support/error.h"
 
 /* An HDF5 file being written, all or nothing (kpca_atomic).  For a regular

@@ -1,5 +1,5 @@
 /* h5write.c - HDF5 files written all or nothing, sealed (see h5write.h). */
-#include "io/h5write.h"
+#include "file/h5write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/h5seal.h"
-#include "io/h5util.h"
+#include "file/h5seal.h"
+#include "file/h5util.h"
 #include "support/mem.h"
 
 /* room reserved past the data for HDF5's metadata (object headers,

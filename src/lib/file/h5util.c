@@ -1,4 +1,4 @@
-#include "io/h5util.h"
+#include "file/h5util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/h5seal.h"
+#include "file/h5seal.h"
 #include "support/mem.h"
 
 void kpca_h5_quiet(void)

@@ -1,9 +1,9 @@
-#include "io/clobber.h"
+#include "file/clobber.h"
 
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io/dataset.h"
+#include "file/source.h"
 #include "support/mem.h"
 
 /* stat() of an input spec's file part (FILE of FILE:GROUP); 0 or -1 */

@@ -1,4 +1,4 @@
-#include "io/atomic.h"
+#include "file/atomic.h"
 
 #include <errno.h>
 #include <limits.h>

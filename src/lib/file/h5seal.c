@@ -1,6 +1,6 @@
 /* h5seal.c - the kpca seal of HDF5 files and a check of their superblock
  * (see h5seal.h). */
-#include "io/h5seal.h"
+#include "file/h5seal.h"
 
 #include <errno.h>
 #include <stdio.h>
