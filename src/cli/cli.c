@@ -314,7 +314,7 @@ int cli_parse_precision(const char *s, kpca_precision *out)
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
 {
     kpca_error err;
-    kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts ro = {.format = KPCA_FMT_AUTO};
     double lo = 0, hi = 0;
     if (in->format != NULL && kpca_format_parse(in->format, &ro.format) != 0) {
         return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);

@@ -73,7 +73,7 @@ static inline void fuzz_check_read(kpca_status st, kpca_dataset *ds, const kpca_
  * and checks the answer with fuzz_check_read. */
 static inline void fuzz_read(const char *path, kpca_format fmt, const char *group)
 {
-    kpca_read_opts opts = {fmt, group, 0, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts opts = {.format = fmt, .group = group};
     kpca_dataset ds;
     kpca_error err;
     memset(&ds, 0, sizeof ds);

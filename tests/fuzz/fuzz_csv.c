@@ -49,13 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     };
     const char *path = fuzz_file(data, size, ".csv");
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        kpca_read_opts opts = {runs[r].fmt, NULL, 0, runs[r].header, runs[r].label, NULL};
+        kpca_read_opts opts = {.format = runs[r].fmt, .header = runs[r].header, .label = runs[r].label};
         fuzz_read_opts(path, &opts);
         if (runs[r].fmt == KPCA_FMT_CSV)
             same_as_one_part(path, &opts);
     }
     /* unlabelled data given labels from a file (here: itself) */
-    kpca_read_opts opts = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_NO, "none", path};
+    kpca_read_opts opts = {.format = KPCA_FMT_CSV, .header = KPCA_HEADER_NO, .label = "none", .labels = path};
     fuzz_read_opts(path, &opts);
     opts.dim = 1;
     fuzz_read_opts(path, &opts);

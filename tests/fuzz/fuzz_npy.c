@@ -38,7 +38,7 @@ static void round_trip(const char *path)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_file(data, size, ".npy");
-    kpca_read_opts opts = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts opts = {.format = KPCA_FMT_AUTO};
     fuzz_read_opts(path, &opts);
     opts.format = KPCA_FMT_NPY;
     opts.dim = 3;

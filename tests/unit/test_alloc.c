@@ -224,7 +224,7 @@ static kpca_status op_read_esl(kpca_error *err)
 
 static kpca_status op_read_esl_gz(kpca_error *err)
 {
-    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 16, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_ESL, .dim = 16};
     return read_and_check(ESL_GZ_PATH, &o, 60, 16, err);
 }
 
@@ -238,7 +238,7 @@ static kpca_status op_read_libsvm(kpca_error *err)
     kpca_status st = read_and_check(SVM_PATH, NULL, 60, 15, err);
     if (st != KPCA_OK)
         return st;
-    kpca_read_opts o = {KPCA_FMT_LIBSVM, NULL, 20, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_LIBSVM, .dim = 20};
     return read_and_check(SVM_PATH, &o, 60, 20, err);
 }
 
@@ -267,10 +267,10 @@ static kpca_status op_read_csv(kpca_error *err)
     kpca_status st = check_named(kpca_dataset_read(CSV_PATH, NULL, &ds, err), &ds);
     if (st != KPCA_OK)
         return st;
-    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 3, KPCA_HEADER_YES, "4", NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_CSV, .dim = 3, .header = KPCA_HEADER_YES, .label = "4"};
     if ((st = read_and_check(CSV_PATH, &o, 30, 3, err)) != KPCA_OK)
         return st;
-    kpca_read_opts o2 = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_NO, "none", NAMES_PATH};
+    kpca_read_opts o2 = {.format = KPCA_FMT_AUTO, .header = KPCA_HEADER_NO, .label = "none", .labels = NAMES_PATH};
     return read_and_check(CSV_NOLABEL_PATH, &o2, 30, 3, err);
 }
 
@@ -279,7 +279,7 @@ static kpca_status op_read_csv(kpca_error *err)
 static kpca_status op_read_csv_parts(kpca_error *err)
 {
     kpca_dataset ds;
-    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_NO, "3", NULL}, o2 = o;
+    kpca_read_opts o = {.format = KPCA_FMT_CSV, .header = KPCA_HEADER_NO, .label = "3"}, o2 = o;
     kpca_status st = check_named(kpca_read_csv_parts(CSV_PARTS_PATH, 0, &o, 3, 0, 64, &ds, err), &ds);
     o2.label = "none";
     if (st == KPCA_OK && (st = kpca_read_csv_parts(CSV_NOLABEL_PATH, 0, &o2, 3, 0, 64, &ds, err)) == KPCA_OK) {
@@ -295,7 +295,7 @@ static kpca_status op_npy(kpca_error *err)
     kpca_status st = kpca_npy_write(NPY_PATH, g_fit.x, g_fit.n, g_fit.dim, err);
     if (st != KPCA_OK)
         return st;
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 16, KPCA_HEADER_AUTO, NULL, NPY_LABELS_PATH};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .dim = 16, .labels = NPY_LABELS_PATH};
     kpca_dataset ds;
     if ((st = kpca_dataset_read(NPY_PATH, &o, &ds, err)) != KPCA_OK) {
         assert_null(ds.x);

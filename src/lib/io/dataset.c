@@ -125,7 +125,7 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
 kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
                                    kpca_featinfo *info, kpca_error *err)
 {
-    static const kpca_read_opts defaults = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
+    static const kpca_read_opts defaults = {.format = KPCA_FMT_AUTO};
     if (opts == NULL)
         opts = &defaults;
     memset(ds, 0, sizeof *ds);
@@ -200,6 +200,8 @@ void kpca_dataset_free(kpca_dataset *ds)
     for (size_t i = 0; i < ds->nnames; i++)
         kpca_free(ds->names[i]);
     kpca_free(ds->names);
+    kpca_free_strings(ds->colnames, ds->colnames != NULL ? ds->dim : 0);
+    kpca_free(ds->label_name);
     memset(ds, 0, sizeof *ds);
 }
 
@@ -255,6 +257,13 @@ kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size
         dst->y[i] = src->y[idx[i]];
     }
     dst->unlabelled = src->unlabelled;
+    dst->label_col = src->label_col;
+    dst->index_col = src->index_col;
+    if ((src->colnames != NULL && (dst->colnames = kpca_strings_dup(src->colnames, src->dim)) == NULL) ||
+        (src->label_name != NULL && (dst->label_name = kpca_strdup(src->label_name)) == NULL)) {
+        kpca_dataset_free(dst);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu column names", src->dim);
+    }
     if (src->nnames > 0) {
         dst->names = kpca_calloc(src->nnames, sizeof(char *));
         for (size_t c = 0; dst->names != NULL && c < src->nnames; c++) {

@@ -57,6 +57,15 @@ typedef struct {
     char **names;       /* class names, owned: y[i] is an index into them;
                          * NULL when the labels are integers */
     size_t nnames;
+    char **colnames;    /* dim names of the value columns from a header row
+                         * (owned; "" for an unnamed one); NULL when the file
+                         * names none */
+    size_t label_col;   /* the 1-based column of the file the labels came
+                         * from; 0: not from a column (unlabelled, LIBSVM,
+                         * HDF5, a --labels file) */
+    char *label_name;   /* that column's header name (owned); NULL: none */
+    size_t index_col;   /* the 1-based column left out as a row index (a
+                         * pandas index); 0: none */
 } kpca_dataset;
 
 struct kpca_featinfo; /* io/featfile.h: what a kpca feature file says of itself */
@@ -71,6 +80,15 @@ typedef struct {
                          * column label/target/class/y, else the first */
     const char *labels; /* a file of labels for data without them (a 1-D
                          * .npy or one label per line); NULL: none */
+    const char *columns; /* text: the value columns to keep, in this order: a
+                          * comma-separated list of header names or 1-based
+                          * numbers; NULL: every column but the label's */
+    const char *drop;    /* text: columns to leave out (the same list form);
+                          * NULL: none */
+    char decimal;        /* text: the decimal mark, '.' or ','; 0: '.' */
+    const char *const *select; /* the value columns to keep by header name, in
+                                * this order (a model's fit columns); NULL: none */
+    size_t nselect;
 } kpca_read_opts;
 
 /* "esl", "libsvm", "hdf5", "csv", "npy"; NULL for an unknown value. */

@@ -108,7 +108,7 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out)
     if (out->kind != KPCA_FILE_TEXT && out->kind != KPCA_FILE_EMPTY)
         out->gzip = 0;
     if (kpca_file_is_data(out->kind)) {
-        kpca_read_opts ro = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
+        kpca_read_opts ro = {.format = KPCA_FMT_AUTO};
         kpca_dataset ds;
         if (kpca_dataset_read(spec, &ro, &ds, &err) == KPCA_OK) {
             out->has_shape = 1;

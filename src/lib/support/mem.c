@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* The allocation-failure hook is shared by every thread (the SVM trainer
@@ -147,4 +148,37 @@ void *kpca_grow(void *p, size_t *cap, size_t need, size_t elem, size_t first)
 void kpca_free(void *p)
 {
     free(p);
+}
+
+char *kpca_strdup(const char *s)
+{
+    if (s == NULL)
+        return NULL;
+    size_t len = strlen(s);
+    char *c = kpca_malloc(len + 1);
+    if (c != NULL)
+        memcpy(c, s, len + 1);
+    return c;
+}
+
+char **kpca_strings_dup(char *const *a, size_t n)
+{
+    if (a == NULL)
+        return NULL;
+    char **c = kpca_calloc(n ? n : 1, sizeof *c);
+    for (size_t i = 0; c != NULL && i < n; i++)
+        if (a[i] != NULL && (c[i] = kpca_strdup(a[i])) == NULL) {
+            kpca_free_strings(c, i);
+            c = NULL;
+        }
+    return c;
+}
+
+void kpca_free_strings(char **a, size_t n)
+{
+    if (a == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        kpca_free(a[i]);
+    kpca_free(a);
 }

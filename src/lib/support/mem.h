@@ -32,6 +32,15 @@ void *kpca_realloc(void *p, size_t size);
 void *kpca_alloc_array(size_t n, size_t m, size_t size); /* n*m elements, uninitialised */
 void kpca_free(void *p);
 
+/* A copy of the string s (NULL for s NULL or when out of memory). */
+char *kpca_strdup(const char *s);
+/* A copy of the array of n strings (each copied; NULL entries stay NULL);
+ * NULL when a is NULL or when out of memory (nothing is left allocated).
+ * Free it with kpca_free_strings. */
+char **kpca_strings_dup(char *const *a, size_t n);
+/* Frees the n strings of a and a itself; NULL is fine. */
+void kpca_free_strings(char **a, size_t n);
+
 /* kpca_grow: the block p (NULL, or from this allocator) made to hold at
  * least `need` elements of `elem` bytes, given that it holds *cap now.  When
  * *cap < need the capacity doubles, from `first` when *cap is 0 (at least

@@ -54,7 +54,7 @@ static inline void assert_msg_names(const kpca_error *err, const char *path, int
 /* Reads path with format auto-detection and expects failure `code`. */
 static inline void expect_read_fail(const char *path, kpca_format fmt, kpca_status code, int line)
 {
-    kpca_read_opts o = {fmt, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = fmt};
     kpca_dataset ds;
     kpca_error err;
     kpca_error_clear(&err);

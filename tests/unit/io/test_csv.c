@@ -21,7 +21,7 @@ static const char *put(const char *name, const char *text)
 static kpca_status read_as(const char *name, const char *text, const char *label, kpca_header header,
                            kpca_dataset *ds, kpca_error *err)
 {
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 0, header, label, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .header = header, .label = label};
     kpca_error_clear(err);
     return kpca_dataset_read(put(name, text), &o, ds, err);
 }
@@ -308,7 +308,7 @@ static void test_labels_file(void **state)
     (void)state;
     kpca_dataset ds;
     kpca_error err;
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, "none", NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .label = "none"};
     char lab[256]; /* put() returns one static buffer */
     snprintf(lab, sizeof lab, "%s", put("lab.txt", "cat\n\ndog\ncat\n"));
     o.labels = lab;
@@ -343,7 +343,7 @@ static void assert_same_data(const kpca_dataset *a, const kpca_dataset *b)
 static kpca_status read_in_parts(const char *path, const char *label, size_t parts, size_t stretch,
                                  kpca_dataset *ds, char *msg, size_t cap)
 {
-    kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_AUTO, label, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_CSV, .label = label};
     kpca_error err;
     kpca_error_clear(&err);
     kpca_status st = kpca_read_csv_parts(path, 0, &o, parts, 0, stretch, ds, &err);
@@ -456,7 +456,7 @@ static void test_stream(void **state)
         {"\n1,0.5,2\n2,1.5,-3\n1,2.5,4\n", NULL, 0},                     /* a blank first line */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        kpca_read_opts o = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_AUTO, cases[c].label, NULL};
+        kpca_read_opts o = {.format = KPCA_FMT_CSV, .label = cases[c].label};
         kpca_dataset a, b;
         kpca_error err;
         const char *path = put("stream.csv", cases[c].text);
@@ -505,7 +505,7 @@ static void test_stream(void **state)
     for (int i = 0; o - text < 200; i++)
         o += sprintf(o, "%d,%d\n", i % 10, i % 7);
     assert_true(o - text >= 200 && o - text < 206);
-    kpca_read_opts none = {KPCA_FMT_CSV, NULL, 0, KPCA_HEADER_AUTO, "none", NULL};
+    kpca_read_opts none = {.format = KPCA_FMT_CSV, .label = "none"};
     assert_int_equal(kpca_read_csv_parts(put("cut.csv", text), 0, &none, 2, 100, 0, &big, &err), KPCA_OK);
     assert_int_equal(big.dim, 2);
     assert_true(big.x[2] == 1 && big.x[3] == 1);

@@ -276,7 +276,7 @@ static void test_missing_file(void **state)
     assert_msg_names(&err, path, 0);
     kpca_format f;
     assert_int_equal(kpca_detect_format(path, &f, &err), KPCA_EIO);
-    kpca_read_opts o = {KPCA_FMT_HDF5, "test", 0, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_HDF5, .group = "test"};
     assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_EIO);
     /* NULL err is allowed */
     assert_int_equal(kpca_dataset_read(path, NULL, &ds, NULL), KPCA_EIO);
@@ -305,7 +305,7 @@ static void test_libsvm_good(void **state)
         assert_int_equal(kpca_detect_format(paths[p], &f, &err), KPCA_OK);
         assert_int_equal(f, KPCA_FMT_LIBSVM);
         for (size_t given = 0; given <= 6; given += 6) { /* dim from the file, then dim 6 */
-            kpca_read_opts o = {KPCA_FMT_AUTO, NULL, given, KPCA_HEADER_AUTO, NULL, NULL};
+            kpca_read_opts o = {.format = KPCA_FMT_AUTO, .dim = given};
             kpca_dataset ds;
             kpca_status st = kpca_dataset_read(paths[p], &o, &ds, &err);
             if (st != KPCA_OK)
@@ -370,7 +370,7 @@ static void test_libsvm_bad(void **state)
     /* index beyond the given dimension (fine without it) */
     char path[256];
     write_text("svm_beyond.txt", "1 1:1 2:1\n2 1:1\n1 1:1 5:1\n", path, sizeof path);
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 4, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .dim = 4};
     kpca_dataset ds;
     kpca_error err;
     assert_int_equal(kpca_dataset_read(path, &o, &ds, &err), KPCA_EFORMAT);

@@ -45,7 +45,7 @@ static void test_hdf5_usps_test(void **state)
     kpca_dataset_free(&ds);
 
     /* the group through the options, and through the reader itself */
-    kpca_read_opts o = {KPCA_FMT_AUTO, "test", 256, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .group = "test", .dim = 256};
     assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 2007);
     kpca_dataset_free(&ds);
@@ -98,7 +98,7 @@ static void test_hdf5_errors(void **state)
     write_text("not_hdf5.txt", good_esl, path, sizeof path);
     expect_read_fail(path, KPCA_FMT_HDF5, KPCA_EFORMAT, 0);
     assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, NULL, &err), KPCA_EFORMAT);
-    kpca_read_opts o = {KPCA_FMT_ESL, NULL, 0, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_ESL};
     assert_int_equal(kpca_dataset_read("data/usps.h5", &o, &ds, &err), KPCA_EFORMAT);
     assert_null(ds.x);
 
@@ -247,7 +247,7 @@ static void assert_closed(void)
 /* Reads spec, expects failure `code` with every fragment in the message. */
 static void expect_fail(const char *spec, size_t dim, kpca_status code, const char *frag1, const char *frag2)
 {
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, dim, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .dim = dim};
     kpca_dataset ds;
     kpca_error err;
     kpca_error_clear(&err);
@@ -279,7 +279,7 @@ static void test_matrix_without_labels(void **state)
     }
     kpca_dataset_free(&ds);
     /* the same without the leading slash, and given as the options' group */
-    kpca_read_opts o = {KPCA_FMT_HDF5, "nested/deep/m", 4, KPCA_HEADER_AUTO, NULL, NULL};
+    kpca_read_opts o = {.format = KPCA_FMT_HDF5, .group = "nested/deep/m", .dim = 4};
     assert_int_equal(kpca_dataset_read(H5_PATH, &o, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n * ds.dim, 12);
     assert_true(ds.x[11] == 1.0 + 3.0);
@@ -311,7 +311,7 @@ static void test_matrix_with_labels_file(void **state)
 {
     (void)state;
     const char *lab = tu_write_file("input_paths_labels.txt", "4\n\n5\n4\n");
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, lab};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .labels = lab};
     kpca_dataset ds;
     kpca_error err;
     assert_int_equal(kpca_dataset_read(H5_PATH ":/nested/deep/m", &o, &ds, &err), KPCA_OK);
@@ -327,7 +327,7 @@ static void test_matrix_with_labels_file(void **state)
     assert_non_null(strstr(err.msg, "has 2 labels but the data has 3 points"));
     assert_null(ds.x);
     /* a --label column option does not apply to HDF5 */
-    kpca_read_opts o2 = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, "last", NULL};
+    kpca_read_opts o2 = {.format = KPCA_FMT_AUTO, .label = "last"};
     assert_int_equal(kpca_dataset_read(H5_PATH ":/nested/deep/m", &o2, &ds, &err), KPCA_EUSAGE);
     assert_non_null(strstr(err.msg, "not to hdf5"));
     assert_closed();

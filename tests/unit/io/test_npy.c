@@ -213,7 +213,7 @@ static void test_labels(void **state)
     kpca_error err;
     assert_int_equal(kpca_npy_write("tests/out/x.npy", x, 3, 2, &err), KPCA_OK);
     make_npy("y.npy", 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }", y, sizeof y);
-    kpca_read_opts o = {KPCA_FMT_AUTO, NULL, 0, KPCA_HEADER_AUTO, NULL, "tests/out/y.npy"};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .labels = "tests/out/y.npy"};
     kpca_dataset ds;
     assert_int_equal(kpca_dataset_read("tests/out/x.npy", &o, &ds, &err), KPCA_OK);
     assert_false(ds.unlabelled);
