@@ -70,6 +70,9 @@ typedef struct {
     const char *header; /* --header yes|no|auto; NULL: auto */
     const char *label;  /* --label COL; NULL: the default column */
     const char *labels; /* --labels FILE; NULL: none */
+    const char *columns; /* --columns LIST; NULL: all */
+    const char *drop;    /* --drop LIST; NULL: none */
+    const char *decimal; /* --decimal MARK; NULL: '.' */
 } cli_input;
 
 /* Reads a data set and applies the input options; 0 or an exit code.  A
@@ -121,11 +124,23 @@ int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **
 #define CLI_LABEL_OPTION(dest)                                                                                 \
     {"label", 0, "COL", CLI_STRING, &(dest), 0, 0,                                                             \
      "text: the label column: first, last, none, a number from 1 or a header name (default: a column named "   \
-     "label, target, class or y, else the first)"}
+     "label, target, class or y; in whitespace text without a header, the first column when it holds few "     \
+     "distinct integers (ESL); else no labels)"}
 #define CLI_LABEL_OPTIONS(in)                                                                                  \
     CLI_HEADER_OPTION((in).header), CLI_LABEL_OPTION((in).label),                                              \
     {"labels", 0, "FILE", CLI_STRING, &(in).labels, 0, 0,                                                      \
-     "labels for data without them (NPY, HDF5, --label none): a 1-D .npy or one label per line"}
+     "labels for data without them (NPY, HDF5, --label none): a 1-D .npy or one label per line"},              \
+    CLI_COLUMN_OPTIONS(in)
+/* --columns, --drop and --decimal: which columns of a text file are values,
+ * and how their numbers are written */
+#define CLI_COLUMN_OPTIONS(in)                                                                                 \
+    {"columns", 0, "LIST", CLI_STRING, &(in).columns, 0, 0,                                                    \
+     "text: the value columns to use, in this order: header names or numbers from 1, comma-separated "          \
+     "(default: every column but the label's and a pandas index)"},                                            \
+    {"drop", 0, "LIST", CLI_STRING, &(in).drop, 0, 0,                                                          \
+     "text: columns to leave out (an identifier, an empty last column): names or numbers from 1"},             \
+    {"decimal", 0, "MARK", CLI_STRING, &(in).decimal, 0, 0,                                                    \
+     "text: the decimal mark, . or , (decimal commas need ; or tab or blanks between fields) (default: .)"}
 
 #define CLI_INPUT_OPTIONS(in)                                                                                  \
     {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0,                                                       \

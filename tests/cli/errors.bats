@@ -95,8 +95,10 @@ transform_fails() {
     fit_fails 3 "$TMP/label.txt"
     assert_stderr_contains "line 2" "label"
     awk 'NR == 2 { $1 = "6.5" } { print }' "$SMALL" >"$TMP/label2.txt"
-    fit_fails 3 "$TMP/label2.txt"
-    assert_stderr_contains "line 2"
+    # a fraction in the first column: no ESL labels but 257 values, said so
+    run --separate-stderr "$KPCA" fit -k 2 "$TMP/label2.txt" -o "$OUT/l2.h5"
+    assert_status 0
+    assert_stderr_contains "x 257 values, no labels"
     awk 'NR == 4 { $7 = "0.5x" } { print }' "$SMALL" >"$TMP/tok2.txt"
     fit_fails 3 "$TMP/tok2.txt"
     assert_stderr_contains "line 4"
@@ -441,16 +443,18 @@ PY
 
 # ---- the remaining cases of issue 5's list --------------------------------
 
-@test "ESL labels: not an integer: exit 3, the token named; any integers are labels" {
+@test "whitespace text: labels first only when they are few distinct integers (ESL), said; a word is refused" {
     printf '1.5 0.5 0.25\n2 0.5 0.25\n' >"$TMP/l.txt"
-    fit_fails 3 "$TMP/l.txt"
-    assert_stderr_contains "line 1: expected an integer label, found '1.5'"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/l.txt" -o "$OUT/m1.h5"
+    assert_status 0
+    assert_stderr_contains "read '$TMP/l.txt': 2 rows x 3 values, no labels"
     printf '1 0.5 0.25\nx 0.5 0.25\n' >"$TMP/l.txt"
     fit_fails 3 "$TMP/l.txt"
-    assert_stderr_contains "line 2: expected an integer label, found 'x'"
+    assert_stderr_contains "line 2: expected a number, found 'x' (if the first column holds class names, give --label first)"
     printf '12 0.5 0.25\n-1 0.25 0.5\n' >"$TMP/l.txt"
-    run "$KPCA" fit -q "$TMP/l.txt" -o "$OUT/m.h5"
-    [ "$status" -eq 0 ]
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/l.txt" -o "$OUT/m2.h5"
+    assert_status 0
+    assert_stderr_contains "read '$TMP/l.txt': 2 rows x 2 values, labels from column 1 (2 classes)"
 }
 
 @test "ESL: a truncated last line (no newline, values missing): exit 3, its line named" {

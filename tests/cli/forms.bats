@@ -93,7 +93,7 @@ same() {
     same svm
     project header "$D/header.csv"
     same header
-    project noheader "$D/noheader.csv"
+    project noheader "$D/noheader.csv" --label first
     same noheader
     project first "$D/header.csv" --label first --header yes
     same first
@@ -125,7 +125,7 @@ same() {
 
 @test "the comparison can fail: one value of 19200 changed gives another model" {
     project esl "$D/train.esl"
-    project changed "$D/changed.csv"
+    project changed "$D/changed.csv" --label first
     ! cmp -s "$OUT/esl.csv" "$OUT/changed.csv"
     ! cmp -s "$OUT/esl.info" "$OUT/changed.info"
 }

@@ -118,14 +118,14 @@ print(a.dtype, a.shape, np.array_equal(a, b))"
     printf 'a,b,c\n1,2,3\n4,NA,6\n' >"$TMP/x.csv"
     run --separate-stderr "$KPCA" fit -q -k 1 "$TMP/x.csv" -o "$OUT/m.h5"
     assert_status 3
-    assert_stderr_contains "'$TMP/x.csv' line 3, column 2: expected a number, found 'NA'"
+    assert_stderr_contains "'$TMP/x.csv' line 3, column 2 ('b'): expected a number, found 'NA'"
     printf 'a,b,c\n1,2,3\n4,5\n' >"$TMP/r.csv"
     run --separate-stderr "$KPCA" fit -q -k 1 "$TMP/r.csv" -o "$OUT/m.h5"
     assert_status 3
     assert_stderr_contains "'$TMP/r.csv' line 3: 2 fields, expected 3 as in line 1"
     run --separate-stderr "$KPCA" fit -q -k 1 "$D/iris.csv" -o "$OUT/m.h5"
     assert_status 3
-    assert_stderr_contains "line 2, column 5 ('species'): expected a number, found 'setosa'; if that column holds the labels, give --label 'species'"
+    assert_stderr_contains "line 2, column 5 ('species'): expected a number, found 'setosa'; if that column holds the labels, give --label 5 (or 'species')"
     run --separate-stderr "$KPCA" fit -q -k 1 --format csv "$DATA/zip.test.gz" -o "$OUT/m.h5"
     assert_status 3
     assert_stderr_contains "line 1: no comma, semicolon or tab to separate the values: values separated by blanks are ESL text (drop --format csv)"

@@ -57,6 +57,12 @@ static inline void fuzz_check_read(kpca_status st, kpca_dataset *ds, const kpca_
      * no names for unlabelled data */
     if ((ds->nnames == 0) != (ds->names == NULL) || (ds->unlabelled && ds->nnames != 0))
         abort();
+    /* labels from a column are labels; every value column has a name when one has */
+    if ((ds->label_col != 0 && ds->unlabelled) || (ds->label_name != NULL && ds->label_col == 0))
+        abort();
+    for (size_t j = 0; ds->colnames != NULL && j < ds->dim; j++)
+        if (ds->colnames[j] == NULL)
+            abort();
     for (size_t i = 0; i < ds->nnames; i++)
         if (ds->names[i] == NULL)
             abort();

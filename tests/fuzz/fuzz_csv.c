@@ -1,10 +1,12 @@
 /* fuzz_csv.c - the delimited-text reader (CSV, semicolon, TSV, and
  * whitespace text read with a label option), under the read options of
- * `kpca fit --header H --label L [--labels FILE]`: the header rule, the
- * label column (first, last, none, a number, a header name, the usual
- * names) and, for data read without labels, the same file as a labels
- * file (one label per line), which is how a one-column file of integers
- * gets read both ways.  Each CSV read is also made in 3 parts, in memory
+ * `kpca fit --header H --label L [--labels FILE] [--decimal ,] [--columns
+ * LIST] [--drop LIST]`: the header rule, the label column (first, last,
+ * none, a number, a header name, the usual names), decimal commas, the
+ * columns kept (by name and number, a pandas index left out) and, for data
+ * read without labels, the same file as a labels file (one label per
+ * line), which is how a one-column file of integers gets read both ways.
+ * A UTF-8 byte-order mark comes from the seeds (tests/fuzz/seeds.sh).  Each CSV read is also made in 3 parts, in memory
  * and streamed in short stretches, which must read what one part reads:
  * the same status and message, rows, labels and names (else abort). */
 #include "fuzz_common.h"
@@ -23,8 +25,12 @@ static void same_as_one_part(const char *path, const kpca_read_opts *o)
             abort();
         if (s1 == KPCA_OK && (many.n != one.n || many.dim != one.dim || many.unlabelled != one.unlabelled ||
             many.nnames != one.nnames || memcmp(many.x, one.x, one.n * one.dim * sizeof *one.x) != 0 ||
-            memcmp(many.y, one.y, one.n * sizeof *one.y) != 0))
+            memcmp(many.y, one.y, one.n * sizeof *one.y) != 0 || many.label_col != one.label_col ||
+            many.index_col != one.index_col || (many.colnames == NULL) != (one.colnames == NULL)))
             abort();
+        for (size_t c = 0; s1 == KPCA_OK && one.colnames != NULL && c < one.dim; c++)
+            if (strcmp(many.colnames[c], one.colnames[c]) != 0)
+                abort();
         for (size_t c = 0; s1 == KPCA_OK && c < one.nnames; c++)
             if (strcmp(many.names[c], one.names[c]) != 0)
                 abort();
@@ -39,17 +45,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const struct {
         kpca_format fmt;
         kpca_header header;
-        const char *label;
+        const char *label, *columns, *drop;
+        char decimal;
     } runs[] = {
-        {KPCA_FMT_CSV, KPCA_HEADER_AUTO, NULL},     {KPCA_FMT_CSV, KPCA_HEADER_YES, "last"},
-        {KPCA_FMT_CSV, KPCA_HEADER_NO, "first"},    {KPCA_FMT_CSV, KPCA_HEADER_AUTO, "none"},
-        {KPCA_FMT_CSV, KPCA_HEADER_YES, "species"}, {KPCA_FMT_CSV, KPCA_HEADER_NO, "2"},
-        {KPCA_FMT_ESL, KPCA_HEADER_AUTO, "first"},  {KPCA_FMT_ESL, KPCA_HEADER_YES, "none"},
-        {KPCA_FMT_AUTO, KPCA_HEADER_AUTO, NULL},
+        {KPCA_FMT_CSV, KPCA_HEADER_AUTO, NULL, NULL, NULL, 0},
+        {KPCA_FMT_CSV, KPCA_HEADER_YES, "last", NULL, NULL, 0},
+        {KPCA_FMT_CSV, KPCA_HEADER_NO, "first", NULL, NULL, 0},
+        {KPCA_FMT_CSV, KPCA_HEADER_AUTO, "none", NULL, NULL, 0},
+        {KPCA_FMT_CSV, KPCA_HEADER_YES, "species", NULL, NULL, 0},
+        {KPCA_FMT_CSV, KPCA_HEADER_NO, "2", NULL, NULL, 0},
+        {KPCA_FMT_CSV, KPCA_HEADER_AUTO, NULL, NULL, NULL, ','},
+        {KPCA_FMT_CSV, KPCA_HEADER_AUTO, "first", NULL, "2", ','},
+        {KPCA_FMT_CSV, KPCA_HEADER_AUTO, NULL, "b,1", NULL, 0},
+        {KPCA_FMT_CSV, KPCA_HEADER_YES, NULL, NULL, "a,3", 0},
+        {KPCA_FMT_ESL, KPCA_HEADER_AUTO, "first", NULL, NULL, 0},
+        {KPCA_FMT_ESL, KPCA_HEADER_YES, "none", NULL, NULL, 0},
+        {KPCA_FMT_AUTO, KPCA_HEADER_AUTO, NULL, NULL, NULL, 0},
+        {KPCA_FMT_AUTO, KPCA_HEADER_AUTO, NULL, NULL, NULL, ','},
     };
     const char *path = fuzz_file(data, size, ".csv");
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        kpca_read_opts opts = {.format = runs[r].fmt, .header = runs[r].header, .label = runs[r].label};
+        kpca_read_opts opts = {.format = runs[r].fmt, .header = runs[r].header, .label = runs[r].label,
+                               .columns = runs[r].columns, .drop = runs[r].drop, .decimal = runs[r].decimal};
         fuzz_read_opts(path, &opts);
         if (runs[r].fmt == KPCA_FMT_CSV)
             same_as_one_part(path, &opts);

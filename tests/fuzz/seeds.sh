@@ -36,6 +36,13 @@ printf '3 0.5 1\n"a b" 1 2\n' >"$c/csv/whitespace"
 printf '1\n2\n1\n' >"$c/csv/one-column"
 printf 'x,y\n1,\n' >"$c/csv/empty-field"
 gzip -9n <"$c/csv/names" >"$c/csv/names.gz"
+# a byte-order mark (Excel's "CSV UTF-8"), decimal commas, a pandas index,
+# an identifier column, UTF-16
+printf '\357\273\277a,b,label\n1,2,0\n3,4,1\n' >"$c/csv/bom"
+printf 'a;b;class\n5,1;-0,25;setosa\n6,3;1e-1;virginica\n' >"$c/csv/decimal-comma"
+printf ',a,b,target\n0,5.1,3.5,0\n1,4.9,3.0,1\n' >"$c/csv/pandas-index"
+printf 'id,a,b\ns1,1,2\ns2,3,4\n' >"$c/csv/string-id"
+printf '\377\376a\0,\0b\0\n\0' >"$c/csv/utf16"
 
 # npy: float64, float32, the integer dtypes, Fortran order, versions 2.0 and
 # 3.0, an n x 1 array of labels, and refusals (big-endian, 3-D, a shape the

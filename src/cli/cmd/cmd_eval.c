@@ -19,6 +19,7 @@
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
     const char *header, *label, *precision;
+    cli_input text; /* --columns, --drop, --decimal */
     double eps;
     long folds, threads;
     int quiet, print_defaults;
@@ -56,6 +57,7 @@ static const cli_option options[] = {
     {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},
     CLI_HEADER_OPTION(o.header),
     CLI_LABEL_OPTION(o.label),
+    CLI_COLUMN_OPTIONS(o.text),
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the table and errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),
@@ -296,7 +298,8 @@ int cmd_eval(int argc, char **argv)
             return r;
         }
     }
-    cli_input in = {o.format, NULL, -1, 0.0, o.header, o.label, NULL};
+    cli_input in = {.format = o.format, .round = -1, .header = o.header, .label = o.label, .columns = o.text.columns,
+                    .drop = o.text.drop, .decimal = o.text.decimal};
     kpca_dataset tr, te;
     kpca_featinfo tr_file, te_file;
     r = cli_read_input(pos[0], &in, 0, &tr, &tr_file);

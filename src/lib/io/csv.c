@@ -1,6 +1,7 @@
 /* csv.c - delimited text reader (see csv.h). */
 #include "io/csv.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,9 +14,10 @@
 #include "support/parts.h"
 
 
-char kpca_csv_sniff(const char *text, size_t len)
+char kpca_csv_sniff(const char *text, size_t len, char mark)
 {
     static const char cand[3] = {',', ';', '\t'};
+    const int from = mark == ',' ? 1 : 0; /* a decimal comma separates no fields */
     size_t first[3] = {0, 0, 0}, count[3] = {0, 0, 0};
     int consistent[3] = {1, 1, 1}, lines = 0, quoted = 0;
     for (size_t i = 0; i < len && lines < 10; i++) {
@@ -40,11 +42,11 @@ char kpca_csv_sniff(const char *text, size_t len)
     }
     if (lines == 0) /* one line, unterminated */
         memcpy(first, count, sizeof first);
-    for (int k = 0; k < 3; k++)
+    for (int k = from; k < 3; k++)
         if (consistent[k] && first[k] > 0)
             return cand[k];
     int best = -1;
-    for (int k = 0; k < 3; k++)
+    for (int k = from; k < 3; k++)
         if (first[k] > 0 && (best < 0 || first[k] > first[best]))
             best = k;
     return best < 0 ? 0 : cand[best];
@@ -172,6 +174,7 @@ static int next_row(csv_state *s, kpca_error *err)
 int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab)
 {
     char *p = s->p, *labend = NULL;
+    const int *dest = s->dest;
     for (size_t j = 0, k = 0; j < ncols; j++) {
         if (j == col) {
             *lab = p;
@@ -180,12 +183,19 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
             if (p == *lab)
                 return 0;
             labend = p;
+        } else if (dest != NULL && dest[j] < 0) { /* a column left out: any unquoted text */
+            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0')
+                p++;
+            if (*p == '"' || (*p == '\0' && p != s->end))
+                return 0;
+            if (j + 1 == ncols && p > s->p && p[-1] == '\r')
+                p--;
         } else {
             char c = *p;
-            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.')) /* strtod would skip blanks */
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == s->mark)) /* strtod would skip blanks */
                 return 0;
             const char *q = p;
-            if (kpca_parse_number(&q, j + 1 < ncols ? s->delim : '\n', &row[k++]) != 0)
+            if (kpca_parse_number_mark(&q, j + 1 < ncols ? s->delim : '\n', s->mark, &row[dest ? (size_t)dest[j] : k++]) != 0)
                 return 0;
             p = (char *)q;
         }
@@ -210,7 +220,7 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
 }
 
 /* 1 when the field is a number (surrounding blanks allowed). */
-static int parse_field(const char *field, double *v, int *why)
+static int parse_field(const char *field, char mark, double *v, int *why)
 {
     const char *p = field;
     while (csv_blank(*p))
@@ -218,7 +228,7 @@ static int parse_field(const char *field, double *v, int *why)
     *why = *p == '\0' ? 0 : -1;
     if (*p == '\0')
         return 0;
-    int r = kpca_parse_number(&p, '\0', v);
+    int r = kpca_parse_number_mark(&p, '\0', mark, v);
     while (r == 0 && csv_blank(*p))
         p++;
     if (r == 0 && *p == '\0')
@@ -227,23 +237,53 @@ static int parse_field(const char *field, double *v, int *why)
     return 0;
 }
 
-/* A field of a value column that is not a number; a text in the first data
- * row, in a named column, with the label column left to the default, is
- * likely the label column. */
-static kpca_status value_error(const csv_state *s, size_t j, int why, int first_row, char **hdr, const char *opt,
+/* 1 when every header name but column j's is a number: the first row
+ * was taken for a header for want of numbers in column j alone, and may
+ * be data */
+static int header_data_like(char **hdr, size_t ncols, size_t j, char mark)
+{
+    for (size_t c = 0; c < ncols; c++) {
+        double v;
+        int why;
+        if (c != j && !parse_field(hdr[c], mark, &v, &why))
+            return 0;
+    }
+    return 1;
+}
+
+/* A field of a value column that is not a number, with what to do about
+ * it: a text in the first data row may be the labels (--label) or an
+ * identifier (--drop); a decimal comma needs --decimal; an empty last
+ * column (a delimiter at the end of every line) can be left out. */
+static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, int why, int first_row,
                                kpca_error *err)
 {
-    if (first_row && why != -2 && s->f[j][0] != '\0' && hdr != NULL && opt == NULL && hdr[j][0] != '\0')
-        return kpca_fail(err, KPCA_EFORMAT,
-                         "'%s' line %zu, column %zu ('%.40s'): expected a number, found '%.40s'%s; if that column "
-                         "holds the labels, give --label '%.40s'",
-                         s->path, s->fline[j], j + 1, hdr[j], s->f[j], strlen(s->f[j]) > 40 ? "..." : "", hdr[j]);
+    char **hdr = R->hdr;
     const char *f = s->f[j];
+    const char *cut = strlen(f) > 40 ? "..." : "";
+    char name[64] = "";
+    if (hdr != NULL && hdr[j][0] != '\0')
+        snprintf(name, sizeof name, " ('%.40s')", hdr[j]);
+    if (why == -1 && s->mark != ',' && s->delim != ',' && kpca_text_decimal_comma(f, '\0'))
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s', written with a decimal "
+                         "comma: give --decimal , to read decimal commas", s->path, s->fline[j], j + 1, name, f, cut);
     if (why == 0)
-        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: expected a number, found an empty field",
-                         s->path, s->fline[j], j + 1);
-    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: expected a %snumber, found '%.40s'%s", s->path,
-                     s->fline[j], j + 1, why == -2 ? "finite " : "", f, strlen(f) > 40 ? "..." : "");
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a number, found an empty field%s%zu",
+                         s->path, s->fline[j], j + 1, name,
+                         j + 1 == R->ncols ? " (a delimiter at the end of the line?); to leave the column out, give --drop "
+                                           : "; to leave the column out, give --drop ", j + 1);
+    if (first_row && why != -2 && R->opt == NULL) {
+        char also[96] = "";
+        if (hdr != NULL && hdr[j][0] != '\0' && !header_data_like(hdr, R->ncols, j, s->mark))
+            snprintf(also, sizeof also, " (or '%.40s')", hdr[j]);
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s'; if that column holds the "
+                         "labels, give --label %zu%s; if it is an identifier, leave it out with --drop %zu%s",
+                         s->path, s->fline[j], j + 1, name, f, cut, j + 1, also, j + 1, also);
+    }
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a %snumber, found '%.40s%s'", s->path,
+                     s->fline[j], j + 1, name, why == -2 ? "finite " : "", f, cut);
 }
 
 /* header names that mark the label column when no option names it */
@@ -257,8 +297,8 @@ static int usual_name(char *field)
     return 0;
 }
 
-/* 1 when the label option places the column without a header: NULL (the
- * first column when no header names one), none, first, last, a number. */
+/* 1 when the label option places the column without a header: NULL (none
+ * when no header names one), none, first, last, a number. */
 static int label_by_position(const char *opt)
 {
     return opt == NULL || strcmp(opt, "none") == 0 || strcmp(opt, "first") == 0 || strcmp(opt, "last") == 0 ||
@@ -270,13 +310,14 @@ static kpca_status label_column(const char *path, const char *opt, char **hdr, s
                                 kpca_error *err)
 {
     *col = 0;
-    if (opt == NULL) {
+    if (opt == NULL) { /* a column named for labels, else none */
         for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++)
             for (size_t j = 0; j < ncols; j++)
                 if (strcasecmp(hdr[j], usual_names[u]) == 0) {
                     *col = j;
                     return KPCA_OK;
                 }
+        *col = NO_COLUMN;
         return KPCA_OK;
     }
     if (strcmp(opt, "none") == 0) {
@@ -361,14 +402,34 @@ kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kp
                 R->labline[R->n] = s->fline[j];
                 continue;
             }
+            size_t at = k++;
+            if (s->dest != NULL && s->dest[j] < 0)
+                continue;
             int why;
-            if (!parse_field(s->f[j], &row[k++], &why))
-                return value_error(s, j, why, R->n == 0, R->hdr, R->opt, err);
+            if (!parse_field(s->f[j], s->mark, &row[s->dest != NULL ? (size_t)s->dest[j] : at], &why))
+                return value_error(s, R, j, why, R->n == 0, err);
         }
         R->n++;
     }
 }
 
+
+/* 1 when the field holds two or more numbers separated by blanks: a line of
+ * whitespace text read as delimited text */
+static int blank_numbers(const char *field, char mark)
+{
+    size_t count = 0;
+    for (const char *p = field;;) {
+        while (csv_blank(*p))
+            p++;
+        if (*p == '\0')
+            return count >= 2;
+        double v;
+        if (kpca_parse_number_mark(&p, '\0', mark, &v) != 0)
+            return 0;
+        count++;
+    }
+}
 
 kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *opts, int *header,
                                kpca_error *err)
@@ -377,6 +438,9 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     kpca_status st = KPCA_OK;
     *header = 0;
     R->opt = opts != NULL ? opts->label : NULL;
+    if (s->mark == ',' && s->delim == ',')
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': --decimal , reads decimal commas between fields separated by ';', "
+                         "a tab or blanks, but this file separates its fields by commas", path);
     int r = next_row(s, err);
     if (r == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
@@ -395,7 +459,7 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++) {
         double v;
         int why;
-        *header = j != lcol ? !parse_field(s->f[j], &v, &why) : usual_name(s->f[j]);
+        *header = j != lcol ? !parse_field(s->f[j], s->mark, &v, &why) : usual_name(s->f[j]);
     }
     if (hr == KPCA_HEADER_YES)
         *header = 1;
@@ -408,8 +472,17 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     }
     if ((st = label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
         return st;
-    size_t dim = ncols - (col != NO_COLUMN);
-    if (dim == 0 && ncols == 1 && strpbrk(s->f[0], " ") != NULL)
+    size_t dim;
+    if ((st = kpca_csv_columns(path, opts, R->hdr, ncols, col, &R->dest, &dim, err)) != KPCA_OK)
+        return st;
+    s->dest = R->dest;
+    /* pandas' to_csv() writes the row index first, under an empty name:
+     * left out when all its values are integers (kpca_csv_finish) */
+    R->index = NO_COLUMN;
+    if (R->hdr != NULL && R->hdr[0][0] == '\0' && col != 0 && ncols >= 2 && (R->dest == NULL || R->dest[0] >= 0) &&
+        (opts == NULL || opts->columns == NULL))
+        R->index = R->dest != NULL ? (size_t)R->dest[0] : 0;
+    if (ncols == 1 && s->delim != ' ' && blank_numbers(s->f[0], s->mark))
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s' line %zu: no comma, semicolon or tab to separate the values: values separated by "
                          "blanks are ESL text (drop --format csv)",
@@ -425,11 +498,56 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     return KPCA_OK;
 }
 
+/* The names of the value columns, in their order, from the header (none:
+ * NULL); 0 or -1 when out of memory. */
+static int value_names(const csv_rows *R, size_t dim, kpca_dataset *ds)
+{
+    if (R->hdr == NULL)
+        return 0;
+    if ((ds->colnames = kpca_calloc(dim, sizeof *ds->colnames)) == NULL)
+        return -1;
+    for (size_t j = 0, k = 0; j < R->ncols; j++) {
+        if (j == R->col)
+            continue;
+        size_t at = R->dest != NULL ? (size_t)R->dest[j] : k++;
+        if (R->dest != NULL && R->dest[j] < 0)
+            continue;
+        if ((ds->colnames[at] = kpca_strdup(R->hdr[j])) == NULL)
+            return -1;
+    }
+    if (R->col != NO_COLUMN && (ds->label_name = kpca_strdup(R->hdr[R->col])) == NULL)
+        return -1;
+    return 0;
+}
+
+/* Leaves out value column `index` of the n x dim rows in x when every one
+ * of its values is an integer (a row index); 1 when it did. */
+static int drop_index(csv_rows *R)
+{
+    if (R->index == NO_COLUMN || R->dim < 2)
+        return 0;
+    for (size_t i = 0; i < R->n; i++) {
+        double v = R->x[i * R->dim + R->index];
+        if (v != (double)(long long)v || fabs(v) > 9007199254740992.0)
+            return 0;
+    }
+    const size_t dim = R->dim, at = R->index;
+    for (size_t i = 0; i < R->n; i++) { /* in place, row by row: the rows only move down */
+        double *from = R->x + i * dim, *to = R->x + i * (dim - 1);
+        memmove(to, from, at * sizeof *to);
+        memmove(to + at, from + at + 1, (dim - at - 1) * sizeof *to);
+    }
+    R->dim = dim - 1;
+    return 1;
+}
+
 kpca_status kpca_csv_finish(const char *path, csv_rows *R, kpca_dataset *ds, kpca_error *err)
 {
     kpca_status st = KPCA_OK;
     if (R->n == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", path);
+    size_t names_dim = R->dim;
+    const int index = drop_index(R);
     if (R->col != NO_COLUMN) {
         st = kpca_labels_from_text(path, R->labtok, R->labline, R->col + 1, R->n, ds, err);
     } else {
@@ -441,8 +559,20 @@ kpca_status kpca_csv_finish(const char *path, csv_rows *R, kpca_dataset *ds, kpc
     if (st == KPCA_OK) {
         ds->x = R->x;
         ds->n = R->n;
-        ds->dim = R->dim;
+        ds->dim = names_dim; /* names for every value column; the index's then goes */
         R->x = NULL;
+        ds->label_col = R->col != NO_COLUMN ? R->col + 1 : 0;
+        if (value_names(R, names_dim, ds) != 0)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+        if (index) { /* the pandas index is always the file's first column */
+            if (ds->colnames != NULL) {
+                kpca_free(ds->colnames[R->index]);
+                memmove(ds->colnames + R->index, ds->colnames + R->index + 1,
+                        (names_dim - R->index - 1) * sizeof *ds->colnames);
+            }
+            ds->index_col = 1;
+            ds->dim = R->dim;
+        }
     }
     return st;
 }
@@ -451,9 +581,36 @@ void kpca_csv_rows_free(csv_rows *R)
 {
     kpca_free(R->x);
     kpca_free(R->hdr);
+    kpca_free(R->dest);
     kpca_free(R->labtok);
     kpca_free(R->labline);
     memset(R, 0, sizeof *R);
+}
+
+/* 1 when the first non-blank line of text has a blank-separated token
+ * with a comma that is no decimal-comma number ("a,b", "1,2,3"): commas
+ * there separate fields */
+static int comma_fields(const char *text, size_t len)
+{
+    const char *p = text + kpca_text_bom(text, len), *end = text + len;
+    while (p < end && (csv_blank(*p) || *p == '\n'))
+        p++;
+    while (p < end && *p != '\n') {
+        while (p < end && csv_blank(*p))
+            p++;
+        char tok[64];
+        size_t n = 0;
+        int comma = 0;
+        for (; p < end && *p != '\n' && !csv_blank(*p); p++) {
+            comma |= *p == ',';
+            if (n < sizeof tok - 1)
+                tok[n++] = *p;
+        }
+        tok[n] = '\0';
+        if (comma && !kpca_text_decimal_comma(tok, '\0'))
+            return 1;
+    }
+    return 0;
 }
 
 kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_opts *opts, size_t parts,
@@ -469,10 +626,13 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
     kpca_status st = kpca_read_text_file(path, &buf, &len, err);
     if (st != KPCA_OK)
         return st;
+    const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
     if (delim == 0)
-        delim = kpca_csv_sniff(buf, len < 65536 ? len : 65536);
-    csv_state s = {path, buf, buf + len, 1, delim ? delim : ',', NULL, NULL, 0, 0, 0, KPCA_OK};
-    csv_rows R = {NULL, NULL, NULL, 0, 0, 0, 0, NO_COLUMN, 0, NULL, NULL, 0};
+        delim = kpca_csv_sniff(buf, len < 65536 ? len : 65536, mark);
+    if (delim == 0 && mark == ',') /* decimal commas, no ';' or tab: blanks between the values */
+        delim = comma_fields(buf, len) ? ',' : ' ';
+    csv_state s = {.path = path, .p = buf, .end = buf + len, .line = 1, .delim = delim ? delim : ',', .mark = mark};
+    csv_rows R = {.col = NO_COLUMN, .index = NO_COLUMN};
     int header;
     if ((st = kpca_csv_first_row(&s, &R, opts, &header, err)) != KPCA_OK)
         goto done;

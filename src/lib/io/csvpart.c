@@ -1,5 +1,6 @@
 /* csvpart.c - the CSV read in parts, one thread each (see csvpart.h). */
 #include "io/csvpart.h"
+#include "io/textnum.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -284,8 +285,9 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     char *head = NULL, *slots = NULL;
     stream_part sp[KPCA_PARTS_MAX];
     size_t nparts = 0;
-    csv_rows R = {NULL, NULL, NULL, 0, 0, 0, 0, NO_COLUMN, 0, NULL, NULL, 0};
-    csv_state s = {path, NULL, NULL, 1, ',', NULL, NULL, 0, 0, 0, KPCA_OK};
+    csv_rows R = {.col = NO_COLUMN, .index = NO_COLUMN};
+    const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
+    csv_state s = {.path = path, .line = 1, .delim = ',', .mark = mark};
     int done = 0, header = 0;
     if (fstat(fd, &before) != 0 || !S_ISREG(before.st_mode) || (uintmax_t)before.st_size >= SIZE_MAX / 4)
         goto out;
@@ -304,15 +306,18 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
         hend--;
     if (hend == 0)
         goto out; /* the first row is longer than the head */
+    size_t bom = kpca_text_bom(head, hend);
     if (delim == 0)
-        delim = kpca_csv_sniff(head, hlen < 65536 ? hlen : 65536);
+        delim = kpca_csv_sniff(head + bom, (hlen < 65536 ? hlen : 65536) - bom, mark);
+    if (delim == 0 && mark == ',')
+        goto out; /* blanks between decimal-comma values: read in memory */
     s.delim = delim ? delim : ',';
-    s.p = head;
+    s.p = head + bom;
     s.end = head + hend;
     if (kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1)
         goto out;
     /* the streamed text: after the header, or from the first row */
-    off_t body = header ? (off_t)(s.p - head) : 0;
+    off_t body = (off_t)(header ? (size_t)(s.p - head) : bom);
     size_t body_line = header ? s.line : 1;
     size_t np = kpca_parts_plan(size - (size_t)body, parts, min_part);
     if (np < 2)

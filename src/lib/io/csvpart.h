@@ -18,6 +18,10 @@ typedef struct {
     char *p, *end;
     size_t line; /* line number at p */
     char delim;  /* ' ': runs of blanks */
+    char mark;   /* the decimal mark: '.' or ',' */
+    const int *dest; /* per column: the value's index in a row, or -1 for a
+                      * column left out; NULL: every column but the label's,
+                      * in file order */
     char **f;    /* the current row's fields (NUL-terminated, in the buffer) */
     size_t *fline;
     size_t nf, capf;
@@ -34,9 +38,33 @@ typedef struct {
     size_t n, xcap, lcap;
     size_t ncols, col, dim; /* col: the label column, NO_COLUMN for none */
     char **hdr;             /* the header's names (NULL: none) */
+    int *dest;              /* owned: what csv_state.dest points to */
+    size_t index;           /* a column that may be a pandas index (an empty
+                             * first header name): its value index, dropped
+                             * if all its values are integers; NO_COLUMN: none */
     const char *opt;        /* the --label option (NULL: default) */
     size_t first_line;      /* the line of the first row (the field count's model) */
 } csv_rows;
+
+/* In csvcols.c. */
+
+/* The roles of columns while they are chosen. */
+enum { CSV_ROLE_VALUE = 1, CSV_ROLE_SKIP, CSV_ROLE_LABEL };
+
+/* Which of the ncols columns are values, and in what order, from opts
+ * (columns: keep these, in this order; drop: leave these out; select: a
+ * model's columns by header name, in this order), the label column col
+ * (NO_COLUMN: none) and the header hdr (NULL: none).  List items are header
+ * names (exact, else ignoring case) or column numbers from 1; a number that
+ * is another column's name is refused as ambiguous.  *dest is NULL when
+ * every column but the label's is a value, in file order (nothing
+ * allocated); else ncols entries (the value's index, or -1: left out; free
+ * with kpca_free).  *dim: the values per row.  KPCA_EUSAGE naming every
+ * list item that names no column, a column named twice or the label's, and
+ * nothing left; KPCA_EFORMAT listing the model's columns the file lacks.
+ * O(ncols * items). */
+kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char **hdr, size_t ncols, size_t col,
+                             int **dest, size_t *dim, kpca_error *err);
 
 /* In csv.c. */
 

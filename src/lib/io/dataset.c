@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -45,16 +46,19 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
-    unsigned char head[12];
+    unsigned char head[64];
     size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
     /* the HDF5 signature, or the seal in front of one that kpca wrote (h5seal.h) */
-    if ((got >= 8 && memcmp(head, hdf5_sig, 8) == 0) || (got == 12 && memcmp(head, "kpca-seal 1 ", 12) == 0)) {
+    if ((got >= 8 && memcmp(head, hdf5_sig, 8) == 0) || (got >= 12 && memcmp(head, "kpca-seal 1 ", 12) == 0)) {
         *out = KPCA_FMT_HDF5;
         return KPCA_OK;
     }
     if (got == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': file is empty", path);
+    const char *wide = kpca_text_wide(head, got);
+    if (wide != NULL)
+        return kpca_text_wide_fail(path, wide, err);
 
     if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) {
         *out = KPCA_FMT_NPY;
@@ -72,9 +76,20 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     char buf[4096], first[4096] = "";
     kpca_format fmt = KPCA_FMT_AUTO;
     int lines = 0;
-    int binary = got >= 2 && !(head[0] == 0x1f && head[1] == 0x8b) && memchr(head, '\0', got) != NULL;
-    while (!binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL) {
-        const char *p = buf;
+    int gzip = got >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+    int binary = got >= 2 && !gzip && memchr(head, '\0', got) != NULL;
+    if (gzip) { /* the text inside: a wide encoding is refused as above */
+        unsigned char inner[64];
+        int n = gzread(gz, inner, sizeof inner);
+        if (n > 0 && (wide = kpca_text_wide(inner, (size_t)n)) != NULL) {
+            gzclose(gz);
+            return kpca_text_wide_fail(path, wide, err);
+        }
+        gzrewind(gz);
+    }
+    for (int at_start = 1; !binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL;
+         at_start = 0) {
+        const char *p = buf + (at_start ? kpca_text_bom(buf, strlen(buf)) : 0);
         while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
             p++;
         if (*p == '\0')
@@ -158,10 +173,13 @@ kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts,
         kpca_free(file);
         return st;
     }
-    int text_opts = opts->label != NULL || opts->header != KPCA_HEADER_AUTO;
-    if (text_opts && (fmt == KPCA_FMT_LIBSVM || fmt == KPCA_FMT_NPY || fmt == KPCA_FMT_HDF5)) {
-        st = kpca_fail(err, KPCA_EUSAGE, "'%s': --label and --header apply to CSV and whitespace text, not to %s",
-                       file, kpca_format_name(fmt));
+    const char *text_opt = opts->label != NULL ? "--label" : opts->header != KPCA_HEADER_AUTO ? "--header"
+                           : opts->columns != NULL ? "--columns" : opts->drop != NULL ? "--drop"
+                           : opts->decimal == ',' ? "--decimal" : NULL;
+    int text_opts = text_opt != NULL;
+    if (text_opt != NULL && (fmt == KPCA_FMT_LIBSVM || fmt == KPCA_FMT_NPY || fmt == KPCA_FMT_HDF5)) {
+        st = kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to %s", file, text_opt,
+                       kpca_format_name(fmt));
         kpca_free(file);
         return st;
     }
@@ -343,4 +361,28 @@ void kpca_dataset_range(const kpca_dataset *ds, double *lo, double *hi)
     }
     *lo = a;
     *hi = b;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+size_t kpca_dataset_classes(const kpca_dataset *ds)
+{
+    if (ds->unlabelled || ds->n == 0)
+        return 0;
+    if (ds->names != NULL)
+        return ds->nnames;
+    int *y = kpca_alloc_array(ds->n, 1, sizeof *y);
+    if (y == NULL)
+        return 0;
+    memcpy(y, ds->y, ds->n * sizeof *y);
+    qsort(y, ds->n, sizeof *y, cmp_int);
+    size_t c = 0;
+    for (size_t i = 0; i < ds->n; i++)
+        c += i == 0 || y[i] != y[i - 1];
+    kpca_free(y);
+    return c;
 }

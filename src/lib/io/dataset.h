@@ -87,7 +87,9 @@ typedef struct {
                           * NULL: none */
     char decimal;        /* text: the decimal mark, '.' or ','; 0: '.' */
     const char *const *select; /* the value columns to keep by header name, in
-                                * this order (a model's fit columns); NULL: none */
+                                * this order (a model's fit columns), in text
+                                * with a header row; other files are read by
+                                * position; NULL: none */
     size_t nselect;
 } kpca_read_opts;
 
@@ -146,6 +148,11 @@ void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed);
 void kpca_dataset_rescale(kpca_dataset *ds, double lo, double hi);
 /* Rounds every value to `decimals` decimal places (0..15). */
 void kpca_dataset_round(kpca_dataset *ds, int decimals);
+/* The distinct labels of a labelled data set (its class names' count when
+ * it has names); 0 for unlabelled data.  O(n log n), O(n) memory (0 when
+ * that allocation fails). */
+size_t kpca_dataset_classes(const kpca_dataset *ds);
+
 /* Smallest and largest value (0, 0 for an empty set). */
 void kpca_dataset_range(const kpca_dataset *ds, double *lo, double *hi);
 

@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "io/dataset.h"
+#include "io/labels.h"
 #include "io/textnum.h"
 #include "support/mem.h"
 
@@ -69,6 +70,11 @@ static int lr_take(line_reader *lr, size_t end, size_t next, kpca_error *err)
     char *line = lr->buf + lr->pos;
     size_t len = end - lr->pos;
     lr->lineno++;
+    const char *wide = lr->lineno == 1 ? kpca_text_wide((const unsigned char *)line, len) : NULL;
+    if (wide != NULL) {
+        lr->status = kpca_text_wide_fail(lr->path, wide, err);
+        return -1;
+    }
     if (memchr(line, '\0', len) != NULL) {
         lr->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", lr->path,
                                lr->lineno);
@@ -77,6 +83,10 @@ static int lr_take(line_reader *lr, size_t end, size_t next, kpca_error *err)
     if (len > 0 && line[len - 1] == '\r')
         len--;
     line[len] = '\0';
+    if (lr->lineno == 1) { /* a UTF-8 byte-order mark is no part of the text */
+        size_t bom = kpca_text_bom(line, len);
+        line += bom;
+    }
     lr->line = line;
     lr->pos = next;
     return 1;
@@ -167,51 +177,29 @@ static int parse_value(const char **pp, char stop, double *v)
     return kpca_parse_number(pp, stop, v);
 }
 
+/* 1 when v is an integer in int's range (a label ESL can hold) */
+static int int_valued(double v)
+{
+    return v == floor(v) && v >= INT_MIN && v <= INT_MAX;
+}
+
+/* A LIBSVM label: an integer */
 static int parse_label(const char **pp, int *label)
 {
     double d;
-    int r = parse_value(pp, '\0', &d);
-    if (r != 0)
-        return -1;
-    if (d != floor(d) || d < INT_MIN || d > INT_MAX)
+    if (parse_value(pp, '\0', &d) != 0 || !int_valued(d))
         return -1;
     *label = (int)d;
     return 0;
 }
 
-/* Growable arrays for rows of unknown count. */
-typedef struct {
-    double *x;
-    int *y;
-    size_t n, cap_rows, dim;
-} row_buf;
-
-static int rows_reserve(row_buf *rb, size_t rows)
-{
-    if (rows <= rb->cap_rows)
-        return 0;
-    size_t cap = rb->cap_rows ? rb->cap_rows : 256;
-    while (cap < rows)
-        cap *= 2;
-    double *nx = kpca_alloc_array(cap, rb->dim ? rb->dim : 1, sizeof(double));
-    int *ny = kpca_alloc_array(cap, 1, sizeof(int));
-    if (nx == NULL || ny == NULL) {
-        kpca_free(nx);
-        kpca_free(ny);
-        return -1;
-    }
-    if (rb->n) {
-        memcpy(nx, rb->x, rb->n * rb->dim * sizeof(double));
-        memcpy(ny, rb->y, rb->n * sizeof(int));
-    }
-    kpca_free(rb->x);
-    kpca_free(rb->y);
-    rb->x = nx;
-    rb->y = ny;
-    rb->cap_rows = cap;
-    return 0;
-}
-
+/* Whitespace text: every line the same count of numbers.  The first column
+ * is the labels (ESL, "label v1 ... vD") when, over the first
+ * KPCA_ESL_DECIDE_ROWS rows, it holds integers of few distinct values
+ * (kpca_labels_esl_like); else every column is a value and the data is
+ * unlabelled.  Rows after the
+ * decision must keep an integer in a label column.  The rows are read
+ * whole (ncol numbers each) and the label column cut out at the end. */
 kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
 {
     line_reader lr;
@@ -219,113 +207,109 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
     kpca_status st = lr_open(&lr, path, err);
     if (st != KPCA_OK)
         return st;
-    row_buf rb = {NULL, NULL, 0, 0, dim};
-    double *tmp = NULL; /* first line, before dim is known */
-    size_t tmp_cap = 0;
+    double *x = NULL;          /* n rows of ncol numbers */
+    size_t n = 0, xcap = 0, ncol = 0, first_line = 0, classes = 0;
+    int decided = 0, labelled = 0, ints_so_far = 1; /* the first column holds integers */
     char tok[64];
     int r;
     while ((r = lr_next(&lr, err)) == 1) {
         const char *p = skip_blanks(lr.line);
         if (*p == '\0')
             continue;
-        int label;
-        const char *lab_at = skip_blanks(p);
-        if (parse_label(&p, &label) != 0) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'",
-                           path, lr.lineno, token_at(lab_at, tok, sizeof tok));
-            goto fail;
-        }
-        if (rb.dim == 0) { /* first row: count its values */
-            size_t count = 0;
-            for (const char *q = skip_blanks(p); *q != '\0'; q = skip_blanks(q)) {
-                double v;
-                int pr = parse_value(&q, '\0', &v);
-                if (pr != 0) {
-                    st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: value %zu: expected a finite number, found '%s'",
-                                   path, lr.lineno, count + 1, token_at(q, tok, sizeof tok));
-                    goto fail;
-                }
-                if (count == tmp_cap) {
-                    double *nt = kpca_grow(tmp, &tmp_cap, count + 1, sizeof *tmp, 512);
-                    if (nt == NULL) {
-                        st = oom_at(err, path, lr.lineno);
-                        goto fail;
-                    }
-                    tmp = nt;
-                }
-                tmp[count++] = v;
-            }
-            if (count == 0) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: a label but no values", path, lr.lineno);
-                goto fail;
-            }
-            rb.dim = count;
-            if (rows_reserve(&rb, 1) != 0) {
-                st = oom_at(err, path, lr.lineno);
-                goto fail;
-            }
-            memcpy(rb.x, tmp, count * sizeof(double));
-            rb.y[0] = label;
-            rb.n = 1;
-            continue;
-        }
-        if (rows_reserve(&rb, rb.n + 1) != 0) {
-            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, rb.n + 1);
-            goto fail;
-        }
-        double *row = rb.x + rb.n * rb.dim;
         size_t count = 0;
-        for (const char *q = skip_blanks(p); *q != '\0'; q = skip_blanks(q)) {
+        for (const char *q = p; *q != '\0'; q = skip_blanks(q)) {
             double v;
-            int pr = parse_value(&q, '\0', &v);
-            if (pr != 0) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: value %zu: expected a finite number, found '%s'",
-                               path, lr.lineno, count + 1, token_at(q, tok, sizeof tok));
+            const char *at = q;
+            if (parse_value(&q, '\0', &v) != 0) {
+                if (count == 0)
+                    st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a number, found '%s' (if the first "
+                                   "column holds class names, give --label first)", path, lr.lineno,
+                                   token_at(at, tok, sizeof tok));
+                else
+                    st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: value %zu: expected a finite number, found '%s'",
+                                   path, lr.lineno, count + (labelled || !decided ? 0 : 1), token_at(at, tok, sizeof tok));
                 goto fail;
             }
-            if (count == rb.dim) {
+            if (ncol != 0 && count == ncol) { /* more than the first row: count them for the message */
                 count++;
-                while (*skip_blanks(q) != '\0') {
-                    q = skip_blanks(q);
+                for (q = skip_blanks(q); *q != '\0'; q = skip_blanks(q)) {
                     while (*q != '\0' && !is_blank(*q))
                         q++;
                     count++;
                 }
                 break;
             }
-            row[count++] = v;
+            double *nx = kpca_grow(x, &xcap, n * (ncol ? ncol : 1) + count + 1, sizeof *x, 4096);
+            if (nx == NULL) {
+                st = oom_at(err, path, lr.lineno);
+                goto fail;
+            }
+            x = nx;
+            x[n * ncol + count++] = v;
         }
-        if (count != rb.dim) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected %zu values after the label, found %zu",
-                           path, lr.lineno, rb.dim, count);
+        if (ncol == 0) {
+            ncol = count;
+            first_line = lr.lineno;
+        } else if (count != ncol) {
+            if (ints_so_far && (!decided || labelled))
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected %zu values after the label, found %zu",
+                               path, lr.lineno, ncol - 1, count > 0 ? count - 1 : 0);
+            else
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu numbers, expected %zu as on line %zu", path,
+                               lr.lineno, count, ncol, first_line);
             goto fail;
         }
-        rb.y[rb.n++] = label;
+        double lab = x[n * ncol];
+        if (decided && labelled && !int_valued(lab)) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label (as in the first column of "
+                           "the lines before), found '%s'", path, lr.lineno, token_at(p, tok, sizeof tok));
+            goto fail;
+        }
+        ints_so_far = ints_so_far && int_valued(lab);
+        n++;
+        if (!decided && n == KPCA_ESL_DECIDE_ROWS) {
+            decided = 1;
+            labelled = ncol >= 2 && kpca_labels_esl_like(x, n, ncol, &classes);
+        }
     }
     if (r < 0) {
         st = lr.status;
         goto fail;
     }
-    if (rb.n == 0) {
+    if (n == 0) {
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
         goto fail;
     }
-    if (dim != 0 && rb.dim != dim) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, rb.dim, dim);
+    if (!decided)
+        labelled = ncol >= 2 && kpca_labels_esl_like(x, n, ncol, &classes);
+    size_t vdim = labelled ? ncol - 1 : ncol;
+    if (dim != 0 && vdim != dim) {
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values%s, expected %zu", path, vdim,
+                       labelled ? " after the label" : "", dim);
         goto fail;
     }
     lr_close(&lr);
-    kpca_free(tmp);
-    ds->x = rb.x;
-    ds->y = rb.y;
-    ds->n = rb.n;
-    ds->dim = rb.dim;
+    ds->y = kpca_calloc(n, sizeof *ds->y);
+    if (ds->y == NULL) {
+        kpca_free(x);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n);
+    }
+    if (labelled) { /* the labels out, the values moved up in place */
+        for (size_t i = 0; i < n; i++) {
+            ds->y[i] = (int)x[i * ncol];
+            memmove(x + i * vdim, x + i * ncol + 1, vdim * sizeof *x);
+        }
+        ds->label_col = 1;
+    } else {
+        ds->unlabelled = 1;
+    }
+    ds->x = x;
+    ds->n = n;
+    ds->dim = vdim;
     return KPCA_OK;
 fail:
     lr_close(&lr);
-    kpca_free(tmp);
-    kpca_free(rb.x);
-    kpca_free(rb.y);
+    kpca_free(x);
     return st;
 }
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -101,6 +102,16 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
 whole:
     gzclose(gz);
     buf[fill] = '\0';
+    const char *wide = kpca_text_wide((const unsigned char *)buf, fill);
+    if (wide != NULL) {
+        kpca_free(buf);
+        return kpca_text_wide_fail(path, wide, err);
+    }
+    size_t bom = kpca_text_bom(buf, fill);
+    if (bom > 0) { /* what follows the mark is the text */
+        memmove(buf, buf + bom, fill - bom + 1);
+        fill -= bom;
+    }
     const char *nul = maybe_nul ? memchr(buf, '\0', fill) : NULL;
     if (nul != NULL) {
         size_t line = 1;
@@ -312,4 +323,56 @@ kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err
     ds->nnames = l.nnames;
     ds->unlabelled = 0;
     return KPCA_OK;
+}
+
+/* The distinct values of column c of the first n rows of x (stride values
+ * apart), counted up to limit + 1 (limit <= KPCA_CLASSES_MAX), when all
+ * are integers in int's range; 0 when one is not.  No allocation: O(n
+ * limit) at most. */
+static size_t integer_classes(const double *x, size_t n, size_t stride, size_t c, size_t limit)
+{
+    double seen[KPCA_CLASSES_MAX + 1];
+    size_t distinct = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i * stride + c];
+        if (v != floor(v) || v < INT_MIN || v > INT_MAX)
+            return 0;
+        size_t k = 0;
+        while (k < distinct && seen[k] != v)
+            k++;
+        if (k == distinct && distinct <= limit)
+            seen[distinct++] = v;
+    }
+    return distinct;
+}
+
+/* max(KPCA_CLASSES_FEW, floor(sqrt(n))) for the first n <= KPCA_ESL_DECIDE_ROWS rows */
+static size_t few_classes(size_t n)
+{
+    size_t r = (size_t)floor(sqrt((double)n));
+    return r > KPCA_CLASSES_FEW ? r : KPCA_CLASSES_FEW;
+}
+
+int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes)
+{
+    if (n > KPCA_ESL_DECIDE_ROWS)
+        n = KPCA_ESL_DECIDE_ROWS;
+    *classes = integer_classes(x, n, ncol, 0, few_classes(n));
+    return *classes != 0 && *classes <= few_classes(n);
+}
+
+size_t kpca_labels_class_like(const double *x, size_t n, size_t dim, size_t *classes)
+{
+    if (n > KPCA_ESL_DECIDE_ROWS)
+        n = KPCA_ESL_DECIDE_ROWS;
+    size_t cols[2] = {dim - 1, 0};
+    for (int t = 0; t < (dim > 1 ? 2 : 1) && dim > 0; t++) {
+        size_t c = integer_classes(x, n, dim, cols[t], few_classes(n));
+        if (c >= 2 && c <= few_classes(n) && 2 * c <= n) {
+            *classes = c;
+            return cols[t];
+        }
+    }
+    *classes = 0;
+    return dim;
 }

@@ -21,6 +21,31 @@
 kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size_t *line, size_t col, size_t n,
                                   kpca_dataset *ds, kpca_error *err);
 
+/* Whitespace text's rule for a label column (io/dataset_text.c): decided
+ * on the first KPCA_ESL_DECIDE_ROWS rows (the whole file when shorter). */
+#define KPCA_ESL_DECIDE_ROWS 10000
+/* The most distinct values a column of n rows holds to pass for class
+ * labels: max(KPCA_CLASSES_FEW, floor(sqrt(n))). */
+#define KPCA_CLASSES_FEW 10
+/* The most that limit can be: sqrt(KPCA_ESL_DECIDE_ROWS) */
+#define KPCA_CLASSES_MAX 100
+
+/* 1 when the first column of the n rows x (ncol numbers each, ncol >= 2)
+ * looks like ESL's labels: integers in int's range, at most
+ * max(KPCA_CLASSES_FEW, sqrt(n)) distinct values; else 0; looked at on
+ * the first KPCA_ESL_DECIDE_ROWS rows.  *classes: the
+ * distinct values of the first column (when it holds integers, up to one
+ * past the limit).  O(n KPCA_CLASSES_MAX), no allocation. */
+int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes);
+
+/* A column of the unlabelled n x dim values x that looks like class
+ * labels: integers of between 2 and max(KPCA_CLASSES_FEW, sqrt(n)) distinct
+ * values, each on at least 2 rows on average; the last column is looked at
+ * first, then the first; looked at on the first KPCA_ESL_DECIDE_ROWS
+ * rows.  Its index from 0, or dim when neither; *classes its distinct
+ * values.  For the note that suggests --label.  No allocation. */
+size_t kpca_labels_class_like(const double *x, size_t n, size_t dim, size_t *classes);
+
 /* Reads the labels of an unlabelled data set of ds->n points from `path`: a
  * 1-D NumPy array of integers (or integral floats), or text with one label
  * per line (blank lines skipped; plain or gzip); a pipe or other non-regular
@@ -30,7 +55,9 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
 kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err);
 
 /* Reads a whole file, through gzip when compressed, into a new
- * NUL-terminated buffer (*len bytes before the NUL).  A plain file of 8 MiB
+ * NUL-terminated buffer (*len bytes before the NUL), without a UTF-8
+ * byte-order mark at its start; UTF-16 and UTF-32 text is refused
+ * (kpca_text_wide_fail).  A plain file of 8 MiB
  * and more is read by one thread per online CPU (at most 8), each into its
  * own stretch of the buffer; one that changes size meanwhile is read again
  * as a stream.  A NUL byte inside is an error naming its line ("binary

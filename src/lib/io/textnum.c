@@ -34,7 +34,7 @@ static int ends_token(char c, char stop)
  * 10^f (f <= 15 fraction digits) is exact, so m / 10^f is one correctly
  * rounded division, the very double strtod returns.  1 with *v and *end
  * when the token ends there (ends_token); 0 for anything else (exponents, more digits, inf, nan, hex...), left to strtod. */
-static int parse_plain(const char *p, char stop, double *v, const char **end)
+static int parse_plain(const char *p, char stop, char mark, double *v, const char **end)
 {
     static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
@@ -46,7 +46,7 @@ static int parse_plain(const char *p, char stop, double *v, const char **end)
     int digits = 0, frac = 0;
     for (; *s >= '0' && *s <= '9'; s++, digits++)
         m = m * 10 + (uint64_t)(*s - '0');
-    if (*s == '.')
+    if (*s == mark)
         for (s++; *s >= '0' && *s <= '9'; s++, digits++, frac++)
             m = m * 10 + (uint64_t)(*s - '0');
     if (digits == 0 || digits > 15 || !ends_token(*s, stop))
@@ -57,18 +57,52 @@ static int parse_plain(const char *p, char stop, double *v, const char **end)
     return 1;
 }
 
-/* Parses a finite double ending at a blank, end of line or `stop` char. */
+/* strtod on the token at p with ',' as the decimal mark: the token (at
+ * most 63 bytes: longer is no number) copied with '.' for ','; *end is
+ * placed in p's text. */
+static double strtod_comma(const char *p, char stop, const char **end)
+{
+    char tok[64];
+    size_t len = 0;
+    *end = p;
+    while (!ends_token(p[len], stop) && len < sizeof tok - 1) {
+        if (p[len] == '.')
+            return 0.0; /* *end == p: no number */
+        tok[len] = p[len] == ',' ? '.' : p[len];
+        len++;
+    }
+    if (!ends_token(p[len], stop))
+        return 0.0;
+    tok[len] = '\0';
+    char *e;
+    double d = strtod(tok, &e);
+    *end = p + (e - tok);
+    return d;
+}
+
 int kpca_parse_number(const char **pp, char stop, double *v)
+{
+    return kpca_parse_number_mark(pp, stop, '.', v);
+}
+
+int kpca_parse_number_mark(const char **pp, char stop, char mark, double *v)
 {
     const char *p = *pp;
     const char *plain_end;
-    if (parse_plain(p, stop, v, &plain_end)) {
+    if (parse_plain(p, stop, mark, v, &plain_end)) {
         *pp = plain_end;
         return 0;
     }
-    char *end;
+    const char *end;
     errno = 0;
-    double d = strtod(p, &end);
+    double d;
+    if (mark == ',') {
+        d = strtod_comma(p, stop, &end);
+    } else {
+        char *e;
+        d = strtod(p, &e);
+        end = e;
+    }
     if (end == p || !ends_token(*end, stop))
         return -1;
     if (!isfinite(d))
@@ -80,3 +114,65 @@ int kpca_parse_number(const char **pp, char stop, double *v)
     return 0;
 }
 
+
+int kpca_text_decimal_comma(const char *s, char stop)
+{
+    while (kpca_text_blank(*s))
+        s++;
+    if (*s == '-' || *s == '+')
+        s++;
+    size_t before = 0, after = 0;
+    while (*s >= '0' && *s <= '9')
+        s++, before++;
+    if (*s != ',')
+        return 0;
+    for (s++; *s >= '0' && *s <= '9'; s++)
+        after++;
+    while (kpca_text_blank(*s))
+        s++;
+    return before > 0 && after > 0 && (*s == '\0' || *s == stop);
+}
+
+size_t kpca_text_bom(const char *p, size_t n)
+{
+    return n >= 3 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf ? 3 : 0;
+}
+
+const char *kpca_text_wide(const unsigned char *p, size_t n)
+{
+    if (n >= 4 && p[0] == 0xff && p[1] == 0xfe && p[2] == 0 && p[3] == 0)
+        return "UTF-32LE";
+    if (n >= 4 && p[0] == 0 && p[1] == 0 && p[2] == 0xfe && p[3] == 0xff)
+        return "UTF-32BE";
+    if (n >= 2 && p[0] == 0xff && p[1] == 0xfe)
+        return "UTF-16LE";
+    if (n >= 2 && p[0] == 0xfe && p[1] == 0xff)
+        return "UTF-16BE";
+    /* no mark: ASCII characters in wide units, NUL in every other byte
+     * (every fourth byte not NUL for UTF-32) */
+    size_t m = n < 64 ? n & ~(size_t)3 : 64;
+    if (m < 4)
+        return NULL;
+    size_t zero[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < m; i++)
+        zero[i % 4] += p[i] == 0;
+    size_t q = m / 4;
+    if (zero[0] == 0 && zero[1] == q && zero[2] == q && zero[3] == q)
+        return "UTF-32LE";
+    if (zero[0] == q && zero[1] == q && zero[2] == q && zero[3] == 0)
+        return "UTF-32BE";
+    if (zero[0] == 0 && zero[2] == 0 && zero[1] == q && zero[3] == q)
+        return "UTF-16LE";
+    if (zero[1] == 0 && zero[3] == 0 && zero[0] == q && zero[2] == q)
+        return "UTF-16BE";
+    return NULL;
+}
+
+kpca_status kpca_text_wide_fail(const char *path, const char *enc, kpca_error *err)
+{
+    const char *family = strncmp(enc, "UTF-32", 6) == 0 ? "UTF-32" : "UTF-16";
+    return kpca_fail(err, KPCA_EFORMAT,
+                     "'%s' is %s text: kpca reads UTF-8 or ASCII text; convert it first, e.g. iconv -f %s -t UTF-8 "
+                     "'%s' >utf8.csv (a spreadsheet saves it so as 'CSV UTF-8')",
+                     path, enc, family, path);
+}

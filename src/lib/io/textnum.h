@@ -2,6 +2,10 @@
 #ifndef KPCA_TEXTNUM_H
 #define KPCA_TEXTNUM_H
 
+#include <stddef.h>
+
+#include "support/error.h"
+
 /* 1 for a blank inside a line: space, tab, CR, VT, FF. */
 int kpca_text_blank(char c);
 
@@ -14,5 +18,30 @@ char *kpca_text_trim(char *s);
  * value is strtod's).  0 with *v set and *pp past the number; -1 when it is
  * not a number; -2 when it is not finite (inf, nan, overflow).  O(length). */
 int kpca_parse_number(const char **pp, char stop, double *v);
+
+/* kpca_parse_number with `mark` ('.' or ',') as the decimal mark.  With
+ * ',', a '.' anywhere in the number makes it no number (a thousands
+ * separator is not guessed at), and the value is the one the number with
+ * '.' in place of ',' has.  O(length). */
+int kpca_parse_number_mark(const char **pp, char stop, char mark, double *v);
+
+/* 1 when the text s (up to a blank, the end or `stop`) is a number written
+ * with a decimal comma ("5,1", "-0,25"): for the message that names
+ * --decimal. */
+int kpca_text_decimal_comma(const char *s, char stop);
+
+/* The length of a UTF-8 byte-order mark (EF BB BF, which Excel's "CSV
+ * UTF-8" writes) at the start of the n bytes p: 3, else 0. */
+size_t kpca_text_bom(const char *p, size_t n);
+
+/* The name of a wide text encoding that kpca does not read, told by the
+ * first n bytes of a file: its byte-order mark, or NUL bytes in the
+ * pattern of ASCII characters in UTF-16 or UTF-32 ("UTF-16LE", "UTF-16BE",
+ * "UTF-32LE", "UTF-32BE"); NULL for anything else.  O(min(n, 64)). */
+const char *kpca_text_wide(const unsigned char *p, size_t n);
+
+/* The refusal of such a file: KPCA_EFORMAT, "'PATH' is ENC text: kpca reads
+ * UTF-8 or ASCII text; convert it first (iconv -f ENC -t UTF-8 ...)". */
+kpca_status kpca_text_wide_fail(const char *path, const char *enc, kpca_error *err);
 
 #endif

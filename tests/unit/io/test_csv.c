@@ -43,11 +43,15 @@ static void expect_fail(const char *name, const char *text, const char *label, c
 static void test_sniff(void **state)
 {
     (void)state;
-    assert_int_equal(kpca_csv_sniff("a,b,c\n1,2,3\n", 12), ',');
-    assert_int_equal(kpca_csv_sniff("a;b;c\n1,5;2;3\n", 14), ';');
-    assert_int_equal(kpca_csv_sniff("a\tb\n1\t2\n", 8), '\t');
-    assert_int_equal(kpca_csv_sniff("\"x,y\";b\n1;2\n", 12), ';'); /* quoted comma skipped */
-    assert_int_equal(kpca_csv_sniff("1 2 3\n", 6), 0);
+    assert_int_equal(kpca_csv_sniff("a,b,c\n1,2,3\n", 12, '.'), ',');
+    assert_int_equal(kpca_csv_sniff("a;b;c\n1,5;2;3\n", 14, '.'), ';');
+    assert_int_equal(kpca_csv_sniff("a\tb\n1\t2\n", 8, '.'), '\t');
+    assert_int_equal(kpca_csv_sniff("\"x,y\";b\n1;2\n", 12, '.'), ';'); /* quoted comma skipped */
+    assert_int_equal(kpca_csv_sniff("1 2 3\n", 6, '.'), 0);
+    /* decimal commas separate no fields */
+    assert_int_equal(kpca_csv_sniff("1,5\t2,5\n3,5\t4,0\n", 16, ','), '\t');
+    assert_int_equal(kpca_csv_sniff("1,5 2,5\n3,5 4,0\n", 16, ','), 0);
+    assert_int_equal(kpca_csv_sniff("1,5 2,5\n3,5 4,0\n", 16, '.'), ',');
 }
 
 static void test_detect(void **state)
@@ -89,10 +93,19 @@ static void test_header_quoting_crlf(void **state)
     assert_string_equal(ds.names[0], "a \"b\",\nc");
     assert_string_equal(ds.names[1], "d");
     kpca_dataset_free(&ds);
-    /* no header: the first column holds the labels (as ESL) */
+    /* no header and no label option: no labels, every column a value */
     assert_int_equal(read_as("nh.csv", "3,1,2\n4,5,6\n", NULL, KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 2);
+    assert_int_equal(ds.dim, 3);
+    assert_true(ds.unlabelled);
+    assert_int_equal(ds.label_col, 0);
+    assert_null(ds.colnames);
+    assert_true(ds.x[3] == 4 && ds.x[5] == 6);
+    kpca_dataset_free(&ds);
+    /* --label first takes them */
+    assert_int_equal(read_as("nh.csv", "3,1,2\n4,5,6\n", "first", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
     assert_int_equal(ds.y[1], 4);
+    assert_int_equal(ds.label_col, 1);
     assert_true(ds.x[3] == 6);
     kpca_dataset_free(&ds);
     /* --header yes: an all-number first row is still a header */
@@ -101,7 +114,7 @@ static void test_header_quoting_crlf(void **state)
     kpca_dataset_free(&ds);
     /* --header no: a first row of names is data, and fails as such */
     assert_int_equal(read_as("hn.csv", "a,b\n1,2\n", NULL, KPCA_HEADER_NO, &ds, &err), KPCA_EFORMAT);
-    assert_non_null(strstr(err.msg, "line 1, column 2"));
+    assert_non_null(strstr(err.msg, "line 1, column 1"));
 }
 
 static void test_gzip(void **state)
@@ -183,8 +196,12 @@ static void test_header_beside_labels(void **state)
     assert_int_equal(read_as("hl3.csv", iris, "3", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 3);
     kpca_dataset_free(&ds);
-    /* no option: the first column, unless a header names another */
-    assert_int_equal(read_as("hf.csv", "setosa,1,2\nvirginica,3,4\n", NULL, KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
+    /* no option and no header naming a label column: no labels, so that
+     * the text makes the first row a header and the second row fails,
+     * naming the options by the column's number (the "header" is data) */
+    expect_fail("hf.csv", "setosa,1,2\nvirginica,3,4\n", NULL, "line 2, column 1 ('setosa'): expected a number, "
+                "found 'virginica'; if that column holds the labels, give --label 1;", "--drop 1");
+    assert_int_equal(read_as("hf.csv", "setosa,1,2\nvirginica,3,4\n", "1", KPCA_HEADER_AUTO, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 2);
     assert_string_equal(ds.names[1], "virginica");
     kpca_dataset_free(&ds);
@@ -289,17 +306,18 @@ static void test_one_pass_rows(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    expect_fail("na.csv", "a,b,c\n1,2,3\n4,NA,6\n", NULL, "line 3, column 2: expected a number, found 'NA'", NULL);
+    expect_fail("na.csv", "a,b,c\n1,2,3\n4,NA,6\n", NULL, "line 3, column 2 ('b'): expected a number, found 'NA'", NULL);
     expect_fail("empty.csv", "a,b,c\n1,2,3\n\n4,5,\n", NULL, "line 4, column 3", "empty field");
     expect_fail("ragged.csv", "a,b,c\n1,2,3\n4,5\n", NULL, "line 3: 2 fields, expected 3", NULL);
-    expect_fail("inf.csv", "a,b,c\n1,2,inf\n", NULL, "line 2, column 3: expected a finite number", NULL);
+    expect_fail("inf.csv", "a,b,c\n1,2,inf\n", NULL, "line 2, column 3 ('c'): expected a finite number", NULL);
     expect_fail("open.csv", "1,2\n3,\"4\n", NULL, "line 2, column 2: a quoted field is not closed", NULL);
     expect_fail("after.csv", "1,\"2\"x\n", NULL, "line 1, column 2: text after a closing quote", NULL);
-    expect_fail("frac.csv", "1.5,2\n", NULL, "line 1, column 1", "--label none");
+    expect_fail("frac.csv", "1.5,2\n", "first", "line 1, column 1", "--label none");
     expect_fail("hdronly.csv", "a,b\n", NULL, "no data rows", NULL);
     kpca_dataset ds;
     kpca_error err;
-    assert_int_equal(kpca_read_csv(put("only.csv", "a\n1\n"), 0, NULL, &ds, &err), KPCA_EFORMAT);
+    kpca_read_opts first = {.format = KPCA_FMT_CSV, .label = "first"};
+    assert_int_equal(kpca_read_csv(put("only.csv", "a\n1\n"), 0, &first, &ds, &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "no value columns"));
 }
 
@@ -322,7 +340,7 @@ static void test_labels_file(void **state)
     assert_non_null(strstr(err.msg, "2 labels but the data has 3 points"));
     assert_null(ds.x);
     o.label = NULL; /* data with labels of its own */
-    assert_int_equal(kpca_dataset_read(put("u.csv", "1,2\n3,4\n"), &o, &ds, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_dataset_read(put("u.csv", "label,v\n1,2\n3,4\n"), &o, &ds, &err), KPCA_EUSAGE);
     assert_non_null(strstr(err.msg, "labels of its own"));
 }
 
@@ -360,7 +378,7 @@ static void test_parts(void **state)
 {
     (void)state;
     static const char *const labs[] = {"3", "cat", "-1", "dog"};
-    static const char *const where[] = {NULL, "last", "2", "none"};
+    static const char *const where[] = {"first", "last", "2", "none"};
     char text[8192], msg1[1100], msgk[1100];
     for (int variant = 0; variant < 12 * 4 * 2; variant++) {
         int v = variant % 12, lw = variant / 12 % 4;
@@ -445,15 +463,15 @@ static void test_stream(void **state)
         int taken;
     } cases[] = {
         {"label,a,b\n1,0.5,2\n2,1.5,-3\n1,2.5,4e2\n3,3.5,5\n", NULL, 1},   /* a header naming the labels */
-        {"cat,0.5,2\r\ndog,1.5,-3\r\ncat,2.5,4\r\nemu,3.5,5", NULL, 1},     /* CRLF, no line end at the end */
+        {"cat,0.5,2\r\ndog,1.5,-3\r\ncat,2.5,4\r\nemu,3.5,5", "first", 1},  /* CRLF, no line end at the end */
         {"0.5;2;7\n1.5;-3;8\n2.5;4;7\n3.5;5;8\n", "last", 1},              /* semicolons, labels last */
         {"a\tb\n0.5\t2\n1.5\t-3\n2.5\t4\n3.5\t5\n", "none", 1},           /* tabs, a header, no labels */
-        {"a_label_of_16_by,0.5,2\nb,1.5,-3\nc,2.5,4\nd,3.5,5\n", NULL, 0}, /* a label past 15 bytes */
-        {"1,0.5,2\n2,1.5,-3\n\n1,2.5,4\n3,3.5,5\n", NULL, 0},            /* a blank line */
-        {"1,0.5,2\n2,\"1.5\",-3\n1,2.5,4\n3,3.5,5\n", NULL, 0},          /* quotes */
-        {"1,0.5,2\n2,1.5, -3\n1,2.5,4\n3,3.5,5\n", NULL, 0},             /* a blank in a field */
-        {"1,0.5,2\n2,1.5,NA\n1,2.5,4\n3,3.5,5\n", NULL, 0},              /* an error, said by the other read */
-        {"\n1,0.5,2\n2,1.5,-3\n1,2.5,4\n", NULL, 0},                     /* a blank first line */
+        {"a_label_of_16_by,0.5,2\nb,1.5,-3\nc,2.5,4\nd,3.5,5\n", "first", 0}, /* a label past 15 bytes */
+        {"1,0.5,2\n2,1.5,-3\n\n1,2.5,4\n3,3.5,5\n", "first", 0},            /* a blank line */
+        {"1,0.5,2\n2,\"1.5\",-3\n1,2.5,4\n3,3.5,5\n", "first", 0},          /* quotes */
+        {"1,0.5,2\n2,1.5, -3\n1,2.5,4\n3,3.5,5\n", "first", 0},             /* a blank in a field */
+        {"1,0.5,2\n2,1.5,NA\n1,2.5,4\n3,3.5,5\n", "first", 0},              /* an error, said by the other read */
+        {"\n1,0.5,2\n2,1.5,-3\n1,2.5,4\n", "first", 0},                     /* a blank first line */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         kpca_read_opts o = {.format = KPCA_FMT_CSV, .label = cases[c].label};
@@ -550,7 +568,7 @@ static void test_fifo(void **state)
         alarm(0);
         pthread_join(w, NULL);
         assert_int_equal(ds.n, 100);
-        assert_int_equal(ds.dim, 2);
+        assert_int_equal(ds.dim, 3); /* no header naming labels: every column a value */
         kpca_dataset_free(&ds);
     }
     unlink(path);

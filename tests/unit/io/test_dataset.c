@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "io_fixture.h"
+#include "io/labels.h"
 
 /* ---- ESL ------------------------------------------------------------------ */
 
@@ -150,10 +151,8 @@ static void test_esl_bad_files(void **state)
         {"esl_nan.txt", "1 0.5 0.5\n2 0.25 0.25\n3 nan 1\n", 3},
         {"esl_inf.txt", "1 0.5 0.5\n2 0.25 0.25\n3 1 -inf\n", 3},
         {"esl_huge.txt", "1 0.5 0.5\n2 0.25 0.25\n3 1 1e999\n", 3},
-        {"esl_label_frac.txt", "1 0.5 0.5\n2 0.25 0.25\n1.5 1 1\n", 3},
         {"esl_label_word.txt", "1 0.5 0.5\n2 0.25 0.25\nseven 1 1\n", 3},
         {"esl_label_nan.txt", "1 0.5 0.5\n2 0.25 0.25\nnan 1 1\n", 3},
-        {"esl_label_big.txt", "1 0.5 0.5\n2 0.25 0.25\n1e12 1 1\n", 3},
         {"esl_first_nan.txt", "\n\n1 0.5 nan\n", 3},
         {"esl_first_bad.txt", "\n1 0.5 0.5\n2 0.25 x\n", 3},
         {"esl_blank_first.txt", "1 0.5 0.5\n\n3 0.5 0.5 0.5\n", 3},
@@ -169,6 +168,92 @@ static void test_esl_bad_files(void **state)
         write_gz(gzname, cases[i].text, gzpath, sizeof gzpath);
         expect_read_fail(gzpath, KPCA_FMT_AUTO, KPCA_EFORMAT, cases[i].line);
     }
+}
+
+/* Reads text (written to name) with the default options. */
+static void read_text(const char *name, const char *text, kpca_dataset *ds)
+{
+    char path[256];
+    kpca_error err;
+    write_text(name, text, path, sizeof path);
+    if (kpca_dataset_read(path, NULL, ds, &err) != KPCA_OK)
+        fail_msg("%s: %s", path, err.msg);
+}
+
+/* Whitespace text: the first column is the labels only when it holds few
+ * distinct integers and the other columns are not all integers (ESL);
+ * otherwise every column is a value and the data has no labels. */
+static void test_esl_label_rule(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    /* a fraction in the first column: values, no labels */
+    read_text("rule_frac.txt", "1 0.5 0.5\n2 0.25 0.25\n1.5 1 1\n", &ds);
+    assert_true(ds.unlabelled);
+    assert_int_equal(ds.dim, 3);
+    assert_int_equal(ds.label_col, 0);
+    assert_true(ds.x[6] == 1.5);
+    kpca_dataset_free(&ds);
+    /* an integer beyond int's range: no label */
+    read_text("rule_big.txt", "1 0.5 0.5\n2 0.25 0.25\n1e12 1 1\n", &ds);
+    assert_true(ds.unlabelled);
+    assert_int_equal(ds.dim, 3);
+    kpca_dataset_free(&ds);
+    /* integer values after integer labels (digits of 0..16 in ESL): labels */
+    read_text("rule_ints.txt", "1 5 7\n2 6 8\n1 9 9\n", &ds);
+    assert_false(ds.unlabelled);
+    assert_int_equal(ds.dim, 2);
+    assert_int_equal(ds.y[1], 2);
+    kpca_dataset_free(&ds);
+    /* scikit-learn's diabetes_data_raw: an integer age first, 20 distinct
+     * values in 40 rows (more than max(10, sqrt(40))): data */
+    char text[4096] = "";
+    for (int i = 0; i < 40; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "%d %d %.1f 101.0\n", 19 + (i * 7) % 20, 1 + i % 2, 20.0 + 0.3 * i);
+        strcat(text, line);
+    }
+    read_text("rule_diabetes.txt", text, &ds);
+    assert_true(ds.unlabelled);
+    assert_int_equal(ds.dim, 4);
+    assert_true(ds.x[0] == 19.0);
+    kpca_dataset_free(&ds);
+    /* 10 classes among 40 rows, decimals after: ESL, labels from column 1 */
+    text[0] = '\0';
+    for (int i = 0; i < 40; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "%d %.2f -%.2f\n", i % 10, 0.01 * i, 0.02 * i);
+        strcat(text, line);
+    }
+    read_text("rule_esl.txt", text, &ds);
+    assert_false(ds.unlabelled);
+    assert_int_equal(ds.label_col, 1);
+    assert_int_equal(ds.dim, 2);
+    assert_int_equal(ds.y[13], 3);
+    assert_true(ds.x[2 * 13] == 0.13);
+    kpca_dataset_free(&ds);
+}
+
+/* The rule is decided on the first KPCA_ESL_DECIDE_ROWS rows; a later row
+ * that breaks it is an error naming its line, not a change of mind. */
+static void test_esl_label_rule_decided(void **state)
+{
+    (void)state;
+    char path[256];
+    ensure_out();
+    snprintf(path, sizeof path, "tests/out/rule_late.txt");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < KPCA_ESL_DECIDE_ROWS; i++)
+        fprintf(f, "%d 0.%d 0.5\n", i % 10, i % 7);
+    fprintf(f, "2.5 0.5 0.5\n");
+    fclose(f);
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(path, NULL, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "line 10001: expected an integer label (as in the first column of the lines "
+                                    "before), found '2.5'"));
+    assert_null(ds.x);
 }
 
 static void test_esl_empty_and_blank(void **state)
@@ -519,6 +604,8 @@ int main(void)
         cmocka_unit_test(test_esl_good_plain_and_gzip),
         cmocka_unit_test(test_esl_long_lines),
         cmocka_unit_test(test_esl_bad_files),
+        cmocka_unit_test(test_esl_label_rule),
+        cmocka_unit_test(test_esl_label_rule_decided),
         cmocka_unit_test(test_esl_empty_and_blank),
         cmocka_unit_test(test_esl_nul_byte),
         cmocka_unit_test(test_esl_values_as_strtod),

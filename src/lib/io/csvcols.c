@@ -1,0 +1,183 @@
+/* csvcols.c - which columns of delimited text become values (see csvpart.h). */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/csvpart.h"
+#include "support/mem.h"
+
+/* 1 when s is a column number: digits only */
+static int all_digits(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* The column (from 0) that the list item s[0..len) names, NO_COLUMN when
+ * none; *why says why (for the message).  A header name first (exactly,
+ * then ignoring case), else a number from 1; a number that is also
+ * another column's name is ambiguous. */
+static size_t find_column(const char *s, size_t len, char **hdr, size_t ncols, const char **why)
+{
+    size_t named = NO_COLUMN;
+    for (int pass = 0; pass < 2 && hdr != NULL && named == NO_COLUMN; pass++)
+        for (size_t j = 0; j < ncols && named == NO_COLUMN; j++)
+            if (strlen(hdr[j]) == len && (pass == 0 ? strncmp(hdr[j], s, len) == 0 : strncasecmp(hdr[j], s, len) == 0))
+                named = j;
+    if (!all_digits(s, len)) {
+        *why = hdr == NULL ? "no header" : "no such name";
+        return named;
+    }
+    size_t c = 0;
+    for (size_t i = 0; i < len && c <= ncols; i++)
+        c = c * 10 + (size_t)(s[i] - '0');
+    size_t numbered = c >= 1 && c <= ncols ? c - 1 : NO_COLUMN;
+    if (named != NO_COLUMN && numbered != NO_COLUMN && named != numbered) {
+        *why = "ambiguous";
+        return NO_COLUMN;
+    }
+    *why = "out of range";
+    return named != NO_COLUMN ? named : numbered;
+}
+
+/* Appends ", 'item'" (or "'item'" first) to buf (cap bytes, cut short
+ * with "..." when full). */
+static void list_add(char *buf, size_t cap, const char *s, size_t len)
+{
+    size_t at = strlen(buf);
+    if (at + 4 >= cap)
+        return;
+    int w = snprintf(buf + at, cap - at, "%s'%.*s'", at ? ", " : "", (int)(len > 40 ? 40 : len), s);
+    if (w < 0 || (size_t)w >= cap - at)
+        snprintf(buf + cap - 4, 4, "...");
+}
+
+/* Marks the columns named by the comma-separated list (opt, the option's
+ * name for messages) as `mark` in role[]; KPCA_EUSAGE naming every item that
+ * names no column, or one named twice, or one already given a role. */
+static kpca_status mark_list(const char *path, const char *optname, const char *list, char **hdr, size_t ncols,
+                             int *role, int mark, size_t *order, size_t *count, kpca_error *err)
+{
+    char missing[512] = "", why_text[160] = "";
+    size_t nmissing = 0;
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        const char *why = "";
+        size_t j = find_column(p, len, hdr, ncols, &why);
+        if (len == 0) {
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': %s '%s': an empty item (expected header names or column "
+                             "numbers from 1, separated by commas)", path, optname, list);
+        } else if (j == NO_COLUMN && strcmp(why, "ambiguous") == 0) {
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: '%.*s' is both a column's name and another column's "
+                             "number; give the other column's name instead", path, optname, (int)len, p);
+        } else if (j == NO_COLUMN) {
+            list_add(missing, sizeof missing, p, len);
+            nmissing++;
+            if (why_text[0] == '\0' && strcmp(why, "no header") == 0)
+                snprintf(why_text, sizeof why_text, " (the file has no header row: name columns by number from 1, "
+                         "or give --header yes if its first row names them)");
+            else if (why_text[0] == '\0' && strcmp(why, "out of range") == 0)
+                snprintf(why_text, sizeof why_text, " (the file has %zu columns)", ncols);
+        } else if (role[j] != 0) {
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: column %zu%s%s%s is %s", path, optname, j + 1,
+                             hdr ? " ('" : "", hdr ? hdr[j] : "", hdr ? "')" : "",
+                             role[j] == CSV_ROLE_LABEL ? "the label column (--label)" : "named twice");
+        } else {
+            role[j] = mark;
+            if (order != NULL)
+                order[(*count)++] = j;
+        }
+        p += len;
+        if (*p == '\0')
+            break;
+    }
+    if (nmissing > 0)
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: no column %s%s", path, optname, missing, why_text);
+    return KPCA_OK;
+}
+
+kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char **hdr, size_t ncols, size_t col,
+                             int **dest, size_t *dim, kpca_error *err)
+{
+    *dest = NULL;
+    *dim = ncols - (col != NO_COLUMN);
+    const char *keep = opts != NULL ? opts->columns : NULL, *drop = opts != NULL ? opts->drop : NULL;
+    const int select = opts != NULL && opts->select != NULL && hdr != NULL; /* else by position */
+    if (keep == NULL && drop == NULL && !select)
+        return KPCA_OK;
+    if (keep != NULL && select)
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': --columns names the columns of the data a model is fit on; "
+                         "the model's own columns are read here", path);
+    int *role = kpca_calloc(ncols, sizeof *role);
+    size_t *order = kpca_calloc(ncols, sizeof *order);
+    int *d = kpca_alloc_array(ncols, 1, sizeof *d);
+    kpca_status st = KPCA_OK;
+    size_t count = 0;
+    if (role == NULL || order == NULL || d == NULL) {
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+        goto done;
+    }
+    if (col != NO_COLUMN)
+        role[col] = CSV_ROLE_LABEL;
+    if (drop != NULL)
+        st = mark_list(path, "--drop", drop, hdr, ncols, role, CSV_ROLE_SKIP, NULL, NULL, err);
+    if (st == KPCA_OK && keep != NULL)
+        st = mark_list(path, "--columns", keep, hdr, ncols, role, CSV_ROLE_VALUE, order, &count, err);
+    if (st == KPCA_OK && select) {
+        /* a model's fit columns, by name only: every one must be there */
+        char missing[512] = "";
+        size_t nmissing = 0;
+        for (size_t i = 0; i < opts->nselect; i++) {
+            const char *name = opts->select[i];
+            size_t j = NO_COLUMN;
+            for (size_t c = 0; c < ncols && j == NO_COLUMN; c++)
+                if (strcmp(hdr[c], name) == 0)
+                    j = c;
+            if (j == NO_COLUMN) {
+                list_add(missing, sizeof missing, name, strlen(name));
+                nmissing++;
+            } else if (role[j] == CSV_ROLE_LABEL || role[j] == CSV_ROLE_SKIP) {
+                st = kpca_fail(err, KPCA_EUSAGE, "'%s': the model's column '%s' is %s here", path, name,
+                               role[j] == CSV_ROLE_LABEL ? "the label column" : "left out by --drop");
+                goto done;
+            } else if (role[j] == CSV_ROLE_VALUE) {
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s': the header names column '%s' twice", path, name);
+                goto done;
+            } else {
+                role[j] = CSV_ROLE_VALUE;
+                order[count++] = j;
+            }
+        }
+        if (nmissing > 0) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' lacks %zu of the model's %zu columns: %s", path, nmissing,
+                           opts->nselect, missing);
+            goto done;
+        }
+    }
+    if (st != KPCA_OK)
+        goto done;
+    if (keep == NULL && !select) /* --drop alone: every other column, in file order */
+        for (size_t j = 0; j < ncols; j++)
+            if (role[j] == 0)
+                order[count++] = j;
+    for (size_t j = 0; j < ncols; j++)
+        d[j] = -1;
+    for (size_t i = 0; i < count; i++)
+        d[order[i]] = (int)i;
+    if (count == 0) {
+        st = kpca_fail(err, KPCA_EUSAGE, "'%s': no value columns left (--columns and --drop leave none)", path);
+        goto done;
+    }
+    *dest = d;
+    *dim = count;
+    d = NULL;
+done:
+    kpca_free(role);
+    kpca_free(order);
+    kpca_free(d);
+    return st;
+}
