@@ -2,7 +2,7 @@
 # install-deps.sh - install the Debian packages kpca needs, if missing.
 # Idempotent: does nothing (and needs no root) when all are present.
 #   build:  gcc make pkg-config, OpenBLAS, LAPACKE, LIBSVM, LIBLINEAR, HDF5, zlib
-#   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py,
+#   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py, python3-pandas,
 #           the reference BLAS (with CBLAS) and LAPACK (make unit-refblas)
 #   plots:  gnuplot-nox
 #   measurements: time (/usr/bin/time: peak RSS in make bench and make approx)
@@ -11,7 +11,7 @@
 #            GNU parallel (run-grid.sh --jobs)
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
-      libcmocka-dev bats libblas-dev liblapack-dev libsvm-tools python3-sklearn python3-h5py python3-numpy gnuplot-nox
+      libcmocka-dev bats libblas-dev liblapack-dev libsvm-tools python3-sklearn python3-h5py python3-numpy python3-pandas gnuplot-nox
       ca-certificates curl time liblbfgs-dev jq parallel
       openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libelpa-dev"
 missing=""
