@@ -1,8 +1,9 @@
 /* bench_read.c - time kpca_dataset_read alone on one file (any format kpca
  * reads, found from the content as the commands do): no fit, no output.
  *
- * usage: bench_read FILE
- * Prints one line: "SECONDS N DIM HASH", where SECONDS is the wall time of
+ * usage: bench_read FILE [LABEL]
+ * LABEL: the label column of a text file, as --label takes it (default: the
+ * file's own rule).  Prints one line: "SECONDS N DIM HASH", where SECONDS is the wall time of
  * kpca_dataset_read (the process start, freeing and hashing not counted)
  * and HASH is a 64-bit FNV-1a hash of the n x dim doubles as read, so that
  * two reads of the same data in two forms can be compared bit for bit.
@@ -15,14 +16,15 @@
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: bench_read FILE\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: bench_read FILE [LABEL]\n");
         return 2;
     }
     kpca_error err;
     kpca_dataset ds;
+    kpca_read_opts opts = {.format = KPCA_FMT_AUTO, .label = argc == 3 ? argv[2] : NULL};
     double t = kpca_now();
-    if (kpca_dataset_read(argv[1], NULL, &ds, &err) != KPCA_OK) {
+    if (kpca_dataset_read(argv[1], &opts, &ds, &err) != KPCA_OK) {
         fprintf(stderr, "bench_read: %s\n", err.msg);
         return 1;
     }

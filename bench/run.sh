@@ -191,7 +191,7 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
     pandas=0
     /usr/bin/python3 -c 'import pandas' 2>/dev/null && pandas=1
     for i in 1 2 3 4 5; do
-        set -- $(build/bench/bench_read "$rd/data.csv")
+        set -- $(build/bench/bench_read "$rd/data.csv" first)
         csv_k="$csv_k $1" csv_hash=$4 csv_shape="$2 x $3"
         set -- $(/usr/bin/python3 bench/read_bench.py loadtxt "$rd/data.csv")
         csv_np="$csv_np $1"
@@ -228,7 +228,7 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
     read_note="The CSV: $csv_shape values uniform in [-1, 1] written with six decimals
 (\`-0.211234\`), a label 0..9 first, no header; the .npy: the same values from
 numpy.save (\`bench/read_bench.py make\`, seeded). kpca's time is kpca_dataset_read's
-in \`bench/bench_read\` (the format found from the content, as the commands do), numpy's
+in \`bench/bench_read\` (the format found from the content, as the commands do; \`--label first\`), numpy's
 is numpy.loadtxt's (delimiter=',') in process ($(/usr/bin/python3 -c 'import numpy; print("numpy " + numpy.__version__)')); \`cat\`'s
 is its whole run. Medians of 5 runs for the CSV, of 7 for the .npy (a read into fresh memory varies
 from run to run), the runs interleaved. kpca's reads of the two files

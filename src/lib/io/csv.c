@@ -171,10 +171,12 @@ static int next_row(csv_state *s, kpca_error *err)
  * returns 1.  Any other row, or a field that does not parse: returns 0
  * with the text untouched, and next_row reads the row again (and says
  * what is wrong). */
-int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab)
+/* kpca_csv_fast_row's body, inlined twice: with dest NULL and mark '.'
+ * as constants (the common file), and with the state's */
+static inline __attribute__((always_inline)) int fast_row(csv_state *s, size_t ncols, size_t col, double *row,
+                                                         char **lab, const int *dest, char mark)
 {
     char *p = s->p, *labend = NULL;
-    const int *dest = s->dest;
     for (size_t j = 0, k = 0; j < ncols; j++) {
         if (j == col) {
             *lab = p;
@@ -192,10 +194,12 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
                 p--;
         } else {
             char c = *p;
-            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == s->mark)) /* strtod would skip blanks */
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == mark)) /* strtod would skip blanks */
                 return 0;
             const char *q = p;
-            if (kpca_parse_number_mark(&q, j + 1 < ncols ? s->delim : '\n', s->mark, &row[dest ? (size_t)dest[j] : k++]) != 0)
+            double *at = &row[dest != NULL ? (size_t)dest[j] : k++];
+            char stop = j + 1 < ncols ? s->delim : '\n';
+            if ((mark == '.' ? kpca_parse_number(&q, stop, at) : kpca_parse_number_mark(&q, stop, mark, at)) != 0)
                 return 0;
             p = (char *)q;
         }
@@ -217,6 +221,13 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
         *labend = '\0';
     s->p = p;
     return 1;
+}
+
+int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab)
+{
+    if (s->dest == NULL && s->mark == '.')
+        return fast_row(s, ncols, col, row, lab, NULL, '.');
+    return fast_row(s, ncols, col, row, lab, s->dest, s->mark);
 }
 
 /* 1 when the field is a number (surrounding blanks allowed). */

@@ -24,7 +24,7 @@ char *kpca_text_trim(char *s)
 
 /* A number's token ends at a blank, the end of the line or `stop` ('\0':
  * none). */
-static int ends_token(char c, char stop)
+static inline __attribute__((always_inline)) int ends_token(char c, char stop)
 {
     return c == '\0' || kpca_text_blank(c) || (stop != '\0' && c == stop);
 }
@@ -34,7 +34,8 @@ static int ends_token(char c, char stop)
  * 10^f (f <= 15 fraction digits) is exact, so m / 10^f is one correctly
  * rounded division, the very double strtod returns.  1 with *v and *end
  * when the token ends there (ends_token); 0 for anything else (exponents, more digits, inf, nan, hex...), left to strtod. */
-static int parse_plain(const char *p, char stop, char mark, double *v, const char **end)
+static inline __attribute__((always_inline)) int parse_plain(const char *p, char stop, char mark, double *v,
+                                                             const char **end)
 {
     static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
@@ -80,12 +81,21 @@ static double strtod_comma(const char *p, char stop, const char **end)
     return d;
 }
 
+/* The one parser; inlined into each entry point, so that '.' is a
+ * constant in the common one. */
+static inline __attribute__((always_inline)) int parse_number(const char **pp, char stop, char mark, double *v);
+
 int kpca_parse_number(const char **pp, char stop, double *v)
 {
-    return kpca_parse_number_mark(pp, stop, '.', v);
+    return parse_number(pp, stop, '.', v);
 }
 
 int kpca_parse_number_mark(const char **pp, char stop, char mark, double *v)
+{
+    return parse_number(pp, stop, mark, v);
+}
+
+static inline __attribute__((always_inline)) int parse_number(const char **pp, char stop, char mark, double *v)
 {
     const char *p = *pp;
     const char *plain_end;
