@@ -78,9 +78,7 @@ static double row_norm(const kmeans_ws *m, size_t i)
 }
 
 /* The rows r0.. of the block: nb of them; with norms, |x_i|^2 into m->xn
- * (kept ones copied, the others computed again: a pass over the points
- * costs one more read of them, which the seeding would otherwise pay k
- * times beyond the cache). */
+ * (the kept ones copied, the others computed again). */
 static const double *block_rows(const kmeans_ws *m, size_t r0, int norms, size_t *nb)
 {
     *nb = m->n - r0 < m->block ? m->n - r0 : m->block;
