@@ -54,6 +54,14 @@ void cli_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg("note: ", 0, fmt, ap);
+    va_end(ap);
+}
+
 void cli_info(const char *fmt, ...)
 {
     if (cli_quiet)

@@ -30,6 +30,9 @@ int cli_main(int argc, char **argv);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "warning: ..." on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "note: ..." on stderr, -q or not: a choice made for the user that
+ * changes the results (eval's backend when the default does not fit). */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "kpca CMD: ..." on stderr unless -q. */
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The command being run (set by cli_parse). */

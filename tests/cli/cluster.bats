@@ -88,3 +88,44 @@ setup() {
     assert_status 0
     assert_stdout_contains "contingency" "adjusted Rand index: "
 }
+
+@test "cluster on 10^6 points holds the features and the labels, nothing per point beyond them (peak RSS)" {
+    [ -x /usr/bin/time ] || skip "no /usr/bin/time to measure the peak RSS"
+    have_h5py || skip "no numpy in $PY"
+    # 10^6 points of 4 float64 features in 8 blobs (the corners of a cube in
+    # the first 3 features, 10 apart, sd 0.5); each point's blob in a file
+    "$PY" - "$TMP" <<'PYEOF'
+import sys, numpy as np
+d = sys.argv[1]
+rng = np.random.default_rng(33)
+n = 10**6
+y = rng.integers(0, 8, n)
+corner = np.stack([(y >> b) & 1 for b in range(3)] + [np.zeros(n, dtype=int)], axis=1)
+np.save(d + "/big.npy", 10.0 * corner + 0.5 * rng.standard_normal((n, 4)))
+np.savetxt(d + "/blob.txt", y, fmt="%d")
+np.save(d + "/tiny.npy", rng.standard_normal((100, 4)))
+PYEOF
+    # the process's own floor: the same command on 100 points
+    /usr/bin/time -f %M -o "$TMP/tiny.kb" "$KPCA" cluster -q -k 8 "$TMP/tiny.npy" >/dev/null
+    run --separate-stderr /usr/bin/time -f %M -o "$TMP/big.kb" "$KPCA" cluster -q -k 8 -r 2 --max-iter 50 \
+        "$TMP/big.npy" -o "$OUT/c.txt"
+    assert_status 0
+    [ "$(wc -l <"$OUT/c.txt")" -eq 1000000 ] || fail "$(wc -l <"$OUT/c.txt") cluster lines, not 10^6"
+    # the clusters are the blobs: each blob in one cluster, a cluster per blob
+    paste -d' ' "$TMP/blob.txt" "$OUT/c.txt" | sort | uniq -c | sort -k2,2n -k1,1nr >"$TMP/pairs"
+    awk '!seen[$2]++ { mode += $1; used[$3]++ } { total += $1 }
+         END { for (c in used) if (used[c] > 1) exit 1; exit !(mode >= 0.999 * total) }' "$TMP/pairs" ||
+        { cat "$TMP/pairs"; fail "the clusters are not the 8 blobs"; }
+    # the bound: the floor, the features (8 x 4 bytes a point), the labels
+    # (8 bytes a point) and 16 MiB for the k-means blocks, the 2 MiB of
+    # kept norms and stdio.  An n x k array of doubles beyond the features
+    # (8 x 8 bytes a point, 62 500 KiB) would exceed it, and so did the
+    # n-long arrays of norms, distances, dot products and assignments of
+    # k-means by whole passes (32 bytes a point and a copy of the labels)
+    local floor big bound
+    floor=$(tail -n 1 "$TMP/tiny.kb")
+    big=$(tail -n 1 "$TMP/big.kb")
+    bound=$((floor + (32 + 8) * 1000000 / 1024 + 16 * 1024))
+    [ "$big" -lt "$bound" ] || fail "peak RSS $big KiB, above the bound of $bound KiB (floor $floor KiB)"
+    [ $((bound - floor - 32 * 1000000 / 1024)) -lt $((64 * 1000000 / 1024)) ] || fail "the bound would not catch n x k"
+}

@@ -398,10 +398,12 @@ PY
     assert_status 6
     assert_stderr_contains "kernel PCA on 1500 points needs about" "more than the memory budget of 4.0 MiB"
     assert_no_output "$OUT/m.h5"
-    run --separate-stderr "$KPCA" eval -q --memory-limit 4M "$OUT/mid.svm" "$OUT/mid.svm"
+    run --separate-stderr "$KPCA" eval -q --memory-limit 4M --backend gram "$OUT/mid.svm" "$OUT/mid.svm"
     assert_status 6
-    # its upper triangle in stripes of 512 rows, 1500432 doubles, + 1500 x 2 features
-    assert_stderr_contains "the 1500 x 1500 training Gram matrix needs about 11.5 MiB"
+    # its upper triangle in stripes of 512 rows, 1500432 doubles, + 1500 x 2
+    # features; LIBSVM's rows of two classes of 150, 16 x 300 x 302 bytes,
+    # and its cache, 4 x 300^2; 48 bytes a point: 13 909 056 bytes
+    assert_stderr_contains "--backend gram needs about 13.3 MiB (the 1500 x 1500 training Gram matrix and LIBSVM's rows of it)"
     # a budget too small even to read the file: the error and the budget said
     run --separate-stderr "$KPCA" fit -q -d 2 --memory-limit 10K "$OUT/mid.svm" -o "$OUT/m.h5"
     assert_status 6

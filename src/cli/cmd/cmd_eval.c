@@ -42,7 +42,9 @@ static const cli_option options[] = {
      "print the defaults of --multiclass, --scale and --cost as options (" DEFAULT_OPTIONS ") and exit"},
     {"backend", 0, "B", CLI_STRING, &o.backend, 0, 0,
      "gram (LIBSVM on a precomputed kernel by BLAS), sparse (LIBSVM's linear kernel) or liblinear (LIBLINEAR's "
-     "dual coordinate descent: no kernel matrix, much faster, a regularised bias) (default: gram)"},
+     "dual coordinate descent: no kernel matrix, much faster, a regularised bias) (default: gram while its Gram "
+     "matrix and LIBSVM's rows of it fit the memory budget: about 4 n^2 + 16 s^2 bytes and LIBSVM's cache, for n "
+     "training points and s in the two largest classes (n for one-vs-rest); else liblinear, with a note)"},
     {"eps", 0, "E", CLI_DOUBLE, &o.eps, 1e-12, 1, "LIBSVM stopping tolerance (default: 0.001)"},
     CLI_PRECISION_OPTION(o.precision, "the gram backend's Gram matrix (single: SGEMM, half the memory; LIBSVM "
                                       "stays double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
@@ -188,6 +190,52 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
     }
     kpca_free(unseen);
     return r;
+}
+
+/* The SVM backend when --backend is not given: gram while its memory
+ * (kpca_eval_memory_need: the Gram matrix and LIBSVM's rows of it) fits
+ * the budget, else liblinear, with a note naming both sizes.  A gram
+ * backend asked for (chosen: the option that asked, --backend gram or
+ * --precision single, which only it takes) that does not fit is refused,
+ * naming liblinear's size.  0, or the exit code. */
+static int choose_backend(kpca_eval_params *p, const char *chosen, const kpca_dataset *tr, size_t ntest,
+                          const size_t *ks, size_t nk, int pred)
+{
+    const size_t budget = kpca_mem_budget();
+    if (p->classifier != KPCA_CLF_SVM || p->svm.backend != KPCA_SVM_GRAM || budget == 0)
+        return 0;
+    kpca_error err;
+    kpca_eval_memory gram, lin;
+    if (kpca_eval_memory_need(p, tr->y, tr->n, ntest, tr->dim, ks, nk, pred, &gram, &err) != KPCA_OK)
+        return cli_fail(&err);
+    if (gram.fixed + gram.worker <= (double)budget)
+        return 0;
+    kpca_eval_params q = *p;
+    q.svm.backend = KPCA_SVM_LIBLINEAR;
+    q.precision = KPCA_PRECISION_DOUBLE;
+    if (kpca_eval_memory_need(&q, tr->y, tr->n, ntest, tr->dim, ks, nk, pred, &lin, &err) != KPCA_OK)
+        return cli_fail(&err);
+    char g[32], l[32], b[32];
+    kpca_mem_human(gram.fixed + gram.worker, g, sizeof g);
+    kpca_mem_human(lin.fixed + lin.worker, l, sizeof l);
+    kpca_mem_human((double)budget, b, sizeof b);
+    if (chosen != NULL) {
+        kpca_fail(&err, KPCA_ENOMEM,
+                  "%s needs about %s (%s), more than the memory budget of %s; --backend liblinear needs about %s",
+                  chosen, g, gram.what, b, l);
+        return cli_fail(&err);
+    }
+    if (lin.fixed + lin.worker > (double)budget) {
+        kpca_fail(&err, KPCA_ENOMEM,
+                  "no backend fits the memory budget of %s: gram needs about %s (%s), liblinear about %s (%s)", b, g,
+                  gram.what, l, lin.what);
+        return cli_fail(&err);
+    }
+    cli_note("the default backend, gram, would need about %s (%s), more than the memory budget of %s: training with "
+             "liblinear instead (about %s); --backend chooses",
+             g, gram.what, b, l);
+    p->svm.backend = KPCA_SVM_LIBLINEAR;
+    return 0;
 }
 
 int cmd_eval(int argc, char **argv)
@@ -356,6 +404,11 @@ int cmd_eval(int argc, char **argv)
             r = KPCA_EUSAGE;
             goto out;
         }
+    const char *chosen = o.backend != NULL                       ? "--backend gram"
+                         : p.precision == KPCA_PRECISION_SINGLE ? "--precision single (the gram backend's)"
+                                                                : NULL;
+    if ((r = choose_backend(&p, chosen, &tr, te.n, ks, nk, o.predictions != NULL)) != 0)
+        goto out;
     kpca_eval_row *rows = calloc(nk, sizeof *rows);
     if (rows == NULL) {
         cli_error("out of memory for %zu table rows", nk);

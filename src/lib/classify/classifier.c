@@ -94,7 +94,7 @@ kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, s
 {
     if (n == 0)
         return KPCA_OK;
-    const size_t B = 1024;
+    const size_t B = KPCA_PREDICT_BLOCK;
     size_t rows = n < B ? n : B;
     double *dec = kpca_alloc_array(rows, c->nmach, sizeof(double));
     int *votes = kpca_alloc_array(c->nclass, 1, sizeof(int));

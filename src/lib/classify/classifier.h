@@ -94,7 +94,10 @@ void kpca_classifier_free(kpca_classifier *c);
  * nclass). */
 size_t kpca_class_index(const int *y, const size_t *rows, size_t n, int *labels, int *cls);
 
-/* Predicts labels for n points (rows of x with stride ld >= c->dim). */
+/* Predicts labels for n points (rows of x with stride ld >= c->dim), by
+ * one DGEMM per KPCA_PREDICT_BLOCK points: memory KPCA_PREDICT_BLOCK x
+ * nmach doubles. */
+#define KPCA_PREDICT_BLOCK 1024
 kpca_status kpca_classifier_predict(const kpca_classifier *c, const double *x, size_t n, size_t ld, int *pred,
                                     kpca_error *err);
 

@@ -14,17 +14,11 @@ kpca_status kpca_cluster(const double *x, size_t n, size_t dim, size_t ncomp, si
     if (k == 0 || k > n)
         return kpca_fail(err, KPCA_EUSAGE, "cannot make %zu clusters of %zu points", k, n);
     double *centres = kpca_alloc_array(k, ncomp, sizeof(double));
-    double *lead = NULL; /* the first ncomp columns, when they are not all */
-    if (centres != NULL && ncomp < dim && (lead = kpca_alloc_array(n, ncomp, sizeof(double))) != NULL)
-        for (size_t i = 0; i < n; i++)
-            memcpy(lead + i * ncomp, x + i * dim, ncomp * sizeof(double));
-    kpca_status st;
-    if (centres == NULL || (ncomp < dim && lead == NULL))
-        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for k-means of %zu points on %zu components", n, ncomp);
-    else
-        st = kpca_kmeans_restarts(lead != NULL ? lead : x, n, ncomp, k, seed, max_iter, restarts, centres, label,
-                                  info, err);
-    kpca_free(lead);
+    if (centres == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu k-means centres of %zu components", k, ncomp);
+    /* the first ncomp columns in place: stride dim */
+    const kpca_kmeans_opts opts = {dim, 0};
+    kpca_status st = kpca_kmeans_run(x, n, ncomp, k, seed, max_iter, restarts, &opts, centres, label, info, err);
     kpca_free(centres);
     return st;
 }

@@ -1,7 +1,7 @@
 /* cluster.h - k-means on leading components, and comparing a clustering
  * with class labels (kpca cluster).
  *
- * The k-means is the library's one (kpca_kmeans_restarts, core/landmark.h):
+ * The k-means is the library's one (kpca_kmeans_run, core/landmark.h):
  * k-means++ seeding, Lloyd iterations, the best of several runs by inertia.
  * The comparison is the contingency table (clusters x classes) and the
  * adjusted Rand index of Hubert & Arabie (1985): the Rand index corrected
@@ -22,9 +22,10 @@
  * kpca_kmeans from `seed` with at most max_iter assignment passes each.
  * label (n, the caller's) receives each point's cluster 0..k-1; info (may
  * be NULL) the kept run's inertia, passes and index.  Cost: restarts x
- * O(n k ncomp) per pass; memory n x ncomp doubles when ncomp < dim (the
- * leading columns copied), plus kpca_kmeans'.  Errors: KPCA_EUSAGE for
- * ncomp outside 1..dim, k outside 1..n, restarts == 0; KPCA_ENOMEM. */
+ * O(n k ncomp) per pass; memory k x ncomp doubles besides kpca_kmeans_run's
+ * (the leading columns are read in place, label is the runs' scratch):
+ * nothing that grows with n.  Errors: KPCA_EUSAGE for ncomp outside
+ * 1..dim, k outside 1..n, restarts == 0; KPCA_ENOMEM. */
 kpca_status kpca_cluster(const double *x, size_t n, size_t dim, size_t ncomp, size_t k, uint64_t seed,
                          size_t restarts, size_t max_iter, size_t *label, kpca_kmeans_info *info,
                          kpca_error *err);

@@ -67,6 +67,7 @@ typedef struct {
     const float *gs;
     const size_t *goff, *gpos;
     kpca_svm_scratch *ws;
+    int threads; /* the SVM workers: p->svm.threads, or fewer when the budget holds fewer */
 } train_set;
 
 /* Trains the classifier p->classifier says on the rows rows[0..n-1] (all
@@ -79,6 +80,7 @@ static kpca_status train(const train_set *t, size_t k, const size_t *rows, size_
         return kpca_lda_train(t->x, t->ld, k, t->y, rows, n, out, err);
     kpca_svm_params sp = p->svm;
     sp.C = C;
+    sp.threads = t->threads;
     return kpca_svm_train_rows(t->x, t->ld, k, t->y, t->g, t->gs, t->goff, t->gpos, rows, n, factor, &sp, t->ws, out,
                                err);
 }
@@ -98,15 +100,17 @@ static double norm_factor(const double *g, const size_t *goff, const size_t *gpo
 }
 
 /* Cross-validation error (count) of the SVMs with cost C on the first k
- * columns of the n training rows of t. */
+ * columns of the n training rows of t.  The validation rows are gathered
+ * KPCA_PREDICT_BLOCK at a time, each gathering one block of
+ * kpca_classifier_predict: the DGEMMs of predicting them all at once. */
 static kpca_status cv_errors(const train_set *t, size_t n, size_t k, const int *fold, const kpca_eval_params *p,
                              double C, size_t *errors, kpca_error *err)
 {
-    const size_t dim = t->ld;
+    const size_t dim = t->ld, B = KPCA_PREDICT_BLOCK;
     size_t *tr = kpca_alloc_array(n, 1, sizeof(size_t));
     size_t *va = kpca_alloc_array(n, 1, sizeof(size_t));
-    double *xv = kpca_alloc_array(n, k, sizeof(double));
-    int *pred = kpca_alloc_array(n, 1, sizeof(int));
+    double *xv = kpca_alloc_array(B, k, sizeof(double));
+    int *pred = kpca_alloc_array(B, 1, sizeof(int));
     kpca_status st = KPCA_OK;
     if (tr == NULL || va == NULL || xv == NULL || pred == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for cross-validation");
@@ -128,12 +132,15 @@ static kpca_status cv_errors(const train_set *t, size_t n, size_t k, const int *
         st = train(t, k, tr, ntr, factor, p, C, &cl, err);
         if (st != KPCA_OK)
             break;
-        for (size_t i = 0; i < nva; i++)
-            memcpy(xv + i * k, t->x + va[i] * dim, k * sizeof(double));
-        st = kpca_classifier_predict(&cl, xv, nva, k, pred, err);
+        for (size_t v0 = 0; v0 < nva && st == KPCA_OK; v0 += B) {
+            size_t nb = nva - v0 < B ? nva - v0 : B;
+            for (size_t i = 0; i < nb; i++)
+                memcpy(xv + i * k, t->x + va[v0 + i] * dim, k * sizeof(double));
+            st = kpca_classifier_predict(&cl, xv, nb, k, pred, err);
+            for (size_t i = 0; i < nb && st == KPCA_OK; i++)
+                *errors += pred[i] != t->y[va[v0 + i]];
+        }
         kpca_classifier_free(&cl);
-        for (size_t i = 0; i < nva && st == KPCA_OK; i++)
-            *errors += pred[i] != t->y[va[i]];
     }
 done:
     kpca_free(tr);
@@ -147,6 +154,125 @@ static int cmp_size(const void *a, const void *b)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The number of distinct labels of y (n) and the two largest counts, by a
+ * sorted table of the labels seen (O(classes) memory). */
+static kpca_status class_counts(const int *y, size_t n, size_t *nclass, size_t *top1, size_t *top2, kpca_error *err)
+{
+    int *lab = NULL;
+    size_t *cnt = NULL, cap = 0, m = 0;
+    *nclass = *top1 = *top2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t lo = 0, hi = m; /* the first label >= y[i] */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (lab[mid] < y[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == m || lab[lo] != y[i]) {
+            if (m == cap) {
+                size_t c2 = cap, c3 = cap;
+                int *l2 = kpca_grow(lab, &c2, m + 1, sizeof *lab, 16);
+                if (l2 != NULL)
+                    lab = l2;
+                size_t *n2 = l2 != NULL ? kpca_grow(cnt, &c3, m + 1, sizeof *cnt, 16) : NULL;
+                if (n2 == NULL) {
+                    kpca_free(lab);
+                    kpca_free(cnt);
+                    return kpca_fail(err, KPCA_ENOMEM, "out of memory counting the classes");
+                }
+                cnt = n2;
+                cap = c2;
+            }
+            memmove(lab + lo + 1, lab + lo, (m - lo) * sizeof *lab);
+            memmove(cnt + lo + 1, cnt + lo, (m - lo) * sizeof *cnt);
+            lab[lo] = y[i];
+            cnt[lo] = 0;
+            m++;
+        }
+        cnt[lo]++;
+    }
+    for (size_t j = 0; j < m; j++) {
+        if (cnt[j] > *top1) {
+            *top2 = *top1;
+            *top1 = cnt[j];
+        } else if (cnt[j] > *top2) {
+            *top2 = cnt[j];
+        }
+    }
+    *nclass = m;
+    kpca_free(lab);
+    kpca_free(cnt);
+    return KPCA_OK;
+}
+
+kpca_status kpca_eval_memory_need(const kpca_eval_params *p, const int *y, size_t n, size_t t, size_t d,
+                                  const size_t *prefixes, size_t np, int pred, kpca_eval_memory *m,
+                                  kpca_error *err)
+{
+    memset(m, 0, sizeof *m);
+    size_t kmax = 0;
+    for (size_t i = 0; i < np; i++)
+        kmax = prefixes[i] > kmax ? prefixes[i] : kmax;
+    const double N = (double)n, T = (double)t, D = (double)d, K = (double)kmax;
+    m->fixed = 48.0 * N;
+    if (p->scale == KPCA_SCALE_STD)
+        m->fixed += 8.0 * (N + T) * D;
+    if (pred)
+        m->fixed += 4.0 * (double)np * T;
+    if (p->classifier == KPCA_CLF_LDA) {
+        m->fixed += 8.0 * K * (2.0 * K + (double)kpca_lda_block_rows(n, kmax));
+        snprintf(m->what, sizeof m->what, "LDA's covariance of %zu components and a block of its deviations", kmax);
+        return KPCA_OK;
+    }
+    size_t nclass, top1, top2;
+    kpca_status st = class_counts(y, n, &nclass, &top1, &top2, err);
+    if (st != KPCA_OK)
+        return st;
+    const int ovr = p->svm.scheme == KPCA_MC_OVR;
+    const size_t s = ovr || nclass < 2 ? n : top1 + top2;
+    const double S = (double)s;
+    m->largest = s;
+    const double cache = fmin(p->svm.cache_mb * 1048576.0, 4.0 * S * S);
+    switch (p->svm.backend) {
+    case KPCA_SVM_GRAM:
+        m->fixed += (p->precision == KPCA_PRECISION_SINGLE ? 4.0 : 8.0) * ((double)kpca_gram_striped_len(n) + N * D);
+        if (ovr)
+            m->fixed += 16.0 * N * (N + 2.0);
+        else
+            m->worker += 16.0 * S * (S + 2.0);
+        m->worker += cache;
+        snprintf(m->what, sizeof m->what, "the %zu x %zu training Gram matrix and LIBSVM's rows of it", n, n);
+        break;
+    case KPCA_SVM_SPARSE:
+        if (ovr)
+            m->fixed += 16.0 * N * (K + 1.0);
+        else
+            m->worker += 16.0 * S * (K + 1.0);
+        m->worker += cache;
+        snprintf(m->what, sizeof m->what, "LIBSVM's rows of %zu training points", n);
+        break;
+    default:
+        m->fixed += 16.0 * N * (K + 2.0);
+        snprintf(m->what, sizeof m->what, "LIBLINEAR's copy of %zu training points", n);
+        break;
+    }
+    return KPCA_OK;
+}
+
+/* The SVM workers the budget holds besides the fixed part (at least 1),
+ * against what p->svm.threads asks: the threads to train with. */
+static int budget_threads(const kpca_eval_params *p, const kpca_eval_memory *m)
+{
+    const size_t b = kpca_mem_budget();
+    if (b == 0 || m->worker <= 0.0)
+        return p->svm.threads;
+    double fit = floor(((double)b - m->fixed) / m->worker);
+    size_t want = kpca_svm_workers(&p->svm, SIZE_MAX);
+    return fit >= (double)want ? p->svm.threads : (int)(fit >= 1.0 ? fit : 1.0);
 }
 
 kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
@@ -166,6 +292,21 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
     for (size_t i = 0; i < np; i++)
         if (prefixes[i] == 0 || prefixes[i] > dim)
             return kpca_fail(err, KPCA_EUSAGE, "cannot use %zu components: the features have %zu", prefixes[i], dim);
+    kpca_eval_memory need;
+    if ((st = kpca_eval_memory_need(p, ytrain, ntrain, ntest, dim, prefixes, np, pred_out != NULL, &need, err)) !=
+        KPCA_OK)
+        return st;
+    if (kpca_mem_budget() != 0 && need.fixed + need.worker > (double)kpca_mem_budget()) {
+        char a[32], b[32], who[48];
+        if (p->classifier == KPCA_CLF_LDA)
+            snprintf(who, sizeof who, "lda");
+        else
+            snprintf(who, sizeof who, "the %s backend", kpca_backend_name(p->svm.backend));
+        return kpca_fail(err, KPCA_ENOMEM, "eval with %s needs about %s (%s), more than the memory budget of %s", who,
+                         kpca_mem_human(need.fixed + need.worker, a, sizeof a), need.what,
+                         kpca_mem_human((double)kpca_mem_budget(), b, sizeof b));
+    }
+    const int threads = budget_threads(p, &need);
     size_t *order = kpca_alloc_array(np, 1, sizeof(size_t));
     double *xtr = NULL, *xte = NULL, *g = NULL, *xg = NULL;
     float *gs = NULL, *xgs = NULL; /* single precision: G and the features it is grown from */
@@ -221,12 +362,6 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         kpca_free(perm);
     }
     if (need_gram) {
-        char what[80];
-        snprintf(what, sizeof what, "the %zu x %zu training Gram matrix", ntrain, ntrain);
-        st = kpca_mem_check((single ? 4.0 : 8.0) * ((double)kpca_gram_striped_len(ntrain) + (double)ntrain * (double)dim),
-                            what, err);
-        if (st != KPCA_OK)
-            goto done;
         /* G holds the training rows grouped by label (a stable counting
          * sort): gpos[r] is row r's place, xg the features in that order. */
         const size_t glen = kpca_gram_striped_len(ntrain); /* upper triangle, striped */
@@ -281,7 +416,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         double sec_gram = kpca_now() - tg;
         double factor = p->scale == KPCA_SCALE_NORM ? norm_factor(g, goff, gpos, tr, dim, k, NULL, ntrain) : 1.0;
         double t0 = kpca_now();
-        train_set ts = {tr, dim, ytrain, g, gs, goff, gpos, ws};
+        train_set ts = {tr, dim, ytrain, g, gs, goff, gpos, ws, threads};
         double C = p->ncost >= 1 ? p->costs[0] : p->svm.C;
         double cv_pct = -1.0;
         if (svm && p->ncost >= 2) {

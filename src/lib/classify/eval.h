@@ -32,6 +32,40 @@ kpca_eval_params kpca_eval_defaults(void);
  * SVM kind: kpca_svm_check too). */
 kpca_status kpca_eval_check(const kpca_eval_params *p, kpca_error *err);
 
+/* What kpca_eval allocates besides its inputs: an estimate in bytes of the
+ * parts that grow with the points.  n training and t test points, d
+ * features, K the widest prefix, P prefixes, s the points of the largest
+ * binary SVM problem (one-vs-one: the two largest classes; one-vs-rest:
+ * n), C LIBSVM's kernel cache (svm.cache_mb):
+ *   fixed, held throughout:
+ *     gram backend: the Gram matrix and the features in its order,
+ *       8 (kpca_gram_striped_len(n) + n d) (4 with --precision single);
+ *       one-vs-rest, the node rows every machine shares, 16 n (n + 2)
+ *     sparse backend, one-vs-rest: the shared node rows, 16 n (K + 1)
+ *     liblinear backend: LIBLINEAR's rows, 16 n (K + 2)
+ *     LDA: 8 K (2 K + kpca_lda_block_rows(n, K))
+ *     STD scaling: the scaled copies, 8 (n + t) d
+ *     with pred: the np x t predicted labels, 4 P t
+ *     always: the indices, classes and folds of the points, 48 n
+ *   worker, held by each SVM worker thread (gram and sparse backends):
+ *     one-vs-one, its problem's node rows, 16 s (s + 2) (gram) or
+ *     16 s (K + 1) (sparse); LIBSVM's kernel cache, min(C, 4 s^2)
+ * kpca_eval refuses (KPCA_ENOMEM) what needs more than the budget with
+ * one worker, fixed + worker, and starts no more workers than the budget
+ * holds (the table does not depend on their number). */
+typedef struct {
+    double fixed, worker;
+    size_t largest; /* s */
+    char what[112]; /* its largest part, in words, for a message */
+} kpca_eval_memory;
+
+/* The estimate for p, the n training labels y, t test points, d features,
+ * the np prefixes and, with pred, the predicted labels kept.  O(n) time,
+ * O(classes) memory.  KPCA_ENOMEM (for the classes) or KPCA_OK. */
+kpca_status kpca_eval_memory_need(const kpca_eval_params *p, const int *y, size_t n, size_t t, size_t d,
+                                  const size_t *prefixes, size_t np, int pred, kpca_eval_memory *m,
+                                  kpca_error *err);
+
 /* The seed of kpca_eval's cross-validation folds ("kpca"). */
 #define KPCA_CV_SEED UINT64_C(0x6b706361)
 
@@ -62,7 +96,10 @@ typedef struct {
  * p->costs by p->folds-fold cross-validation on the training features
  * alone (kpca_cv_folds with KPCA_CV_SEED; the smallest C wins ties), then
  * trains on all training features with it.  The test set is never looked
- * at. */
+ * at.  Memory: kpca_eval_memory_need's estimate, checked against the
+ * budget (KPCA_ENOMEM, the sizes named, before anything large is
+ * allocated); the SVM workers are as many as p->svm.threads asks and the
+ * budget holds. */
 kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
                       const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
                       const kpca_eval_params *p, kpca_eval_row *rows, kpca_error *err);

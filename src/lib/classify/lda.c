@@ -10,8 +10,21 @@
 #include "classify/lda.h"
 #include "support/mem.h"
 
+size_t kpca_lda_block_rows(size_t n, size_t dim)
+{
+    size_t rows = KPCA_LDA_BLOCK_BYTES / (8 * (dim ? dim : 1));
+    rows = rows > 0 ? rows : 1;
+    return n < rows ? (n ? n : 1) : rows;
+}
+
 kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y, const size_t *rows, size_t n,
                            kpca_classifier *out, kpca_error *err)
+{
+    return kpca_lda_train_blocks(x, ld, dim, y, rows, n, 0, out, err);
+}
+
+kpca_status kpca_lda_train_blocks(const double *x, size_t ld, size_t dim, const int *y, const size_t *rows, size_t n,
+                                  size_t block, kpca_classifier *out, kpca_error *err)
 {
 #define ROW(i) (rows != NULL ? rows[i] : (i))
     memset(out, 0, sizeof *out);
@@ -21,7 +34,9 @@ kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y,
     int *labels = kpca_alloc_array(n, 1, sizeof(int));
     int *cls = kpca_alloc_array(n, 1, sizeof(int));
     size_t *count = kpca_calloc(n, sizeof(size_t));
-    double *xc = kpca_alloc_array(n, dim, sizeof(double));
+    if (block == 0 || block > n)
+        block = kpca_lda_block_rows(n, dim);
+    double *xc = kpca_alloc_array(block, dim, sizeof(double));
     double *s = kpca_alloc_array(dim, dim, sizeof(double));
     double *f = kpca_alloc_array(dim, dim, sizeof(double));
     /* LAPACK workspaces from our allocator, so that the _work calls below
@@ -51,14 +66,18 @@ kpca_status kpca_lda_train(const double *x, size_t ld, size_t dim, const int *y,
         cblas_daxpy((int)dim, 1.0, x + ROW(i) * ld, 1, mu + (size_t)cls[i] * dim, 1);
     for (size_t c = 0; c < nclass; c++)
         cblas_dscal((int)dim, 1.0 / (double)count[c], mu + c * dim, 1);
-    for (size_t i = 0; i < n; i++) { /* within-class deviations */
-        const double *xi = x + ROW(i) * ld, *m = mu + (size_t)cls[i] * dim;
-        for (size_t j = 0; j < dim; j++)
-            xc[i * dim + j] = xi[j] - m[j];
+    /* pooled covariance, upper triangle (row-major) = lower (column-major),
+     * from the within-class deviations a block of rows at a time */
+    for (size_t r0 = 0; r0 < n; r0 += block) {
+        size_t nb = n - r0 < block ? n - r0 : block;
+        for (size_t i = 0; i < nb; i++) {
+            const double *xi = x + ROW(r0 + i) * ld, *m = mu + (size_t)cls[r0 + i] * dim;
+            for (size_t j = 0; j < dim; j++)
+                xc[i * dim + j] = xi[j] - m[j];
+        }
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)dim, (int)nb, 1.0 / (double)(n - nclass), xc,
+                    (int)dim, r0 > 0 ? 1.0 : 0.0, s, (int)dim);
     }
-    /* pooled covariance, upper triangle (row-major) = lower (column-major) */
-    cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)dim, (int)n, 1.0 / (double)(n - nclass), xc, (int)dim,
-                0.0, s, (int)dim);
     double tr = 0.0;
     for (size_t j = 0; j < dim; j++)
         tr += s[j * dim + j];

@@ -365,13 +365,12 @@ done:
     return NULL;
 }
 
-/* Worker threads for nmach machines: p->threads, or the online CPUs when 0. */
-static size_t thread_count(const kpca_svm_params *p, size_t nmach)
+size_t kpca_svm_workers(const kpca_svm_params *p, size_t nmach)
 {
     long want = p->threads > 0 ? p->threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (want < 1)
         want = 1;
-    return (size_t)want < nmach ? (size_t)want : nmach;
+    return (size_t)want < nmach ? (size_t)want : nmach > 0 ? nmach : 1;
 }
 
 kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const int *y, const double *g,
@@ -482,7 +481,7 @@ kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const in
     svm_set_print_string_function(quiet_print); /* before any thread starts */
     pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, sec, shared, lrows, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
               {KPCA_OK, "", 0}};
-    size_t nth = thread_count(p, nmach);
+    size_t nth = kpca_svm_workers(p, nmach);
     tid = kpca_alloc_array(nth, 1, sizeof *tid);
     ws = scratch != NULL ? scratch : kpca_svm_scratch_new();
     P.ws = ws;

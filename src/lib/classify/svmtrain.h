@@ -25,6 +25,10 @@ typedef struct kpca_svm_scratch kpca_svm_scratch;
 kpca_svm_scratch *kpca_svm_scratch_new(void);
 void kpca_svm_scratch_free(kpca_svm_scratch *ws);
 
+/* The worker threads a training run of nmach binary machines starts:
+ * p->threads (0: one per online CPU), at most nmach, at least 1. */
+size_t kpca_svm_workers(const kpca_svm_params *p, size_t nmach);
+
 /* Trains the SVMs on the rows rows[0..n-1] of x
  * (stride ld, first dim columns), y and, for the GRAM backend, g or, in
  * binary32 (kpca eval --precision single), gs: exactly one of them (leading

@@ -45,18 +45,31 @@ typedef struct {
  * 0, 1, 2, ... (one seed) it does not increase, up to the rounding of the
  * distance formula.
  *
+ * Every pass over the points (a k-means++ draw, an assignment, a move to
+ * the means) reads them a block at a time and keeps nothing per point but
+ * one word: the distance to the nearest seed while seeding, then the
+ * point's centre (label's own storage when label is not NULL).  A
+ * re-seeding pass recomputes the distances the assignment made, keeping
+ * only the k farthest points.  The Lloyd passes choose centres without
+ * the points' norms; only the last pass, which gives the labels and the
+ * inertia, computes distances.
+ *
  * Outputs (the caller's; label and info may be NULL):
  *   centres (k x dim)  max_iter = 0 returns the k-means++ seeds (data points).
- *   label   (n)        each point's nearest returned centre, 0..k-1.
+ *   label   (n)        each point's nearest returned centre, 0..k-1; also
+ *                      the run's scratch, so its contents are undefined
+ *                      after a failure.
  *   info               iters = the assignment passes made: < max_iter means
  *                      converged (the last pass changed nothing); inertia as
  *                      kpca_kmeans_info says, from the same distances.
- * Cost: O(n k dim) per pass (DGEMM), and with label or info one pass more
- * when the centres moved after the last one (not converged, or max_iter 0);
- * memory O(n + k + KPCA_KMEANS_BLOCK k) besides x and the outputs.
- * Deterministic for a given seed (and BLAS thread count).  Errors:
- * KPCA_EUSAGE for k == 0, k > n, dim == 0 or sizes beyond BLAS's int;
- * KPCA_ENOMEM.  The outputs are undefined after a failure. */
+ * Cost: O(n k dim) per pass (DGEMM), O(n k dim) for the seeding, and with
+ * label or info one assignment pass more.  Memory besides x and the
+ * outputs: KPCA_KMEANS_BLOCK (k + 2) + k (dim + 4) doubles, the squared
+ * norms of at most KPCA_KMEANS_CACHED_NORMS points, and n words when label
+ * is NULL: nothing else grows with n.  Deterministic for a given seed (and
+ * BLAS thread count), whatever the block size up to BLAS's rounding.
+ * Errors: KPCA_EUSAGE for k == 0, k > n, dim == 0, or k or dim beyond
+ * BLAS's int; KPCA_ENOMEM.  The outputs are undefined after a failure. */
 kpca_status kpca_kmeans(const double *x, size_t n, size_t dim, size_t k, uint64_t seed, size_t max_iter,
                         double *centres, size_t *label, kpca_kmeans_info *info, kpca_error *err);
 
@@ -64,16 +77,39 @@ kpca_status kpca_kmeans(const double *x, size_t n, size_t dim, size_t k, uint64_
  * (the first on ties): run 0 uses seed itself, so restarts == 1 is
  * kpca_kmeans; run r >= 1 the r-th number of kpca_splitmix64 started at
  * seed.  Outputs as kpca_kmeans (label and info may be NULL; info->iters is
- * the kept run's); info->run is the kept run.  Cost: restarts times
- * kpca_kmeans', plus k x dim doubles and n size_t of scratch.  Errors: those
- * of kpca_kmeans, and KPCA_EUSAGE for restarts == 0.  Deterministic as
- * kpca_kmeans is. */
+ * the kept run's); info->run is the kept run.  The runs share label as
+ * their scratch; when the kept run is not the last, one assignment pass
+ * with its centres gives its labels again (the same bits: the same
+ * arithmetic).  Cost: restarts times kpca_kmeans', plus k x dim doubles.
+ * Errors: those of kpca_kmeans, and KPCA_EUSAGE for restarts == 0.
+ * Deterministic as kpca_kmeans is. */
 kpca_status kpca_kmeans_restarts(const double *x, size_t n, size_t dim, size_t k, uint64_t seed, size_t max_iter,
                                  size_t restarts, double *centres, size_t *label, kpca_kmeans_info *info,
                                  kpca_error *err);
 
-/* Points per DGEMM block in the k-means assignment (bounds its memory to
- * KPCA_KMEANS_BLOCK x k doubles). */
+/* Where kpca_kmeans_run finds the points, and how many it takes at once. */
+typedef struct {
+    size_t ld;    /* doubles from one point to the next, >= dim (0: dim):
+                   * the first dim columns of a wider matrix, uncopied */
+    size_t block; /* points per block (0: KPCA_KMEANS_BLOCK); memory grows
+                   * with it, the result does not beyond the rounding of
+                   * BLAS (the default's blocks give kpca_kmeans's bits) */
+} kpca_kmeans_opts;
+
+/* kpca_kmeans_restarts on the points x (n rows of stride opts->ld, their
+ * first dim columns) in blocks of opts->block points (opts NULL: the
+ * defaults).  kpca_kmeans and kpca_kmeans_restarts are this with opts NULL.
+ * Errors: theirs, and KPCA_EUSAGE for ld < dim or ld or block beyond
+ * BLAS's int. */
+kpca_status kpca_kmeans_run(const double *x, size_t n, size_t dim, size_t k, uint64_t seed, size_t max_iter,
+                            size_t restarts, const kpca_kmeans_opts *opts, double *centres, size_t *label,
+                            kpca_kmeans_info *info, kpca_error *err);
+
+/* Points per block in the k-means passes (bounds the assignment's memory
+ * to KPCA_KMEANS_BLOCK x k doubles). */
 #define KPCA_KMEANS_BLOCK 1024
+/* Squared norms |x_i|^2 kept for at most this many points (2 MiB); a pass
+ * over the points beyond them computes theirs again. */
+#define KPCA_KMEANS_CACHED_NORMS ((size_t)1 << 18)
 
 #endif

@@ -493,6 +493,70 @@ static void test_cross_validation(void **state)
     assert_int_equal(kpca_eval(g_xtr, g_ytr, NTRAIN, g_xte, g_yte, NTEST, K, pre, 1, &p, &row, &err), KPCA_EUSAGE);
 }
 
+/* kpca_eval_memory_need against its formulas (eval.h), and kpca_eval
+ * under a budget: the estimate with one worker fits exactly, a byte less
+ * is refused before anything is trained, and the table does not change. */
+static void test_memory_budget(void **state)
+{
+    (void)state;
+    features();
+    size_t count[10] = {0}, top1 = 0, top2 = 0;
+    for (size_t i = 0; i < NTRAIN; i++)
+        count[g_ytr[i]]++;
+    for (size_t c = 0; c < 10; c++) {
+        if (count[c] > top1) {
+            top2 = top1;
+            top1 = count[c];
+        } else if (count[c] > top2) {
+            top2 = count[c];
+        }
+    }
+    const double n = NTRAIN, t = NTEST, d = K, s = (double)(top1 + top2);
+    const size_t pre[2] = {8, 20};
+    const double k = 20.0, cache = fmin(200.0 * 1048576.0, 4.0 * s * s);
+    kpca_eval_params p = kpca_eval_defaults();
+    kpca_eval_memory m;
+    kpca_error err;
+    assert_int_equal(kpca_eval_memory_need(&p, g_ytr, NTRAIN, NTEST, K, pre, 2, 0, &m, &err), KPCA_OK);
+    assert_true(m.largest == top1 + top2);
+    assert_true(m.fixed == 48.0 * n + 8.0 * ((double)kpca_gram_striped_len(NTRAIN) + n * d));
+    assert_true(m.worker == 16.0 * s * (s + 2.0) + cache);
+    assert_non_null(strstr(m.what, "the 500 x 500 training Gram matrix"));
+    p.svm.scheme = KPCA_MC_OVR;
+    assert_int_equal(kpca_eval_memory_need(&p, g_ytr, NTRAIN, NTEST, K, pre, 2, 0, &m, &err), KPCA_OK);
+    assert_true(m.fixed == 48.0 * n + 8.0 * ((double)kpca_gram_striped_len(NTRAIN) + n * d) + 16.0 * n * (n + 2.0));
+    assert_true(m.worker == fmin(200.0 * 1048576.0, 4.0 * n * n));
+    p.svm.backend = KPCA_SVM_LIBLINEAR;
+    p.scale = KPCA_SCALE_STD;
+    assert_int_equal(kpca_eval_memory_need(&p, g_ytr, NTRAIN, NTEST, K, pre, 2, 1, &m, &err), KPCA_OK);
+    assert_true(m.fixed == 48.0 * n + 8.0 * (n + t) * d + 4.0 * 2.0 * t + 16.0 * n * (k + 2.0));
+    assert_true(m.worker == 0.0);
+    p.classifier = KPCA_CLF_LDA;
+    assert_int_equal(kpca_eval_memory_need(&p, g_ytr, NTRAIN, NTEST, K, pre, 2, 0, &m, &err), KPCA_OK);
+    assert_true(m.fixed == 48.0 * n + 8.0 * (n + t) * d + 8.0 * k * (2.0 * k + n));
+
+    /* the default evaluation under budgets around its estimate */
+    p = kpca_eval_defaults();
+    p.svm.threads = 2; /* the budget holds one worker: the table is the same */
+    kpca_eval_row free_rows[2], rows[2], spare[2];
+    eval(pre, 2, &p, free_rows);
+    assert_int_equal(kpca_eval_memory_need(&p, g_ytr, NTRAIN, NTEST, K, pre, 2, 0, &m, &err), KPCA_OK);
+    kpca_mem_set_budget((size_t)(m.fixed + m.worker));
+    kpca_status fits = kpca_eval(g_xtr, g_ytr, NTRAIN, g_xte, g_yte, NTEST, K, pre, 2, &p, rows, &err);
+    kpca_mem_set_budget((size_t)(m.fixed + m.worker) - 1);
+    kpca_error over;
+    kpca_status refused = kpca_eval(g_xtr, g_ytr, NTRAIN, g_xte, g_yte, NTEST, K, pre, 2, &p, spare, &over);
+    kpca_mem_set_budget(0);
+    if (fits != KPCA_OK)
+        fail_msg("the estimate as the budget: %s", err.msg);
+    assert_int_equal(rows[0].errors, free_rows[0].errors);
+    assert_int_equal(rows[0].nsv, free_rows[0].nsv);
+    assert_int_equal(rows[1].errors, free_rows[1].errors);
+    assert_int_equal(refused, KPCA_ENOMEM);
+    assert_non_null(strstr(over.msg, "eval with the gram backend needs about"));
+    assert_non_null(strstr(over.msg, "more than the memory budget"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_norm_scaling_is_rescaled_C),
         cmocka_unit_test(test_matches_libsvm_predict),
         cmocka_unit_test(test_cross_validation),
+        cmocka_unit_test(test_memory_budget),
     };
     return cmocka_run_group_tests(tests, NULL, teardown_all);
 }

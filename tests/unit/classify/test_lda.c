@@ -91,10 +91,57 @@ static void test_lda_reference(void **state)
     kpca_classifier_free(&cl);
 }
 
+/* The pooled covariance summed a block of rows at a time: blocks of 1, 7
+ * and n rows give the one-block classifier to 1e-12, on all rows and on a
+ * subset (as cross-validation trains). */
+static void test_lda_blocks(void **state)
+{
+    (void)state;
+    enum { N = 300, D = 6, NC = 4 };
+    double *x = tu_doubles(N * D);
+    int y[N];
+    size_t sub[N];
+    size_t nsub = 0;
+    uint64_t seed = 9;
+    for (size_t i = 0; i < N; i++) {
+        y[i] = (int)((i * 5) % NC);
+        for (size_t j = 0; j < D; j++)
+            x[i * D + j] = (j == (size_t)y[i] ? 2.0 : 0.0) + tu_rand(&seed);
+        if (i % 3 != 1)
+            sub[nsub++] = i;
+    }
+    kpca_error err;
+    for (int s = 0; s < 2; s++) {
+        const size_t *rows = s ? sub : NULL;
+        size_t n = s ? nsub : N;
+        kpca_classifier one, cl;
+        assert_int_equal(kpca_lda_train(x, D, D, y, rows, n, &one, &err), KPCA_OK);
+        const size_t blocks[] = {1, 7, n};
+        for (size_t b = 0; b < 3; b++) {
+            assert_int_equal(kpca_lda_train_blocks(x, D, D, y, rows, n, blocks[b], &cl, &err), KPCA_OK);
+            assert_int_equal(cl.nclass, one.nclass);
+            assert_memory_equal(cl.labels, one.labels, one.nclass * sizeof(int));
+            for (size_t i = 0; i < one.nmach * D; i++)
+                if (!(fabs(cl.w[i] - one.w[i]) <= 1e-12 * fmax(1.0, fabs(one.w[i]))))
+                    fail_msg("block %zu: w[%zu] %.17g, one block %.17g", blocks[b], i, cl.w[i], one.w[i]);
+            for (size_t i = 0; i < one.nmach; i++)
+                assert_true(fabs(cl.b[i] - one.b[i]) <= 1e-12 * fmax(1.0, fabs(one.b[i])));
+            if (blocks[b] == n) /* one block: the same DSYRK */
+                assert_memory_equal(cl.w, one.w, one.nmach * D * sizeof(double));
+            kpca_classifier_free(&cl);
+        }
+        kpca_classifier_free(&one);
+    }
+    assert_int_equal(kpca_lda_block_rows(10, 2048), 10);
+    assert_int_equal(kpca_lda_block_rows(100000, 2048), KPCA_LDA_BLOCK_BYTES / (8 * 2048));
+    assert_int_equal(kpca_lda_block_rows(5, (size_t)1 << 40), 1);
+    free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lda_reference),
+        cmocka_unit_test(test_lda_reference), cmocka_unit_test(test_lda_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
