@@ -54,7 +54,8 @@ static const cli_option options[] = {
     CLI_PRECISION_OPTION(o.precision, "the exact solver's eigensolve (binary32 halves its time; the kernel and its "
                                       "centring stay double, the model records it; the D x D fit of --no-primal's text is always double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
-     "randomized: extra sketch vectors (default: as many as --components)"},
+     "randomized: extra sketch vectors (default: as many as --components, at least "
+     CLI_STR(KPCA_RSVD_MIN_OVERSAMPLE) ")"},
     {"power-iters", 0, "Q", CLI_INT, &o.power_iters, 0, 100,
      "randomized: products with the kernel matrix beyond the first (default: " CLI_STR(KPCA_RSVD_POWER_ITERS) ")"},
     {"landmarks", 0, "L", CLI_SIZE, &o.landmarks, 2, 1e9,

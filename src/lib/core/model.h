@@ -102,8 +102,8 @@ int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out);
 typedef struct {
     kpca_kernel kernel;
     kpca_solver solver;
-    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components
-                            * (kpca_rsvd_sketch) */
+    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components,
+                            * at least 10 (kpca_rsvd_sketch) */
     size_t power_iters;    /* RANDOMIZED: products with K~ beyond the first */
     size_t landmarks;      /* NYSTROM: landmark count l (<= fit points) */
     kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
