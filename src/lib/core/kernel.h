@@ -104,8 +104,8 @@ kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kp
 /* What the kernel asks of the data besides finite values: chi2 needs
  * non-negative ones.  KPCA_OK, or KPCA_EFORMAT naming the first negative
  * value of the n x dim points x (row-major) by its 1-based row and column
- * (of the values): "the chi2 kernel needs non-negative values: row 3,
- * column 7 is -0.5".  Every other kernel: KPCA_OK.  O(n dim) for chi2,
+ * (of the values, not counting a label column): "the chi2 kernel needs
+ * non-negative values: row 3, column 7 of the values is -0.5".  Every other kernel: KPCA_OK.  O(n dim) for chi2,
  * O(1) otherwise; no allocation. */
 kpca_status kpca_kernel_check_data(const kpca_kernel *k, const double *x, size_t n, size_t dim, kpca_error *err);
 
