@@ -162,7 +162,7 @@ static void test_names_params_data(void **state)
     double x[6] = {0.0, 1.0, 2.0, 3.0, -0.5, -7.0};
     k = kpca_kernel_chi2(1.0);
     assert_int_equal(kpca_kernel_check_data(&k, x, 2, 3, &err), KPCA_EFORMAT);
-    assert_string_equal(err.msg, "the chi2 kernel needs non-negative values: row 2, column 2 is -0.5");
+    assert_string_equal(err.msg, "the chi2 kernel needs non-negative values: row 2, column 2 of the values is -0.5");
     assert_int_equal(kpca_kernel_check_data(&k, x, 1, 3, &err), KPCA_OK);
     const kpca_kernel others[] = {kpca_kernel_laplacian(1.0), kpca_kernel_cosine(), kpca_kernel_rbf(1.0),
                                   kpca_kernel_poly(2), kpca_kernel_precomputed()};
