@@ -368,6 +368,82 @@ static void test_no_preimage_no_reduce(void **state)
     free_data(&x, &G, &xnew, &C);
 }
 
+/* ---- every allocation failing in turn (tu_fail_loop): KPCA_ENOMEM, never
+ * another error or a crash; leaks show under ASan ---- */
+
+static kpca_dataset a_rows; /* 30 fit rows of an 80 x 80 GRAM */
+static kpca_dataset a_cross;
+static size_t a_idx[30];
+static kpca_model a_model;
+
+static kpca_status op_fit(kpca_solver solver, kpca_error *err)
+{
+    kpca_fit_params p = kpca_fit_defaults(1);
+    p.kernel = kpca_kernel_precomputed();
+    p.gram_index = a_idx;
+    p.solver = solver;
+    p.components = 4;
+    p.landmarks = 12;
+    kpca_model md;
+    kpca_status st = kpca_model_fit(&a_rows, &p, &md, NULL, err);
+    if (st == KPCA_OK)
+        kpca_model_free(&md);
+    return st;
+}
+
+static kpca_status op_fit_exact(kpca_error *err)
+{
+    return op_fit(KPCA_SOLVER_EXACT, err);
+}
+
+static kpca_status op_fit_nystrom(kpca_error *err)
+{
+    return op_fit(KPCA_SOLVER_NYSTROM, err);
+}
+
+static kpca_status op_transform_save_load(kpca_error *err)
+{
+    double z[NNEW * 4];
+    kpca_status st = kpca_model_transform(&a_model, a_cross.x, NNEW, NPTS, 4, z, err);
+    if (st != KPCA_OK)
+        return st;
+    st = kpca_model_save(&a_model, "tests/out/precomputed_alloc.h5", err);
+    kpca_model back;
+    if (st == KPCA_OK && (st = kpca_model_load("tests/out/precomputed_alloc.h5", &back, err)) == KPCA_OK)
+        kpca_model_free(&back);
+    return st;
+}
+
+static kpca_status op_lowest(kpca_error *err)
+{
+    double lowest;
+    return kpca_eig_lowest(a_rows.x, 30, 0.0, &lowest, err); /* the first 30 x 30 of the rows: any matrix */
+}
+
+static void test_alloc_failures(void **state)
+{
+    (void)state;
+    kpca_dataset x, G, xnew;
+    setup_data(&x, &G, &xnew, &a_cross);
+    assert_int_equal(kpca_subset_indices(NPTS, 30, 4, a_idx, NULL), KPCA_OK);
+    assert_int_equal(kpca_dataset_select(&G, a_idx, 30, &a_rows, NULL), KPCA_OK);
+    mkdir("tests", 0777);
+    mkdir("tests/out", 0777);
+    assert_int_equal(op_fit_exact(NULL), KPCA_OK);
+    kpca_fit_params p = kpca_fit_defaults(1);
+    p.kernel = kpca_kernel_precomputed();
+    p.gram_index = a_idx;
+    p.components = 4;
+    fit_ok(&a_rows, &p, &a_model, NULL);
+    tu_fail_loop("precomputed fit", op_fit_exact);
+    tu_fail_loop("precomputed Nystrom fit", op_fit_nystrom);
+    tu_fail_loop("precomputed transform, save, load", op_transform_save_load);
+    tu_fail_loop("kpca_eig_lowest", op_lowest);
+    kpca_model_free(&a_model);
+    kpca_dataset_free(&a_rows);
+    free_data(&x, &G, &xnew, &a_cross);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_indefinite),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_no_preimage_no_reduce),
+        cmocka_unit_test(test_alloc_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
