@@ -196,11 +196,17 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
     return st;
 }
 
-kpca_status kpca_eig_lowest(const double *a, size_t n, double shift, double *lowest, kpca_error *err)
+kpca_status kpca_eig_lowest(const double *a, size_t n, double tol, double *lowest, kpca_error *err)
 {
     *lowest = 0.0;
     if (n == 0)
         return KPCA_OK;
+    double diag = 0.0, fro = 0.0;
+    for (size_t i = 0; i < n; i++)
+        diag += fabs(a[i * n + i]);
+    for (size_t i = 0; i < n * n; i++)
+        fro += a[i] * a[i];
+    const double shift = tol * fmax(diag, sqrt(fro));
     double *c = kpca_alloc_array(n, n, sizeof(double));
     if (c == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for a copy of a %zu x %zu matrix", n, n);
@@ -222,7 +228,7 @@ kpca_status kpca_eig_lowest(const double *a, size_t n, double shift, double *low
                                   0.0, &found, wall, z, 1, isuppz);
             if (info != 0)
                 st = kpca_eig_lapack_status((int)info, "dsyevr", err);
-            else if (found == 1)
+            else if (found == 1 && wall[0] < -shift)
                 *lowest = wall[0];
             kpca_free(wall);
         }

@@ -43,17 +43,18 @@ int kpca_eig_evd_fits(size_t n);
 kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
                          double *evecs, kpca_error *err);
 
-/* Whether the symmetric n x n matrix a (row-major, both triangles set; not
- * modified) has an eigenvalue below -shift (shift >= 0), and which is its
- * smallest then: a Cholesky factorisation (dpotrf) of a copy of a + shift I;
- * when it succeeds, every eigenvalue exceeds -shift (up to the rounding of
- * the factorisation, about n eps |a|) and *lowest = 0; when it fails, the
- * smallest eigenvalue of a (dsyevr, no vectors) goes into *lowest (it may
- * then lie a rounding above -shift: the caller compares).  Cost: n^2
- * doubles and n^3/3 flops (BLAS 3), and when the factorisation fails the
- * tridiagonal reduction, 4n^3/3 flops, more.  Errors: KPCA_ENOMEM,
- * KPCA_ENUMERIC (dsyevr: kpca_eig_lapack_status); *lowest is 0 then. */
-kpca_status kpca_eig_lowest(const double *a, size_t n, double shift, double *lowest, kpca_error *err);
+/* The most negative eigenvalue of the symmetric n x n matrix a (row-major,
+ * both triangles set; not modified) when it lies below -shift, shift = tol
+ * max(sum_i |a_ii|, |a|_F) (tol >= 0: what counts as rounding), into
+ * *lowest; else *lowest = 0.  A Cholesky factorisation (dpotrf) of a copy of
+ * a + shift I decides: when it succeeds, every eigenvalue exceeds -shift
+ * (up to the rounding of the factorisation, about n eps |a|); only when it
+ * fails is the smallest eigenvalue computed (dsyevr, no vectors) and
+ * compared.  Cost: n^2 doubles and n^3/3 flops (BLAS 3), and the
+ * tridiagonal reduction, 4n^3/3 flops, more when the factorisation fails.
+ * Errors: KPCA_ENOMEM, KPCA_ENUMERIC (dsyevr: kpca_eig_lapack_status);
+ * *lowest is 0 then. */
+kpca_status kpca_eig_lowest(const double *a, size_t n, double tol, double *lowest, kpca_error *err);
 
 /* The sign rule of every eigenvector kpca returns (exact and randomized
  * solvers, Nystrom components): the first entry of largest magnitude is

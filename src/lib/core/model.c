@@ -295,23 +295,6 @@ static kpca_status precomputed_gram(const kpca_dataset *fit, const size_t *gram_
     return KPCA_OK;
 }
 
-/* The most negative eigenvalue of the symmetric n x n matrix K (a precomputed
- * kernel's, centred or not) when it is below -tol * max(trace of |diag|,
- * |K|_F), else 0: kpca_eig_lowest with that shift */
-static kpca_status clear_negative(const double *K, size_t n, double tol, double *lowest, kpca_error *err)
-{
-    double diag = 0.0, fro = 0.0;
-    for (size_t i = 0; i < n; i++)
-        diag += fabs(K[i * n + i]);
-    for (size_t i = 0; i < n * n; i++)
-        fro += K[i] * K[i];
-    const double shift = tol * fmax(diag, sqrt(fro));
-    kpca_status st = kpca_eig_lowest(K, n, shift, lowest, err);
-    if (st == KPCA_OK && !(*lowest < -shift))
-        *lowest = 0.0;
-    return st;
-}
-
 /* The single-process solvers on the m x m kernel matrix: exact (a count or a
  * variance fraction) and randomized.  *want may change (variance). */
 static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, int by_variance, size_t *want_io,
@@ -371,7 +354,7 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
         trace += K[i * m + i];
     st = kpca_center_check(&p->kernel, trace, model->grandmean, K, m * m, err);
     if (st == KPCA_OK && pre) /* the user's matrix: is its negative part clear? */
-        st = clear_negative(K, m, inf.tol, &inf.lowest, err);
+        st = kpca_eig_lowest(K, m, inf.tol, &inf.lowest, err);
     if (st != KPCA_OK)
         goto fail;
     double t2 = kpca_now();

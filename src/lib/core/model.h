@@ -156,7 +156,8 @@ typedef struct {
                                * matrix whose negative part the fit drops - the centred
                                * kernel matrix of the fit points (exact, randomized), the
                                * landmarks' kernel matrix (Nystrom) - when it is below
-                               * -tol * max(trace, |.|_F) of that matrix (kpca_eig_lowest);
+                               * -tol * max(sum |diagonal|, |.|_F) of that matrix
+                               * (kpca_eig_lowest, with the fit's tolerance);
                                * else 0 */
 } kpca_fit_info;
 

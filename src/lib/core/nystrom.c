@@ -148,16 +148,7 @@ static kpca_status precomputed_kernels(const kpca_dataset *fit, const size_t *gr
         return kpca_fail(err, KPCA_EFORMAT, "the kernel matrix of the %zu landmarks (numbered as they are): %s", l,
                          why.msg);
     kpca_kernel_symmetrize(kll, l);
-    double diag = 0.0, fro = 0.0;
-    for (size_t i = 0; i < l; i++)
-        diag += fabs(kll[i * l + i]);
-    for (size_t i = 0; i < l * l; i++)
-        fro += kll[i] * kll[i];
-    const double shift = tol * fmax(diag, sqrt(fro));
-    kpca_status st = kpca_eig_lowest(kll, l, shift, lowest, err);
-    if (st == KPCA_OK && !(*lowest < -shift))
-        *lowest = 0.0;
-    return st;
+    return kpca_eig_lowest(kll, l, tol, lowest, err);
 }
 
 kpca_status kpca_nystrom_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,

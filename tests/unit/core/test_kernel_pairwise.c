@@ -206,9 +206,9 @@ static void test_precomputed_matrix(void **state)
     assert_non_null(strstr(err.msg, "row 3, column 2 is not finite"));
 }
 
-/* kpca_eig_lowest: 0 for a positive semi-definite matrix (a rounding-level
- * negative eigenvalue included), the smallest eigenvalue (dsyevd's) when
- * one lies below -shift; the matrix is left as it was */
+/* kpca_eig_lowest: 0 for a positive semi-definite matrix (its rounding-level
+ * negative eigenvalues included), the smallest eigenvalue (dsyevd's) when it
+ * lies below -tol max(sum |a_ii|, |a|_F); the matrix is left as it was */
 static void test_eig_lowest(void **state)
 {
     (void)state;
@@ -216,24 +216,34 @@ static void test_eig_lowest(void **state)
     double *x = tu_rand_doubles(n * dim, 3), *K = tu_doubles(n * n), *c = tu_doubles(n * n), *w = tu_doubles(n);
     kpca_kernel lin = kpca_kernel_linear(); /* rank 6: 44 zero eigenvalues */
     kpca_kernel_gram(&lin, x, n, dim, K);
+    memcpy(c, K, n * n * sizeof *c);
+    assert_int_equal(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)n, c, (lapack_int)n, w), 0);
     kpca_error err;
     double lowest = 1.0;
-    assert_int_equal(kpca_eig_lowest(K, n, 1e-12 * n, &lowest, &err), KPCA_OK);
+    assert_int_equal(kpca_eig_lowest(K, n, 50 * 2.2e-16, &lowest, &err), KPCA_OK);
     assert_true(lowest == 0.0);
-    /* an indefinite one: K - 0.3 I */
+    /* an indefinite one: K - 0.3 I, its smallest eigenvalue -0.3 up to rounding */
     for (size_t i = 0; i < n; i++)
         K[i * n + i] -= 0.3;
     memcpy(c, K, n * n * sizeof *c);
-    assert_int_equal(kpca_eig_lowest(K, n, 1e-12 * n, &lowest, &err), KPCA_OK);
+    assert_int_equal(kpca_eig_lowest(K, n, 50 * 2.2e-16, &lowest, &err), KPCA_OK);
     for (size_t i = 0; i < n * n; i++)
         assert_true(K[i] == c[i]);
     assert_int_equal(LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)n, c, (lapack_int)n, w), 0);
     if (!(fabs(lowest - w[0]) <= 1e-12))
         fail_msg("lowest %.17g, dsyevd %.17g", lowest, w[0]);
     assert_true(fabs(lowest + 0.3) <= 1e-12);
-    /* a shift past the negative part: positive definite, 0 */
-    assert_int_equal(kpca_eig_lowest(K, n, 0.31, &lowest, &err), KPCA_OK);
+    /* a tolerance past the negative part (0.3 < tol max(sum |a_ii|, |a|_F)): 0 */
+    double sumabs = 0.0, fro = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sumabs += fabs(K[i * n + i]);
+    for (size_t i = 0; i < n * n; i++)
+        fro += K[i] * K[i];
+    const double scale = fmax(sumabs, sqrt(fro));
+    assert_int_equal(kpca_eig_lowest(K, n, 0.31 / scale, &lowest, &err), KPCA_OK);
     assert_true(lowest == 0.0);
+    assert_int_equal(kpca_eig_lowest(K, n, 0.29 / scale, &lowest, &err), KPCA_OK);
+    assert_true(fabs(lowest + 0.3) <= 1e-12);
     free(x);
     free(K);
     free(c);
