@@ -81,10 +81,11 @@ const cli_command cli_fit_command = {
     "--kernel precomputed: DATA is the kernel matrix GRAM itself, k(x_i, x_j) of\n"
     "M points in any format (labels as for any data), square, finite and\n"
     "symmetric within a relative 1e-6 (else refused); a clearly indefinite\n"
-    "matrix gets a warning naming its most negative eigenvalue, whose part is\n"
-    "dropped.  The model has no input space: transform takes the n x M kernel\n"
-    "values of new points against GRAM's M points, in GRAM's order; denoise and\n"
-    "reduce refuse it.  Nystrom takes uniform landmarks (rows and columns).",
+    "matrix gets a warning naming its most negative eigenvalue, and its\n"
+    "negative part is dropped.  The model has no input space: transform takes\n"
+    "the n x M kernel values of new points against GRAM's M points, in GRAM's\n"
+    "order; denoise and reduce refuse it.  Nystrom takes uniform landmarks\n"
+    "(rows and columns).",
     options, sizeof options / sizeof options[0], cmd_fit, 1, 1,
 };
 
