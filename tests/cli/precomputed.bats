@@ -231,3 +231,14 @@ PYEOF
     refused "$TMP/z.h5" 2 transform --input-range 0,1 "$TMP/pre.h5" "$D/cross.npy" -o "$TMP/z.h5"
     assert_stderr_contains "option '--input-range' does not apply to the model '$TMP/pre.h5' of a precomputed kernel"
 }
+
+@test "precomputed: a LIBSVM GRAM has its omitted zeros restored (M x M), and CROSS too" {
+    # 2 on the diagonal, 1 beside it: row 1 omits columns 3 and 4
+    printf '0 1:2 2:1\n1 1:1 2:2 3:1\n0 2:1 3:2 4:1\n1 3:1 4:2\n' >"$TMP/g.svm"
+    printf '0 1:1 2:1\n' >"$TMP/c.svm"
+    ok fit -q --kernel precomputed -k 2 "$TMP/g.svm" -o "$TMP/g.h5"
+    run --separate-stderr "$KPCA" info "$TMP/g.h5"
+    assert_stdout_contains $'dim 4\n' $'model_points 4\n'
+    ok transform -q -f csv "$TMP/g.h5" "$TMP/c.svm" -o "$TMP/z.csv"
+    [ "$(wc -l <"$TMP/z.csv")" -eq 2 ] || fail "one point's features expected: $(cat "$TMP/z.csv")"
+}

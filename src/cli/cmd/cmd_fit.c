@@ -270,9 +270,14 @@ int cmd_fit(int argc, char **argv)
     if (r != 0)
         return r;
     /* what the kernel asks of the data: chi2's non-negative values; GRAM a
-     * kernel matrix (all of it, whatever the subset) */
-    kpca_status cst = pre ? kpca_kernel_check_matrix(all.x, all.n, all.dim, KPCA_PRECOMPUTED_SYMMETRY_TOL, &err)
-                          : kpca_kernel_check_data(&p.kernel, all.x, all.n, all.dim, &err);
+     * kernel matrix (all of it, whatever the subset), LIBSVM's trailing
+     * zeros restored first */
+    kpca_status cst = KPCA_OK;
+    if (pre && all.format == KPCA_FMT_LIBSVM && all.dim < all.n)
+        cst = kpca_dataset_pad(&all, all.n, &err);
+    if (cst == KPCA_OK)
+        cst = pre ? kpca_kernel_check_matrix(all.x, all.n, all.dim, KPCA_PRECOMPUTED_SYMMETRY_TOL, &err)
+                  : kpca_kernel_check_data(&p.kernel, all.x, all.n, all.dim, &err);
     if (cst != KPCA_OK) {
         /* a text GRAM whose first column became the labels is one column short */
         const int label_taken = pre && !all.unlabelled && all.n == all.dim + 1 &&
