@@ -490,13 +490,25 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
             cli_hint(cli_current);
             return KPCA_EFORMAT;
         }
-        cli_error("'%s' has %zu values per point but the model '%s' expects %zu", data_path, ds->dim, model_path,
-                  model->dim);
+        if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED)
+            cli_error("'%s' has %zu values per point but the model '%s' of a precomputed kernel needs %zu: each point's "
+                      "kernel values with all %zu points of its kernel matrix, in that matrix's order",
+                      data_path, ds->dim, model_path, model->dim, model->dim);
+        else
+            cli_error("'%s' has %zu values per point but the model '%s' expects %zu", data_path, ds->dim, model_path,
+                      model->dim);
         return KPCA_EFORMAT;
+    }
+    kpca_error err;
+    if (kpca_kernel_check_data(&model->kernel, ds->x, ds->n, ds->dim, &err) != KPCA_OK) {
+        cli_error("'%s': %s", data_path, err.msg);
+        return err.code;
     }
     double lo, hi, span = model->input_hi - model->input_lo;
     kpca_dataset_range(ds, &lo, &hi);
-    if (span > 0 && (fabs(lo - model->input_lo) > 0.25 * span || fabs(hi - model->input_hi) > 0.25 * span))
+    /* (a precomputed kernel's values are no points to rescale) */
+    if (span > 0 && model->kernel.type != KPCA_KERNEL_PRECOMPUTED &&
+        (fabs(lo - model->input_lo) > 0.25 * span || fabs(hi - model->input_hi) > 0.25 * span))
         cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]; "
                  "rescale with --input-range?", data_path, lo, hi, model->input_lo, model->input_hi);
     return 0;
@@ -521,6 +533,12 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
             cli_usage("option '--smooth': the model '%s' smooths its inputs with sigma %s, not %s: drop --smooth or "
                       "give the model's sigma",
                       model_path, cli_number(model->smooth, have), cli_number(in->smooth, given));
+        kpca_model_free(model);
+        return KPCA_EUSAGE;
+    }
+    if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED && (in->range != NULL || in->round >= 0)) {
+        cli_usage("option '%s' does not apply to the model '%s' of a precomputed kernel (its inputs are kernel values)",
+                  in->range != NULL ? "--input-range" : "--round", model_path);
         kpca_model_free(model);
         return KPCA_EUSAGE;
     }

@@ -99,13 +99,16 @@ void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
 #define CLI_NUMBER_MAX 32
 const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
 /* Checks that DATA fits MODEL: the same dimension (else reports it and
- * returns KPCA_EFORMAT) and, as a warning, a similar value range. */
+ * returns KPCA_EFORMAT; a precomputed kernel's: the width of its kernel
+ * matrix), values the kernel takes (chi2: non-negative; KPCA_EFORMAT) and,
+ * as a warning, a similar value range (not for a precomputed kernel). */
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);
 /* Loads MODEL and reads DATA for it (cli_read_input, then
  * cli_check_model_data), smoothed as the model's fit data was (its `smooth`):
  * a --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
- * values named).  0, or an exit code (reported) with neither left
+ * values named), and so are --input-range and --round for a precomputed
+ * kernel's model.  0, or an exit code (reported) with neither left
  * allocated. */
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
                         kpca_dataset *ds);

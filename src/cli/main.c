@@ -22,7 +22,8 @@ static const cli_command *const commands[] = {
 static void usage(FILE *fp)
 {
     fprintf(fp, "usage: kpca <command> [options] [arguments]\n\n"
-                "Kernel PCA (polynomial, rbf, sigmoid and linear kernels), and linear SVMs\non its components "
+                "Kernel PCA (polynomial, rbf, sigmoid, linear, laplacian, cosine and chi2\nkernels, or a kernel "
+                "matrix of your own), and linear SVMs on its components\n"
                 "(Schoelkopf, Smola & Mueller 1998).\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);

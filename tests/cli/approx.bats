@@ -15,6 +15,10 @@ setup() {
     assert_stderr_contains "randomized s=24 q=4 seed=1"
     run --separate-stderr "$KPCA" info "$TMP/r.h5"
     assert_stdout_contains "solver randomized s=24 q=4 seed=1" "centring kernel" "fit_points 400"
+    # fewer than 10 components: the sketch still has 10 extra vectors
+    run --separate-stderr "$KPCA" fit -d 3 -k 4 --solver randomized "$TMP/fit.txt" -o "$TMP/r4.h5"
+    assert_status 0
+    assert_stderr_contains "randomized s=14 q=4 seed=1"
     for how in uniform kmeans; do
         run --separate-stderr "$KPCA" fit -q -d 3 -k 12 --solver nystrom --landmarks 90 --landmark-method "$how" \
             "$TMP/fit.txt" -o "$TMP/n.h5"

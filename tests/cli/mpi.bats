@@ -229,3 +229,29 @@ same_projections() {
     assert_stderr_contains "the distributed build runs the exact solver"
     assert_no_output "$OUT/m.h5"
 }
+
+@test "kpca-mpi: laplacian, cosine and chi2 give the single-process model; a precomputed kernel is refused, no model" {
+    local kernel p
+    # chi2 needs non-negative values: the pixels mapped from [-1, 1] onto [0, 1]
+    for f in fit test; do
+        awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %.4f", ($i + 1) / 2; print "" }' "$TMP/$f.txt" \
+            >"$TMP/$f.pos"
+    done
+    for kernel in "--kernel laplacian" "--kernel cosine" "--kernel chi2 --gamma 0.1"; do
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $kernel -k 9 "$TMP/fit.pos" -o "$TMP/one.h5"
+        for p in 1 2; do
+            # shellcheck disable=SC2086
+            run --separate-stderr mpi "$p" fit -q $kernel -k 9 "$TMP/fit.pos" -o "$OUT/dist-$p.h5"
+            assert_status 0
+            same_eigenvalues "$TMP/one.h5" "$OUT/dist-$p.h5"
+            cp "$TMP/test.pos" "$TMP/test.txt"
+            same_projections "$TMP/one.h5" "$OUT/dist-$p.h5"
+        done
+    done
+    awk '{ for (j = 1; j <= 40; j++) printf "%d%s", (NR == j) + 1, j < 40 ? "," : "\n" }' <(seq 40) >"$TMP/gram.csv"
+    run --separate-stderr mpi 2 fit -k 5 --kernel precomputed --label none "$TMP/gram.csv" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "the distributed build computes its kernel matrix from points: run kpca on one machine"
+    assert_no_output "$OUT/m.h5"
+}

@@ -199,7 +199,7 @@ bad_fit() {
 
 @test "fit --kernel: unknown names refused; options of another kernel refused, not ignored" {
     bad_fit --kernel gaussian
-    assert_stderr_contains "option '--kernel'" "poly, rbf, sigmoid or linear" "'gaussian'"
+    assert_stderr_contains "option '--kernel'" "poly, rbf, sigmoid, linear, laplacian, cosine, chi2 or precomputed" "'gaussian'"
     bad_fit --kernel RBF
     bad_fit --kernel rbf --degree 2
     assert_stderr_contains "option '--degree' does not apply to --kernel rbf"

@@ -116,6 +116,12 @@ printf '1 1:0.5 2:1\n2 1:-1 2:0.25\n1 1:0.3 2:-0.7\n2 1:0.9 2:0.1\n' >"$t/lin.tx
 # reduction, rho)
 "$K" fit -q -d 2 -m 20 -k 3 --smooth 0.75 data/zip.train.gz -o "$c/model/smooth.model"
 "$K" reduce -q -m 5 "$c/model/poly2.model" -o "$c/model/reduced.model"
+# a laplacian one (gamma of another kernel) and a precomputed one
+# (gram_index in place of fit_x: 12 of 15 points of a 15 x 15 matrix)
+"$K" fit -q --kernel laplacian -m 20 -k 3 data/zip.train.gz -o "$c/model/laplacian.model"
+awk '{ for (j = 1; j <= 15; j++) printf "%d%s", (NR == j) + 1, j < 15 ? "," : "\n" }' "$(seq 15 >"$t/15" && echo "$t/15")" \
+    >"$t/gram.csv"
+"$K" fit -q --kernel precomputed --label none -m 12 -s 2 -k 3 "$t/gram.csv" -o "$c/model/precomputed.model"
 # model_sealed (the loader behind the seal): the same valid models
 cp "$c"/model/*.model "$c/model_sealed/"
 ls -l "$c"/*

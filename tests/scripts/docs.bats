@@ -163,6 +163,35 @@ but the README shows
 $want"
 }
 
+# marked_block FILE MARK KIND: the block of FILE between <!-- MARK --> and
+# <!-- /MARK -->, as quickstart_block reads the README's
+marked_block() {
+    awk -v mark="$2" -v kind="$3" '$0 == "<!-- " mark " -->" { on = 1; next } $0 == "<!-- /" mark " -->" { on = 0 }
+        !on { next }
+        /^```/ { if (infence) { infence = 0; n++ } else infence = 1; next }
+        infence && ((kind == "sh" && n == 0) || (kind == "text" && n == 1)) { print }' "$REPO/$1"
+}
+
+@test "docs: own-data.md's precomputed-kernel example runs as written and prints what it shows" {
+    local cmds want
+    cmds=$(marked_block docs/own-data.md precomputed sh)
+    want=$(marked_block docs/own-data.md precomputed text)
+    [ -n "$cmds" ] && [ -n "$want" ] || fail "no marked example in docs/own-data.md"
+    have_sklearn || skip "$PY cannot import sklearn (the example computes its kernel with it)"
+    # kpca as installed: on the PATH
+    mkdir -p "$TMP/bin" "$TMP/work"
+    ln -s "$(cd "$(dirname "$KPCA")" && pwd)/$(basename "$KPCA")" "$TMP/bin/kpca"
+    cd "$TMP/work"
+    printf '%s\n' "$cmds" >example.sh
+    PATH="$TMP/bin:$PATH" run --separate-stderr sh -e example.sh
+    [ "$status" -eq 0 ] || { echo "$stderr"; fail "the example failed"; }
+    [ "$output" = "$want" ] || fail "the example prints
+$output
+but docs/own-data.md shows
+$want"
+    [ -s hi.model ] && [ -s test.h5 ] || fail "the example wrote no model or features"
+}
+
 @test "docs: the quick start's cells are the headline table's (results/usps-poly-svm.csv)" {
     local k pct errs total csv
     quickstart_block text | sed 1d >"$TMP/want"

@@ -52,7 +52,8 @@ const cli_command cli_denoise_command = {
     "halved until it does not increase the objective. Starts at the point itself;\n"
     "linear is PCA reconstruction. Prints the mean squared error per value to\n"
     "the clean DATA.  Models of the exact and randomized solvers only (a\n"
-    "Nystrom model's points are landmarks).",
+    "Nystrom model's points are landmarks), of the kernels poly, rbf, sigmoid\n"
+    "and linear (a precomputed kernel has no input space).",
     options, sizeof options / sizeof options[0], cmd_denoise, 2, 2,
 };
 

@@ -25,10 +25,12 @@ static struct {
 
 static const cli_option options[] = {
     {"kernel", 0, "NAME", CLI_STRING, &o.kernel, 0, 0,
-     "poly (gamma x.y + coef0)^d, rbf exp(-|x-y|^2/(2 sigma^2)), sigmoid tanh(gamma x.y + coef0) or linear x.y (default: poly)"},
+     "poly (gamma x.y + coef0)^d, rbf exp(-|x-y|^2/(2 sigma^2)), sigmoid tanh(gamma x.y + coef0), linear x.y, "
+     "laplacian exp(-gamma |x-y|_1), cosine x.y/(|x| |y|), chi2 exp(-gamma sum (x-y)^2/(x+y)) (non-negative data), "
+     "or precomputed: DATA is the M x M kernel matrix GRAM of the fit points (default: poly)"},
     {"degree", 'd', "D", CLI_INT, &o.degree, 1, KPCA_MAX_DEGREE, "polynomial degree, 1..20 (default: 3)"},
     {"gamma", 0, "G", CLI_DOUBLE, &o.gamma, 1e-300, 1e300,
-     "poly and sigmoid: the scale of x.y (default: 1 for poly, 1/dim for sigmoid)"},
+     "poly, sigmoid, laplacian and chi2: the scale (default: 1 for poly and chi2, 1/dim for sigmoid and laplacian)"},
     {"coef0", 0, "C", CLI_DOUBLE, &o.coef0, -1e300, 1e300,
      "poly: offset >= 0 (default: 0, the paper's kernel); sigmoid: any offset (default: 1)"},
     {"sigma", 0, "S", CLI_DOUBLE, &o.sigma, 1e-300, 1e300,
@@ -36,7 +38,8 @@ static const cli_option options[] = {
     {"components", 'k', "K", CLI_STRING, &o.components, 0, 0,
      "components to keep: a count, or a fraction in (0, 1) of the centred kernel's trace to explain, "
      "e.g. 0.95 (default: all with a non-zero eigenvalue)"},
-    {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9, "fit on M rows of the data (default: all rows)"},
+    {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9,
+     "fit on M rows of the data (default: all rows); precomputed: on M of GRAM's points, their rows and columns"},
     {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
      "0: the first M rows (default); else a random subset drawn with seed S"},
     {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1,
@@ -51,7 +54,8 @@ static const cli_option options[] = {
     CLI_PRECISION_OPTION(o.precision, "the exact solver's eigensolve (binary32 halves its time; the kernel and its "
                                       "centring stay double, the model records it; the D x D fit of --no-primal's text is always double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
-     "randomized: extra sketch vectors (default: as many as --components)"},
+     "randomized: extra sketch vectors (default: as many as --components, at least "
+     CLI_STR(KPCA_RSVD_MIN_OVERSAMPLE) ")"},
     {"power-iters", 0, "Q", CLI_INT, &o.power_iters, 0, 100,
      "randomized: products with the kernel matrix beyond the first (default: " CLI_STR(KPCA_RSVD_POWER_ITERS) ")"},
     {"landmarks", 0, "L", CLI_SIZE, &o.landmarks, 2, 1e9,
@@ -73,7 +77,15 @@ const cli_command cli_fit_command = {
     "DATA is ESL text (zip.train.gz), LIBSVM text, CSV/TSV, NumPy .npy or HDF5 (FILE:GROUP, e.g.\n"
     "usps.h5:train), plain or gzip, the format found from the content (--format forces it).\n"
     "The kernel matrix of the M fit points is centred in feature space and its\n"
-    "largest eigenpairs are kept, normalised so that mu (alpha.alpha) = 1.",
+    "largest eigenpairs are kept, normalised so that mu (alpha.alpha) = 1.\n"
+    "--kernel precomputed: DATA is the kernel matrix GRAM itself, k(x_i, x_j) of\n"
+    "M points in any format (labels as for any data), square, finite and\n"
+    "symmetric within a relative 1e-6 (else refused); a clearly indefinite\n"
+    "matrix gets a warning naming its most negative eigenvalue, and its\n"
+    "negative part is dropped.  The model has no input space: transform takes\n"
+    "the n x M kernel values of new points against GRAM's M points, in GRAM's\n"
+    "order; denoise and reduce refuse it.  Nystrom takes uniform landmarks\n"
+    "(rows and columns).",
     options, sizeof options / sizeof options[0], cmd_fit, 1, 1,
 };
 
@@ -148,21 +160,32 @@ int cmd_fit(int argc, char **argv)
     }
     kpca_kernel_type kt = KPCA_KERNEL_POLY;
     if (o.kernel != NULL && kpca_kernel_parse(o.kernel, &kt) != 0) {
-        cli_usage("option '--kernel': expected poly, rbf, sigmoid or linear, got '%s'", o.kernel);
+        cli_usage("option '--kernel': expected poly, rbf, sigmoid, linear, laplacian, cosine, chi2 or precomputed, "
+                  "got '%s'", o.kernel);
         return KPCA_EUSAGE;
     }
     /* an option that the kernel does not have is a mistake, not a no-op */
+    const int has_gamma = kt == KPCA_KERNEL_POLY || kt == KPCA_KERNEL_SIGMOID || kt == KPCA_KERNEL_LAPLACIAN ||
+                          kt == KPCA_KERNEL_CHI2;
+    const int pre = kt == KPCA_KERNEL_PRECOMPUTED;
     const char *stray = NULL;
     if (kt != KPCA_KERNEL_POLY && o.degree != 0)
         stray = "--degree";
-    else if ((kt == KPCA_KERNEL_RBF || kt == KPCA_KERNEL_LINEAR) && !isnan(o.gamma))
+    else if (!has_gamma && !isnan(o.gamma))
         stray = "--gamma";
-    else if ((kt == KPCA_KERNEL_RBF || kt == KPCA_KERNEL_LINEAR) && !isnan(o.coef0))
+    else if (kt != KPCA_KERNEL_POLY && kt != KPCA_KERNEL_SIGMOID && !isnan(o.coef0))
         stray = "--coef0";
     else if (kt != KPCA_KERNEL_RBF && !isnan(o.sigma))
         stray = "--sigma";
+    else if (pre && o.in.smooth > 0.0) /* GRAM holds kernel values, not images or points */
+        stray = "--smooth";
+    else if (pre && o.in.range != NULL)
+        stray = "--input-range";
+    else if (pre && o.in.round >= 0)
+        stray = "--round";
     if (stray != NULL) {
-        cli_usage("option '%s' does not apply to --kernel %s", stray, kpca_kernel_name(kt));
+        cli_usage("option '%s' does not apply to --kernel %s%s", stray, kpca_kernel_name(kt),
+                  pre ? " (DATA holds kernel values, not points)" : "");
         return KPCA_EUSAGE;
     }
     kpca_fit_params p = kpca_fit_defaults(o.degree ? (int)o.degree : 3);
@@ -175,6 +198,8 @@ int cmd_fit(int argc, char **argv)
         p.kernel.coef0 = o.coef0;
     else if (kt == KPCA_KERNEL_SIGMOID)
         p.kernel.coef0 = 1.0;
+    if (kt == KPCA_KERNEL_CHI2 && isnan(o.gamma))
+        p.kernel.gamma = KPCA_CHI2_DEFAULT_GAMMA;
     kpca_error err;
     if (o.components != NULL) {
         long count;
@@ -244,6 +269,26 @@ int cmd_fit(int argc, char **argv)
     r = cli_read_input(pos[0], &o.in, 0, &all, NULL);
     if (r != 0)
         return r;
+    /* what the kernel asks of the data: chi2's non-negative values; GRAM a
+     * kernel matrix (all of it, whatever the subset), LIBSVM's trailing
+     * zeros restored first */
+    kpca_status cst = KPCA_OK;
+    if (pre && all.format == KPCA_FMT_LIBSVM && all.dim < all.n)
+        cst = kpca_dataset_pad(&all, all.n, &err);
+    if (cst == KPCA_OK)
+        cst = pre ? kpca_kernel_check_matrix(all.x, all.n, all.dim, KPCA_PRECOMPUTED_SYMMETRY_TOL, &err)
+                  : kpca_kernel_check_data(&p.kernel, all.x, all.n, all.dim, &err);
+    if (cst != KPCA_OK) {
+        /* a text GRAM whose first column became the labels is one column short */
+        const int label_taken = pre && !all.unlabelled && all.n == all.dim + 1 &&
+                                (all.format == KPCA_FMT_CSV || all.format == KPCA_FMT_ESL);
+        cli_error("'%s': %s%s", pos[0], err.msg,
+                  label_taken ? "; a column was read as the labels: give --label none if every column holds kernel "
+                                "values"
+                              : "");
+        kpca_dataset_free(&all);
+        return cst;
+    }
     size_t m = o.subset ? o.subset : all.n;
     if (m > all.n) {
         cli_error("'%s' has %zu rows: cannot fit on a subset of %zu", pos[0], all.n, m);
@@ -259,20 +304,23 @@ int cmd_fit(int argc, char **argv)
                                  : kpca_subset_indices(all.n, m, (uint64_t)o.seed, idx, &err);
     if (st == KPCA_OK)
         st = kpca_dataset_select(&all, idx, m, &fit, &err);
-    kpca_free(idx);
     size_t nall = all.n;
     kpca_dataset_free(&all);
-    if (st != KPCA_OK)
+    if (st != KPCA_OK) {
+        kpca_free(idx);
         return cli_fail(&err);
+    }
+    p.gram_index = pre ? idx : NULL; /* the fit points among GRAM's (their columns) */
 
     /* the data-dependent defaults need the fit points */
-    if (kt == KPCA_KERNEL_SIGMOID && isnan(o.gamma))
+    if ((kt == KPCA_KERNEL_SIGMOID || kt == KPCA_KERNEL_LAPLACIAN) && isnan(o.gamma))
         p.kernel.gamma = 1.0 / (double)fit.dim;
     if (kt == KPCA_KERNEL_RBF)
         p.kernel.sigma = isnan(o.sigma) ? kpca_kernel_default_sigma(fit.x, fit.n, fit.dim) : o.sigma;
     /* the rules that need the data: counts against the fit points */
     if (m >= 2 && kpca_fit_check(&p, m, &param, &err) != KPCA_OK) {
         kpca_dataset_free(&fit);
+        kpca_free(idx);
         return fit_param_error(param, &err);
     }
     char kd[96];
@@ -282,8 +330,14 @@ int cmd_fit(int argc, char **argv)
     kpca_fit_info info;
     st = kpca_model_fit(&fit, &p, &model, &info, &err);
     kpca_dataset_free(&fit);
+    kpca_free(idx);
     if (st != KPCA_OK)
         return cli_fail(&err);
+    if (info.lowest < 0.0)
+        cli_warn("'%s' is not positive semi-definite: the most negative eigenvalue of the %s is %.6g; kernel PCA "
+                 "keeps the positive eigenvalues only (the negative part is dropped)",
+                 pos[0], p.solver == KPCA_SOLVER_NYSTROM ? "landmarks' kernel matrix" : "fit points' centred kernel matrix",
+                 info.lowest);
     if (o.seed)
         snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", pos[0], m, nall,
                  o.seed);

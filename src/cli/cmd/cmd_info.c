@@ -15,11 +15,13 @@ static const cli_option options[] = {
 const cli_command cli_info_command = {
     "info", "[options] MODEL", "print what a model holds, one 'key value' per line",
     "Keys: format, version (of the file's format), kernel, then its parameters\n"
-    "(poly: degree, gamma, coef0; sigmoid: gamma, coef0; rbf: sigma; linear:\n"
-    "none), solver, precision (of the fit's eigensolve, double or single;\n"
-    "transform projects in it), centring (kernel, or nystrom: the model points are\n"
-    "landmarks), fit_points (the points fitted on; unknown in old Nystrom\n"
-    "models), model_points (the fit points, or the landmarks), dim, components,\n"
+    "(poly: degree, gamma, coef0; sigmoid: gamma, coef0; rbf: sigma; laplacian,\n"
+    "chi2: gamma; linear, cosine, precomputed: none), solver, precision (of the\n"
+    "fit's eigensolve, double or single; transform projects in it), centring\n"
+    "(kernel, or nystrom: the model points are landmarks), fit_points (the\n"
+    "points fitted on; unknown in old Nystrom models), model_points (the fit\n"
+    "points, or the landmarks), dim (values per point; precomputed: M, the\n"
+    "points of its kernel matrix, the width transform takes), components,\n"
     "trace, explained (sum of the kept eigenvalues / trace), input_lo, input_hi,\n"
     "smooth (the sigma of the blur fit gave its data, which transform and\n"
     "denoise give every input; 0: none), source; with -e, then 'eigenvalue N\n"
@@ -48,6 +50,8 @@ int cmd_info(int argc, char **argv)
         printf("degree %d\n", md.kernel.degree);
     if (md.kernel.type == KPCA_KERNEL_POLY || md.kernel.type == KPCA_KERNEL_SIGMOID)
         printf("gamma %.17g\ncoef0 %.17g\n", md.kernel.gamma, md.kernel.coef0);
+    if (md.kernel.type == KPCA_KERNEL_LAPLACIAN || md.kernel.type == KPCA_KERNEL_CHI2)
+        printf("gamma %.17g\n", md.kernel.gamma);
     if (md.kernel.type == KPCA_KERNEL_RBF)
         printf("sigma %.17g\n", md.kernel.sigma);
     printf("solver %s\nprecision %s\ncentring %s\n", md.solver[0] ? md.solver : "exact", kpca_precision_name(md.precision),

@@ -45,7 +45,8 @@ const cli_command cli_reduce_command = {
     "the full model's centring (the mean over its fit points).  The reduced\n"
     "model works with transform and info (which prints every residual with -e);\n"
     "spectrum and denoise refuse it.  MODEL must come from the exact or\n"
-    "randomized solver.",
+    "randomized solver, with the kernel poly, rbf or linear (a precomputed\n"
+    "kernel has no input space for the vectors).",
     options, sizeof options / sizeof options[0], cmd_reduce, 1, 1,
 };
 

@@ -41,7 +41,11 @@ const cli_command cli_transform_command = {
     "same features to rounding; --no-primal: the kernel rows). The labels of DATA\n"
     "are kept with the features, class names too in HDF5 (class_names) and CSV;\n"
     "LIBSVM labels are numbers, so named classes are written as their codes\n"
-    "0..C-1, with a warning saying which name each stands for.",
+    "0..C-1, with a warning saying which name each stands for.\n"
+    "A model of --kernel precomputed takes as DATA the n x M kernel values\n"
+    "k(x_new, x_j) of the new points against all M points of its kernel matrix\n"
+    "GRAM, in GRAM's order (the model picks its fit points' columns); another\n"
+    "width is refused.",
     options, sizeof options / sizeof options[0], cmd_transform, 2, 2,
 };
 

@@ -195,3 +195,46 @@ kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, 
     kpca_free(isuppz);
     return st;
 }
+
+kpca_status kpca_eig_lowest(const double *a, size_t n, double tol, double *lowest, kpca_error *err)
+{
+    *lowest = 0.0;
+    if (n == 0)
+        return KPCA_OK;
+    double diag = 0.0, fro = 0.0;
+    for (size_t i = 0; i < n; i++)
+        diag += fabs(a[i * n + i]);
+    for (size_t i = 0; i < n * n; i++)
+        fro += a[i] * a[i];
+    const double shift = tol * fmax(diag, sqrt(fro));
+    double *c = kpca_alloc_array(n, n, sizeof(double));
+    if (c == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a copy of a %zu x %zu matrix", n, n);
+    memcpy(c, a, n * n * sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        c[i * n + i] += shift;
+    /* symmetric: the row-major storage is column-major storage too */
+    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', (lapack_int)n, c, (lapack_int)n);
+    kpca_status st = KPCA_OK;
+    if (info > 0) { /* not positive definite: the smallest eigenvalue */
+        memcpy(c, a, n * n * sizeof(double));
+        double z[1];
+        lapack_int found = 0, isuppz[2];
+        double *wall = kpca_alloc_array(n, 1, sizeof(double)); /* dsyevr writes n eigenvalue slots */
+        if (wall == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        } else {
+            info = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'N', 'I', 'L', (lapack_int)n, c, (lapack_int)n, 0.0, 0.0, 1, 1,
+                                  0.0, &found, wall, z, 1, isuppz);
+            if (info != 0)
+                st = kpca_eig_lapack_status((int)info, "dsyevr", err);
+            else if (found == 1 && wall[0] < -shift)
+                *lowest = wall[0];
+            kpca_free(wall);
+        }
+    } else if (info < 0) {
+        st = kpca_eig_lapack_status((int)info, "dpotrf", err);
+    }
+    kpca_free(c);
+    return st;
+}

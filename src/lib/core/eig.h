@@ -43,6 +43,19 @@ int kpca_eig_evd_fits(size_t n);
 kpca_status kpca_eig_top(double *a, size_t n, size_t k, kpca_eig_method method, double *evals,
                          double *evecs, kpca_error *err);
 
+/* The most negative eigenvalue of the symmetric n x n matrix a (row-major,
+ * both triangles set; not modified) when it lies below -shift, shift = tol
+ * max(sum_i |a_ii|, |a|_F) (tol >= 0: what counts as rounding), into
+ * *lowest; else *lowest = 0.  A Cholesky factorisation (dpotrf) of a copy of
+ * a + shift I decides: when it succeeds, every eigenvalue exceeds -shift
+ * (up to the rounding of the factorisation, about n eps |a|); only when it
+ * fails is the smallest eigenvalue computed (dsyevr, no vectors) and
+ * compared.  Cost: n^2 doubles and n^3/3 flops (BLAS 3), and the
+ * tridiagonal reduction, 4n^3/3 flops, more when the factorisation fails.
+ * Errors: KPCA_ENOMEM, KPCA_ENUMERIC (dsyevr: kpca_eig_lapack_status);
+ * *lowest is 0 then. */
+kpca_status kpca_eig_lowest(const double *a, size_t n, double tol, double *lowest, kpca_error *err);
+
 /* The sign rule of every eigenvector kpca returns (exact and randomized
  * solvers, Nystrom components): the first entry of largest magnitude is
  * made positive.  v has n entries, stride apart; returns 1 if it was

@@ -67,6 +67,7 @@ kpca_fit_params kpca_fit_defaults(int degree)
     p.eig = KPCA_EIG_AUTO;
     p.primal = 1;
     p.precision = KPCA_PRECISION_DEFAULT;
+    p.gram_index = NULL;
     return p;
 }
 
@@ -75,6 +76,7 @@ void kpca_model_free(kpca_model *model)
     if (model == NULL)
         return;
     kpca_free(model->fitx);
+    kpca_free(model->gram_index);
     kpca_free(model->fity);
     kpca_free(model->alpha);
     kpca_free(model->eigval);
@@ -125,7 +127,7 @@ kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **para
         *param = NULL;
     const kpca_kernel_type kt = p->kernel.type;
     /* the kernel: its data-dependent defaults are set once the data is read */
-    if (m > 0 || kt == KPCA_KERNEL_POLY || kt == KPCA_KERNEL_LINEAR) {
+    if (m > 0 || (kt != KPCA_KERNEL_RBF && kt != KPCA_KERNEL_SIGMOID && kt != KPCA_KERNEL_LAPLACIAN)) {
         kpca_status st = kpca_kernel_check_param(&p->kernel, param, err);
         if (st != KPCA_OK)
             return st;
@@ -162,6 +164,11 @@ kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **para
     if (p->solver == KPCA_SOLVER_RANDOMIZED && p->components == 0)
         return param_fail(param, "components", err,
                           "the randomized solver needs the number of components");
+    if (p->solver == KPCA_SOLVER_NYSTROM && p->landmark_method == KPCA_LANDMARKS_KMEANS &&
+        kt == KPCA_KERNEL_PRECOMPUTED)
+        return param_fail(param, "landmark_method", err,
+                          "k-means landmarks are points of an input space, which a precomputed kernel does not have: "
+                          "take uniform landmarks (rows and columns of the kernel matrix)");
     if (m == 0)
         return KPCA_OK;
     if (!by_variance && p->components > m)
@@ -187,18 +194,26 @@ void kpca_model_set_exact_solver(kpca_exact_solver fn)
 
 /* The fit points, the kernel matrix's column means and the k x m vectors of
  * the exact solver: what every driver of the fit allocates. */
-static kpca_status fit_alloc(const kpca_dataset *fit, size_t want, kpca_model *model, double **u, double **mu,
-                             kpca_error *err)
+static kpca_status fit_alloc(const kpca_dataset *fit, const kpca_fit_params *p, size_t want, kpca_model *model,
+                             double **u, double **mu, kpca_error *err)
 {
     const size_t m = fit->n, dim = fit->dim;
+    const int pre = p->kernel.type == KPCA_KERNEL_PRECOMPUTED;
     *u = kpca_alloc_array(want, m, sizeof(double));
     *mu = kpca_alloc_array(want, 1, sizeof(double));
-    model->fitx = kpca_alloc_array(m, dim, sizeof(double));
+    if (pre)
+        model->gram_index = kpca_alloc_array(m, 1, sizeof(size_t));
+    else
+        model->fitx = kpca_alloc_array(m, dim, sizeof(double));
     model->fity = kpca_alloc_array(m, 1, sizeof(int));
     model->colmean = kpca_alloc_array(m, 1, sizeof(double));
-    if (*u == NULL || *mu == NULL || model->fitx == NULL || model->fity == NULL || model->colmean == NULL)
+    if (*u == NULL || *mu == NULL || (pre ? model->gram_index == NULL : model->fitx == NULL) || model->fity == NULL ||
+        model->colmean == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu eigenvectors of %zu points", want, m);
-    memcpy(model->fitx, fit->x, m * dim * sizeof(double));
+    for (size_t i = 0; pre && i < m; i++)
+        model->gram_index[i] = p->gram_index != NULL ? p->gram_index[i] : i;
+    if (!pre)
+        memcpy(model->fitx, fit->x, m * dim * sizeof(double));
     memcpy(model->fity, fit->y, m * sizeof(int));
     return KPCA_OK;
 }
@@ -214,7 +229,7 @@ static kpca_status fit_hooked(const kpca_dataset *fit, const kpca_fit_params *p,
     size_t want = primal && (by_variance || *want_io > fit->dim) ? fit->dim : *want_io;
     if (primal)
         inf->eig_used = by_variance ? KPCA_EIG_EVD : kpca_eig_resolve(p->eig, fit->dim, want);
-    kpca_status st = fit_alloc(fit, want, model, u, mu, err);
+    kpca_status st = fit_alloc(fit, p, want, model, u, mu, err);
     if (st != KPCA_OK)
         return st;
     kpca_exact_job job;
@@ -264,6 +279,22 @@ static kpca_status eig_single(double **K, size_t m, size_t want, kpca_eig_method
     return st;
 }
 
+/* A precomputed kernel's K (m x m) from the fit rows (m x M): the columns
+ * gram_index, checked symmetric within KPCA_PRECOMPUTED_SYMMETRY_TOL (and
+ * finite), then made exactly symmetric.  KPCA_EFORMAT names the place in
+ * the fit points' numbering. */
+static kpca_status precomputed_gram(const kpca_dataset *fit, const size_t *gram_index, double *K, kpca_error *err)
+{
+    const size_t m = fit->n;
+    kpca_kernel_gather(fit->x, m, fit->dim, gram_index, m, K);
+    kpca_error why;
+    if (kpca_kernel_check_matrix(K, m, m, KPCA_PRECOMPUTED_SYMMETRY_TOL, &why) != KPCA_OK)
+        return kpca_fail(err, KPCA_EFORMAT, "the kernel matrix of the %zu fit points (rows and columns numbered as "
+                         "they are): %s", m, why.msg);
+    kpca_kernel_symmetrize(K, m);
+    return KPCA_OK;
+}
+
 /* The single-process solvers on the m x m kernel matrix: exact (a count or a
  * variance fraction) and randomized.  *want may change (variance). */
 static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, int by_variance, size_t *want_io,
@@ -283,12 +314,16 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     snprintf(what, sizeof what, "kernel PCA on %zu points", m);
     const int evd = inf.eig_used == KPCA_EIG_EVD && p->solver == KPCA_SOLVER_EXACT;
     const int single = p->precision == KPCA_PRECISION_SINGLE;
-    /* single: K, then its floats, then (K freed) the floats, z and work */
-    const double mats = single ? 1.5 : evd ? 3.0 : 2.0;
+    const int pre = p->kernel.type == KPCA_KERNEL_PRECOMPUTED;
+    /* single: K, then its floats, then (K freed) the floats, z and work;
+     * precomputed: K and the copy kpca_eig_lowest factorises, at least */
+    double mats = single ? 1.5 : evd ? 3.0 : 2.0;
+    if (pre && mats < 2.0)
+        mats = 2.0;
     st = kpca_mem_check(8.0 * (mats * md2 + (evd ? kmd : 2.0 * kmd)) + 8.0 * (double)m * (double)dim, what, err);
     if (st != KPCA_OK)
         return st;
-    st = fit_alloc(fit, want, model, &u, &mu, err);
+    st = fit_alloc(fit, p, want, model, &u, &mu, err);
     if (st != KPCA_OK)
         goto fail;
     K = kpca_alloc_array(m, m, sizeof(double));
@@ -299,8 +334,12 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
 
     double t0 = kpca_now();
     kpca_progress("kernel", 0, 1);
-    kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
-    st = kpca_kernel_check_finite(&p->kernel, K, m * m, err);
+    if (pre) {
+        st = precomputed_gram(fit, model->gram_index, K, err);
+    } else {
+        kpca_kernel_gram(&p->kernel, fit->x, m, dim, K);
+        st = kpca_kernel_check_finite(&p->kernel, K, m * m, err);
+    }
     if (st != KPCA_OK)
         goto fail;
     double t1 = kpca_now();
@@ -314,6 +353,8 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     for (size_t i = 0; i < m; i++)
         trace += K[i * m + i];
     st = kpca_center_check(&p->kernel, trace, model->grandmean, K, m * m, err);
+    if (st == KPCA_OK && pre) /* the user's matrix: is its negative part clear? */
+        st = kpca_eig_lowest(K, m, inf.tol, &inf.lowest, err);
     if (st != KPCA_OK)
         goto fail;
     double t2 = kpca_now();
@@ -357,6 +398,23 @@ fail:
     return st;
 }
 
+/* A precomputed kernel's fit rows against p->gram_index: KPCA_EFORMAT for
+ * rows narrower than the fit points (GRAM holds at least them), indices out
+ * of order or beyond GRAM, or no indices for rows that are not all of GRAM */
+static kpca_status precomputed_check(const kpca_dataset *fit, const kpca_fit_params *p, kpca_error *err)
+{
+    const size_t m = fit->n, M = fit->dim;
+    if (p->gram_index == NULL && M != m)
+        return kpca_fail(err, KPCA_EFORMAT, "a precomputed kernel matrix is square (M x M): this one is %zu x %zu", m,
+                         M);
+    for (size_t i = 0; p->gram_index != NULL && i < m; i++)
+        if (p->gram_index[i] >= M || (i > 0 && p->gram_index[i] <= p->gram_index[i - 1]))
+            return kpca_fail(err, KPCA_EFORMAT, "fit point %zu's index %zu in the %zu x %zu kernel matrix is out of "
+                             "range or out of order (expected ascending indices below %zu)", i + 1,
+                             p->gram_index[i], M, M, M);
+    return KPCA_OK;
+}
+
 kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
                            kpca_fit_info *info, kpca_error *err)
 {
@@ -365,10 +423,17 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     if (m < 2)
         return kpca_fail(err, KPCA_EFORMAT, "kernel PCA needs at least 2 fit points, got %zu", m);
     kpca_status st = kpca_fit_check(p, m, NULL, err);
+    if (st == KPCA_OK)
+        st = kpca_kernel_check_data(&p->kernel, fit->x, m, dim, err);
+    if (st == KPCA_OK && p->kernel.type == KPCA_KERNEL_PRECOMPUTED)
+        st = precomputed_check(fit, p, err);
     if (st != KPCA_OK)
         return st;
     const int by_variance = p->variance != 0.0;
     size_t want = p->components && !by_variance ? p->components : m;
+    if (exact_solver != NULL && p->kernel.type == KPCA_KERNEL_PRECOMPUTED)
+        return kpca_fail(err, KPCA_EUSAGE, "the distributed build computes its kernel matrix from points: run kpca on "
+                                           "one machine for a precomputed kernel");
     if (exact_solver != NULL && (by_variance || p->solver != KPCA_SOLVER_EXACT))
         return kpca_fail(err, KPCA_EUSAGE,
                          "the distributed build runs the exact solver with a number of components only (not %s): "
@@ -480,7 +545,17 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
     if (md->m < (reduced ? 1u : 2u) || md->dim < 1 || md->k < 1 || (!reduced && md->k > md->m))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': inconsistent sizes (m=%zu, dim=%zu, k=%zu)", path, md->m,
                          md->dim, md->k);
-    for (size_t i = 0; i < md->m * md->dim; i++)
+    const int pre = md->kernel.type == KPCA_KERNEL_PRECOMPUTED;
+    if (pre ? md->gram_index == NULL || md->fitx != NULL || reduced : md->fitx == NULL || md->gram_index != NULL)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': %s", path,
+                         pre ? "a precomputed kernel's model needs the indices of its points in the kernel matrix, "
+                               "and no points"
+                             : "a model needs its points");
+    for (size_t i = 0; pre && i < md->m; i++)
+        if (md->gram_index[i] >= md->dim || (i > 0 && md->gram_index[i] <= md->gram_index[i - 1]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': model point %zu's index %zu in the %zu x %zu kernel matrix is "
+                             "out of range or out of order", path, i + 1, md->gram_index[i], md->dim, md->dim);
+    for (size_t i = 0; !pre && i < md->m * md->dim; i++)
         if (!isfinite(md->fitx[i]))
             return kpca_fail(err, KPCA_EFORMAT, "'%s': fit point %zu has a non-finite value", path, i / md->dim + 1);
     for (size_t i = 0; i < md->k * md->m; i++)

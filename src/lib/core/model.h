@@ -9,6 +9,10 @@
  * Projection of x: z_c(x) = sum_i alpha_c[i] k~(x_i, x), the kernel row
  * centred with the fit's column means and grand mean.  Fit points project
  * to sqrt(mu_c) u_c.
+ * A precomputed kernel (kernel.h) has no input space: its "points" are rows
+ * of kernel values against the M points of the caller's kernel matrix GRAM
+ * (dim = M), and a model point is an index into GRAM (gram_index), whose
+ * column of a row is that row's kernel value with it.
  */
 #ifndef KPCA_MODEL_H
 #define KPCA_MODEL_H
@@ -49,9 +53,13 @@ typedef struct {
     size_t fit_n;     /* points the components were fitted on: m for KERNEL,
                        * n >= m for NYSTROM (the covariance is over them);
                        * 0 = unknown, a Nystrom model from before the attribute */
-    size_t dim;       /* input dimension */
+    size_t dim;       /* input dimension; a precomputed kernel: M, the points of
+                       * its kernel matrix GRAM (the width of every input) */
     size_t k;         /* components kept */
-    double *fitx;     /* m x dim fit points (owned) */
+    double *fitx;     /* m x dim fit points (owned); NULL for a precomputed kernel */
+    size_t *gram_index; /* a precomputed kernel only (NULL otherwise): model
+                         * point j is point gram_index[j] of GRAM, 0-based,
+                         * strictly ascending, < dim (owned) */
     int *fity;        /* m labels of the fit points (owned; provenance only) */
     double *alpha;    /* k x m: row c is alpha_c (owned) */
     double *eigval;   /* k eigenvalues mu_c of the centred K, descending (owned) */
@@ -94,8 +102,8 @@ int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out);
 typedef struct {
     kpca_kernel kernel;
     kpca_solver solver;
-    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components
-                            * (kpca_rsvd_sketch) */
+    size_t oversample;     /* RANDOMIZED: extra sketch vectors; 0: as many as components,
+                            * at least 10 (kpca_rsvd_sketch) */
     size_t power_iters;    /* RANDOMIZED: products with K~ beyond the first */
     size_t landmarks;      /* NYSTROM: landmark count l (<= fit points) */
     kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
@@ -116,6 +124,11 @@ typedef struct {
                                * centred K (computed in double) to binary32 and
                                * solves it with kpca_eig_top_single; the vectors,
                                * alpha and the model stay double */
+    const size_t *gram_index; /* PRECOMPUTED: the fit rows' indices among the M = fit->dim
+                               * points of GRAM (fit->n of them, strictly ascending, < M;
+                               * the caller's); the fit row i holds row gram_index[i] of
+                               * GRAM, and K_ij = row i's column gram_index[j].  NULL: the
+                               * fit rows are the whole of GRAM (fit->n == M) */
 } kpca_fit_params;
 
 /* The single-precision eigensolve's default tolerance: eigenvalues
@@ -139,6 +152,13 @@ typedef struct {
                                * single precision's default: relative to mu_1) */
     kpca_eig_method eig_used; /* driver actually used */
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
+    double lowest;            /* a precomputed kernel: the most negative eigenvalue of the
+                               * matrix whose negative part the fit drops - the centred
+                               * kernel matrix of the fit points (exact, randomized), the
+                               * landmarks' kernel matrix (Nystrom) - when it is below
+                               * -tol * max(sum |diagonal|, |.|_F) of that matrix
+                               * (kpca_eig_lowest, with the fit's tolerance);
+                               * else 0 */
 } kpca_fit_info;
 
 /* Defaults of the approximate solvers (the randomized solver's: randeig.h,
@@ -153,17 +173,29 @@ kpca_fit_params kpca_fit_defaults(int degree);
  * enforces lives here.  m = 0 (the data not read yet): the rules that need
  * no data (a variance fraction in (0, 1), not with the sigmoid kernel, the
  * randomized or Nystrom solver or the EVR driver; the randomized solver needs
- * a number of components; a polynomial kernel's parameters); the kernel's
- * data-dependent defaults (rbf sigma, sigmoid gamma) are not checked then.
+ * a number of components; no k-means landmarks of a precomputed kernel; the
+ * parameters of a kernel without data-dependent defaults); the kernel's
+ * data-dependent defaults (rbf sigma, sigmoid and laplacian gamma) are not
+ * checked then.
  * m >= 2 fit points: all rules, the kernel (kpca_kernel_check), counts
  * against m and the landmarks, LAPACK's limit for a variance fraction.
  * KPCA_EUSAGE with a message; *param (if param is not NULL) names the
- * field at fault ("variance", "components", "landmarks", "solver", "eig",
- * or the kernel's "degree", "gamma", "coef0", "sigma"), NULL if none. */
+ * field at fault ("variance", "components", "landmarks", "landmark_method",
+ * "solver", "eig", or the kernel's "degree", "gamma", "coef0", "sigma"),
+ * NULL if none. */
 kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **param, kpca_error *err);
 
 /* Fits on all rows of `fit` (choose a subset with kpca_dataset_select).
- * *model is overwritten (free with kpca_model_free); info may be NULL. */
+ * *model is overwritten (free with kpca_model_free); info may be NULL.
+ * The data must suit the kernel (kpca_kernel_check_data: KPCA_EFORMAT).
+ * A precomputed kernel: fit holds the fit points' rows of GRAM (fit->n x
+ * M, p->gram_index); K, the kernel matrix of the fit points among
+ * themselves, must be symmetric within KPCA_PRECOMPUTED_SYMMETRY_TOL
+ * (kpca_kernel_check_matrix: KPCA_EFORMAT) and is made exactly so; its
+ * negative part is dropped as for any kernel, and info->lowest reports it
+ * when it is clear (kpca_eig_lowest: n^3/3 flops and an n x n copy more,
+ * n = the fit points, or the landmarks for Nystrom).  The distributed build
+ * (kpca_model_set_exact_solver) refuses it (KPCA_EUSAGE). */
 kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
                            kpca_fit_info *info, kpca_error *err);
 
@@ -216,7 +248,13 @@ void kpca_model_set_exact_solver(kpca_exact_solver fn);
  * the two agree to about 1e-12 relative) without its m kernel values and
  * k m multiply-adds: projecting the training set that holds the fit points
  * costs the other rows only.  Cost: O(n dim) to look the rows up, then
- * 2 (n - matches) m (dim + k) flops. */
+ * 2 (n - matches) m (dim + k) flops.
+ * A precomputed kernel: each row of x holds the point's kernel values with
+ * the dim = M points of GRAM, in GRAM's order; its kernel row is the columns
+ * gram_index (no look-up of fit points, no kernel evaluation: 2 n m k flops).
+ * Errors: KPCA_EFORMAT for dim other than the model's or data the kernel
+ * refuses (kpca_kernel_check_data); KPCA_EUSAGE for k out of 1..model->k;
+ * KPCA_ENOMEM; KPCA_ENUMERIC for a feature that overflows. */
 kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
                                  double *z, kpca_error *err);
 

@@ -49,7 +49,14 @@ static unsigned long checksum_v2(const kpca_model *md)
         crc = crc_bytes(crc, &type, sizeof type);
         crc = crc_bytes(crc, &md->kernel.sigma, sizeof md->kernel.sigma);
     }
-    crc = crc_bytes(crc, md->fitx, md->m * md->dim * sizeof(double));
+    if (md->kernel.type == KPCA_KERNEL_PRECOMPUTED) { /* its points: indices in GRAM */
+        for (size_t i = 0; i < md->m; i++) {
+            long long g = (long long)md->gram_index[i];
+            crc = crc_bytes(crc, &g, sizeof g);
+        }
+    } else {
+        crc = crc_bytes(crc, md->fitx, md->m * md->dim * sizeof(double));
+    }
     crc = crc_bytes(crc, md->fity, md->m * sizeof(int));
     crc = crc_bytes(crc, md->alpha, md->k * md->m * sizeof(double));
     crc = crc_bytes(crc, md->eigval, md->k * sizeof(double));
@@ -142,7 +149,11 @@ static unsigned long checksum_v3(const kpca_model *md, int with_precision)
     crc = crc_text(crc, md->source);
     if (with_precision)
         crc = crc_text(crc, kpca_precision_name(md->precision));
-    crc = crc_doubles(crc, md->fitx, md->m * md->dim);
+    if (md->kernel.type == KPCA_KERNEL_PRECOMPUTED) /* its points: indices in GRAM */
+        for (size_t i = 0; i < md->m; i++)
+            crc = crc_int(crc, md->gram_index[i]);
+    else
+        crc = crc_doubles(crc, md->fitx, md->m * md->dim);
     crc = crc_ints(crc, md->fity, md->m);
     crc = crc_doubles(crc, md->alpha, md->k * md->m);
     crc = crc_doubles(crc, md->eigval, md->k);
@@ -155,6 +166,39 @@ static unsigned long checksum_v3(const kpca_model *md, int with_precision)
 unsigned long kpca_model_fingerprint(const kpca_model *md)
 {
     return checksum_v2(md);
+}
+
+/* A precomputed kernel's model points: their indices in GRAM as the labels'
+ * 32-bit integers (validated: below dim <= 10^8) */
+static kpca_status write_gram_index(hid_t f, const char *path, const kpca_model *md, kpca_error *err)
+{
+    int *v = kpca_alloc_array(md->m, 1, sizeof(int));
+    if (v == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu indices", md->m);
+    for (size_t i = 0; i < md->m; i++)
+        v[i] = (int)md->gram_index[i];
+    kpca_status st = kpca_h5_write_ints(f, path, "gram_index", md->m, v, err);
+    kpca_free(v);
+    return st;
+}
+
+static kpca_status read_gram_index(hid_t f, const char *path, kpca_model *md, kpca_error *err)
+{
+    int *v = NULL;
+    size_t n = 0;
+    kpca_status st = kpca_h5_read_ints(f, path, "gram_index", &n, &v, err);
+    if (st == KPCA_OK && n != md->m)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'gram_index' has %zu indices, expected %zu", path, n, md->m);
+    if (st == KPCA_OK && (md->gram_index = kpca_alloc_array(md->m, 1, sizeof(size_t))) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu indices", md->m);
+    for (size_t i = 0; st == KPCA_OK && i < md->m; i++) {
+        if (v[i] < 0)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'gram_index' holds the negative index %d", path, v[i]);
+        else
+            md->gram_index[i] = (size_t)v[i];
+    }
+    kpca_free(v);
+    return st;
 }
 
 kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *err)
@@ -197,7 +241,10 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "source", md->source, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "precision", kpca_precision_name(md->precision), err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v3(md, 1), err);
-    if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "fit_x", d_fitx, md->fitx, err);
+    if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_PRECOMPUTED)
+        st = write_gram_index(f, path, md, err);
+    else if (st == KPCA_OK)
+        st = kpca_h5_write_doubles(f, path, "fit_x", d_fitx, md->fitx, err);
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "fit_y", md->m, md->fity, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "eigenvalues", d_k, md->eigval, err);
@@ -260,8 +307,9 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     md->version = (int)version;
     if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "kernel", kname, sizeof kname, err);
     if (st == KPCA_OK && kpca_kernel_parse(kname, &md->kernel.type) != 0)
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown kernel '%s' (expected poly, rbf, sigmoid or linear)", path,
-                       kname);
+        st = kpca_fail(err, KPCA_EFORMAT,
+                       "'%s': unknown kernel '%s' (expected poly, rbf, sigmoid, linear, laplacian, cosine, chi2 or "
+                       "precomputed)", path, kname);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "degree", &degree, err);
     if (st == KPCA_OK && (degree < 1 || degree > KPCA_MAX_DEGREE))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': degree %ld out of range", path, degree);
@@ -313,8 +361,12 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
             st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown precision '%s' (expected double or single)", path, pname);
     }
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
-    if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
-    if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);
+    if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_PRECOMPUTED) {
+        st = read_gram_index(f, path, md, err);
+    } else if (st == KPCA_OK) {
+        st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
+        if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);
+    }
     if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "fit_y", &ny, &md->fity, err);
     if (st == KPCA_OK && ny != md->m)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'fit_y' has %zu labels, expected %zu", path, ny, md->m);

@@ -132,6 +132,25 @@ done:
     return st;
 }
 
+/* A precomputed kernel's K_nL and K_LL: the columns of the fit rows (n x M)
+ * at the landmarks' indices in GRAM (gram_index, l), and of K_nL the
+ * landmarks' rows (idx, l); K_LL checked symmetric within
+ * KPCA_PRECOMPUTED_SYMMETRY_TOL and made exactly so, and its clearly
+ * negative part reported in *lowest (kpca_eig_lowest) */
+static kpca_status precomputed_kernels(const kpca_dataset *fit, const size_t *gram_index, const size_t *idx, size_t l,
+                                       double tol, double *kll, double *knl, double *lowest, kpca_error *err)
+{
+    kpca_kernel_gather(fit->x, fit->n, fit->dim, gram_index, l, knl);
+    for (size_t a = 0; a < l; a++)
+        memcpy(kll + a * l, knl + idx[a] * l, l * sizeof(double));
+    kpca_error why;
+    if (kpca_kernel_check_matrix(kll, l, l, KPCA_PRECOMPUTED_SYMMETRY_TOL, &why) != KPCA_OK)
+        return kpca_fail(err, KPCA_EFORMAT, "the kernel matrix of the %zu landmarks (numbered as they are): %s", l,
+                         why.msg);
+    kpca_kernel_symmetrize(kll, l);
+    return kpca_eig_lowest(kll, l, tol, lowest, err);
+}
+
 kpca_status kpca_nystrom_fit(const kpca_dataset *fit, const kpca_fit_params *p, kpca_model *model,
                              kpca_fit_info *info, kpca_error *err)
 {
@@ -139,9 +158,9 @@ kpca_status kpca_nystrom_fit(const kpca_dataset *fit, const kpca_fit_params *p, 
     size_t want = p->components ? p->components : l; /* kpca_fit_check: l in 2..n, want <= l */
     char what[128];
     snprintf(what, sizeof what, "Nystrom kernel PCA with %zu landmarks on %zu points", l, n);
-    kpca_status st = kpca_mem_check(
-        8.0 * ((double)n * (double)(2 * l + 2 * want) + 4.0 * (double)l * (double)l + (double)l * (double)dim), what,
-        err);
+    const double pts = p->kernel.type == KPCA_KERNEL_PRECOMPUTED ? 0.0 : (double)l * (double)dim; /* the landmarks */
+    kpca_status st =
+        kpca_mem_check(8.0 * ((double)n * (double)(2 * l + 2 * want) + 4.0 * (double)l * (double)l + pts), what, err);
     if (st != KPCA_OK)
         return st;
     kpca_fit_info inf;
@@ -153,11 +172,15 @@ kpca_status kpca_nystrom_fit(const kpca_dataset *fit, const kpca_fit_params *p, 
     double *proj = kpca_alloc_array(want, l, sizeof(double));
     double *ev = kpca_alloc_array(want, 1, sizeof(double));
     size_t *idx = kpca_alloc_array(l, 1, sizeof(size_t));
-    model->fitx = kpca_alloc_array(l, dim, sizeof(double));
+    const int pre = p->kernel.type == KPCA_KERNEL_PRECOMPUTED; /* the model keeps indices, not points */
+    if (pre)
+        model->gram_index = kpca_alloc_array(l, 1, sizeof(size_t));
+    else
+        model->fitx = kpca_alloc_array(l, dim, sizeof(double));
     model->fity = kpca_alloc_array(l, 1, sizeof(int));
     model->colmean = kpca_alloc_array(l, 1, sizeof(double));
-    if (kll == NULL || knl == NULL || proj == NULL || ev == NULL || idx == NULL || model->fitx == NULL ||
-        model->fity == NULL || model->colmean == NULL) {
+    if (kll == NULL || knl == NULL || proj == NULL || ev == NULL || idx == NULL ||
+        (pre ? model->gram_index == NULL : model->fitx == NULL) || model->fity == NULL || model->colmean == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %s", what);
         goto done;
     }
@@ -170,7 +193,10 @@ kpca_status kpca_nystrom_fit(const kpca_dataset *fit, const kpca_fit_params *p, 
     } else {
         st = kpca_landmarks_uniform(n, l, p->seed, idx, err);
         for (size_t j = 0; st == KPCA_OK && j < l; j++) {
-            memcpy(model->fitx + j * dim, fit->x + idx[j] * dim, dim * sizeof(double));
+            if (pre)
+                model->gram_index[j] = p->gram_index != NULL ? p->gram_index[idx[j]] : idx[j];
+            else
+                memcpy(model->fitx + j * dim, fit->x + idx[j] * dim, dim * sizeof(double));
             model->fity[j] = fit->y[idx[j]];
         }
     }
@@ -179,10 +205,14 @@ kpca_status kpca_nystrom_fit(const kpca_dataset *fit, const kpca_fit_params *p, 
         goto done;
     double t1 = kpca_now();
     kpca_progress("kernel", 0, 1);
-    kpca_kernel_gram(&p->kernel, model->fitx, l, dim, kll);
-    kpca_kernel_cross(&p->kernel, fit->x, n, model->fitx, l, dim, knl);
+    if (pre) {
+        st = precomputed_kernels(fit, model->gram_index, idx, l, inf.tol, kll, knl, &inf.lowest, err);
+    } else {
+        kpca_kernel_gram(&p->kernel, model->fitx, l, dim, kll);
+        kpca_kernel_cross(&p->kernel, fit->x, n, model->fitx, l, dim, knl);
+        st = kpca_kernel_check_finite(&p->kernel, knl, n * l, err);
+    }
     kpca_progress("kernel", 1, 1);
-    st = kpca_kernel_check_finite(&p->kernel, knl, n * l, err);
     if (st != KPCA_OK)
         goto done;
     double t2 = kpca_now();

@@ -70,7 +70,11 @@ kpca_status kpca_nystrom_pca(const double *kll, const double *knl, size_t n, siz
  * p->landmarks).  Landmarks (p->landmark_method: kpca_landmarks_uniform
  * rows, labels kept, or kpca_kmeans centres, labels -1), K_LL and K_nL
  * (KPCA_ENUMERIC if a kernel value overflows: kpca_kernel_check_finite),
- * then kpca_nystrom_pca with p->tol.  *model is overwritten: its m points
+ * then kpca_nystrom_pca with p->tol.  A precomputed kernel (model.h): the
+ * landmarks are uniform fit rows, K_nL the fit rows' columns at their
+ * indices in GRAM and K_LL the landmarks' rows of it (checked symmetric,
+ * KPCA_EFORMAT, and made exactly so; its clearly negative part reported in
+ * info->lowest); the model keeps the indices (gram_index), not points.  *model is overwritten: its m points
  * are the l landmarks, alpha the kept rows of A, colmean kbar, centring
  * NYSTROM, fit_n = fit->n; free it with kpca_model_free (already freed on
  * failure).  info (may be NULL) gets the phases' times.  Memory is checked

@@ -1,8 +1,9 @@
 /* project.c - projection onto a model's components (kpca_model_transform,
- * model.h): each point's kernel row against the model points, centred as
- * the model says, times alpha (in the model's precision), or for a kernel
- * gamma x.y the point times the primal weights; an exact model's fit
- * points copied. */
+ * model.h): each point's kernel row against the model points (a
+ * precomputed kernel's: the row's columns at the model points' indices),
+ * centred as the model says, times alpha (in the model's precision), or for
+ * a kernel gamma x.y the point times the primal weights; an exact model's
+ * fit points copied. */
 #include <cblas.h>
 #include <math.h>
 #include <stdint.h>
@@ -193,13 +194,17 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
                          dim, model->dim);
     if (k == 0 || k > model->k)
         return kpca_fail(err, KPCA_EUSAGE, "cannot project onto %zu components: the model has %zu", k, model->k);
+    kpca_status dst = kpca_kernel_check_data(&model->kernel, x, n, dim, err);
+    if (dst != KPCA_OK)
+        return dst;
     const size_t m = model->m;
+    const int pre = model->kernel.type == KPCA_KERNEL_PRECOMPUTED; /* the rows hold the kernel values */
     size_t block = n < KPCA_TRANSFORM_BLOCK ? n : KPCA_TRANSFORM_BLOCK;
     /* An exact model's fit point x_j projects to K~ alpha = mu alpha_j (its
      * eigenvectors are exact to rounding): such rows are copied; in a block
      * that has some, the other rows are gathered (xb), projected (zb) and
-     * scattered back. */
-    const int exact = model->centring == KPCA_CENTRE_KERNEL && strncmp(model->solver, "exact", 5) == 0;
+     * scattered back.  (A precomputed kernel's rows are no points.) */
+    const int exact = model->centring == KPCA_CENTRE_KERNEL && strncmp(model->solver, "exact", 5) == 0 && !pre;
     /* a kernel gamma x.y: the primal weights instead of kernel rows, in double */
     const int primal = n > 0 && kpca_model_transform_primal(model);
     fit_index fi = {0, NULL};
@@ -266,7 +271,10 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
         if (primal) {
             project_block_primal(&pb, xs, no, dim, k, zs);
         } else {
-            kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
+            if (pre)
+                kpca_kernel_gather(xs, no, dim, model->gram_index, m, kt);
+            else
+                kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
             if (model->centring != KPCA_CENTRE_KERNEL) { /* NYSTROM, REDUCED */
                 kpca_nystrom_centre_rows(kt, no, m, model->colmean);
             } else {

@@ -27,7 +27,7 @@ static void gaussian_fill(double *z, size_t len, uint64_t *state)
  * row-major storage is also its column-major storage. */
 size_t kpca_rsvd_sketch(size_t n, size_t k, size_t oversample)
 {
-    size_t p = oversample ? oversample : k;
+    size_t p = oversample ? oversample : k > KPCA_RSVD_MIN_OVERSAMPLE ? k : KPCA_RSVD_MIN_OVERSAMPLE;
     return k + (p < n - k ? p : n - k);
 }
 

@@ -129,6 +129,14 @@ static kpca_status check_args(const kpca_model *md, size_t dim, size_t k, kpca_e
     if (md->centring != KPCA_CENTRE_KERNEL)
         return kpca_fail(err, KPCA_EUSAGE, "pre-images need a model of the exact or randomized solver (this one is "
                          "%s)", md->solver);
+    if (md->kernel.type == KPCA_KERNEL_PRECOMPUTED)
+        return kpca_fail(err, KPCA_EUSAGE, "pre-images are points of an input space, and a precomputed kernel has "
+                         "none: its points are rows of a kernel matrix");
+    if (md->kernel.type != KPCA_KERNEL_POLY && md->kernel.type != KPCA_KERNEL_RBF &&
+        md->kernel.type != KPCA_KERNEL_SIGMOID && md->kernel.type != KPCA_KERNEL_LINEAR)
+        return kpca_fail(err, KPCA_EUSAGE, "pre-images need a kernel of x.y or of |x - y|^2 (poly, rbf, sigmoid, "
+                         "linear), whose fixed-point iteration kpca has; not the %s kernel",
+                         kpca_kernel_name(md->kernel.type));
     if (dim != md->dim)
         return kpca_fail(err, KPCA_EFORMAT, "the data has %zu values per point but the model expects %zu", dim,
                          md->dim);

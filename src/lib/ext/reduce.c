@@ -340,6 +340,13 @@ kpca_status kpca_reduce(const kpca_model *full, const kpca_reduce_params *p, kpc
     if (full->kernel.type == KPCA_KERNEL_SIGMOID)
         return kpca_fail(err, KPCA_EUSAGE, "the sigmoid kernel is not positive semi-definite: |V - V~|^2 can be "
                          "negative and has no minimum, so a reduced set is not defined");
+    if (full->kernel.type == KPCA_KERNEL_PRECOMPUTED)
+        return kpca_fail(err, KPCA_EUSAGE, "a reduced set is made of points of an input space, and a precomputed "
+                         "kernel has none: its points are rows of a kernel matrix");
+    if (full->kernel.type != KPCA_KERNEL_POLY && full->kernel.type != KPCA_KERNEL_RBF &&
+        full->kernel.type != KPCA_KERNEL_LINEAR)
+        return kpca_fail(err, KPCA_EUSAGE, "a reduced set needs the gradient of a kernel of x.y or of |x - y|^2 "
+                         "(poly, rbf, linear), not of the %s kernel", kpca_kernel_name(full->kernel.type));
     const size_t M = full->m, dim = full->dim;
     if (p->vectors == 0 || p->vectors > M)
         return kpca_fail(err, KPCA_EUSAGE, "cannot reduce to %zu vectors: give 1 to %zu (the model's fit points)",

@@ -8,10 +8,12 @@
  * OpenBLAS linked they are its own; with any other BLAS they resolve to
  * NULL, and the library neither fails to link nor calls them.
  *   openblas_get_corename: the name of the kernels it picked when it loaded;
+ *   openblas_get_num_threads: the threads of its parallel calls;
  *   blas_thread_shutdown_: ends its worker threads (the next parallel call
  *   starts them again); exported by libopenblas for its fork handler, in no
  *   header. */
 extern char *openblas_get_corename(void) __attribute__((weak));
+extern int openblas_get_num_threads(void) __attribute__((weak));
 extern int blas_thread_shutdown_(void) __attribute__((weak));
 
 void kpca_blas_park(void)
@@ -31,4 +33,12 @@ const char *kpca_blas_core(void)
         return "unknown (not OpenBLAS)";
     const char *s = openblas_get_corename();
     return s != NULL ? s : "unknown";
+}
+
+int kpca_blas_threads(void)
+{
+    if (openblas_get_num_threads == NULL)
+        return 0;
+    int n = openblas_get_num_threads();
+    return n > 0 ? n : 0;
 }

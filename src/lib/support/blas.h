@@ -21,6 +21,12 @@ const char *kpca_blas_core(void);
 /* 1 when the BLAS linked is OpenBLAS (its core name is known), else 0.  O(1). */
 int kpca_blas_is_openblas(void);
 
+/* The number of threads OpenBLAS runs a parallel call on
+ * (OPENBLAS_NUM_THREADS, else one per CPU), for work of kpca's own that
+ * takes the place of a BLAS call (kernel.h's direct kernels); 0 when the
+ * BLAS is not OpenBLAS (not known).  O(1). */
+int kpca_blas_threads(void);
+
 /* Parks OpenBLAS's worker threads now: after a parallel call they spin
  * (sched_yield) for about 2^28 cycles waiting for the next one, taking a
  * core from threads of kpca's own (the SVM workers) that start meanwhile.

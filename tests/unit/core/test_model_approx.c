@@ -154,7 +154,7 @@ static void test_approximate_solvers_accuracy(void **state)
     kpca_model_free(&a);
     kpca_model_free(&b);
     p.solver = KPCA_SOLVER_RANDOMIZED;
-    p.oversample = 0; /* default: as many as k */
+    p.oversample = 0; /* default: as many as k, at least 10 */
     p.power_iters = 4;
     fit_with(&p, &a);
     p.seed = 2;

@@ -253,6 +253,20 @@ static kpca_status op_randomized(kpca_error *err)
     return kpca_eig_randomized(a, 30, 4, 5, 2, 1, ev, u, err);
 }
 
+/* the default oversampling: as many as k, never fewer than Halko et al.'s
+ * 10; an explicit p is taken as given; the sketch never exceeds n */
+static void test_sketch_size(void **state)
+{
+    (void)state;
+    assert_int_equal(kpca_rsvd_sketch(1000, 4, 0), 14);
+    assert_int_equal(kpca_rsvd_sketch(1000, 10, 0), 20);
+    assert_int_equal(kpca_rsvd_sketch(1000, 64, 0), 128);
+    assert_int_equal(kpca_rsvd_sketch(1000, 4, 3), 7);
+    assert_int_equal(kpca_rsvd_sketch(12, 4, 0), 12);
+    assert_int_equal(kpca_rsvd_sketch(100, 70, 0), 100);
+    assert_int_equal(KPCA_RSVD_OVERSAMPLE, 0);
+}
+
 static void test_alloc_failures(void **state)
 {
     (void)state;
@@ -268,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_rand_full_sketch_indefinite),
         cmocka_unit_test(test_rand_deterministic),
         cmocka_unit_test(test_rand_bad_k),
+        cmocka_unit_test(test_sketch_size),
         cmocka_unit_test(test_alloc_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

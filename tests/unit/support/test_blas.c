@@ -54,6 +54,22 @@ static void test_core_is_openblas_own(void **state)
     assert_string_not_equal(core, NOT_OPENBLAS);
 }
 
+/* kpca_blas_threads: OpenBLAS's own thread count (at least 1), 0 without
+ * OpenBLAS */
+static void test_threads_are_openblas_own(void **state)
+{
+    (void)state;
+    void *fn = openblas_fn("openblas_get_num_threads");
+    if (fn == NULL) {
+        assert_int_equal(kpca_blas_threads(), 0);
+        return;
+    }
+    int (*num_threads)(void);
+    memcpy(&num_threads, &fn, sizeof num_threads);
+    assert_true(kpca_blas_threads() >= 1);
+    assert_int_equal(kpca_blas_threads(), num_threads());
+}
+
 /* kpca_blas_core() of a child run of this program with OPENBLAS_CORETYPE
  * set to CORE, into out */
 static void core_in_child(const char *core, char *out, size_t size)
@@ -188,6 +204,7 @@ int main(int argc, char **argv)
     print_message("BLAS kernels: %s\n", kpca_blas_core());
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_core_is_openblas_own),
+        cmocka_unit_test(test_threads_are_openblas_own),
         cmocka_unit_test(test_coretype_honoured),
         cmocka_unit_test(test_park_ends_workers),
     };
