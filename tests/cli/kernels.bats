@@ -154,7 +154,7 @@ PYEOF
     assert_stderr_contains "'$D/neg.npy': the chi2 kernel needs non-negative values: row 4, column 7 of the values is -0.5"
     assert_no_output "$TMP/z.h5"
     # a text file's label column is not counted: column 7 of the values is the file's column 8
-    run --separate-stderr "$KPCA" fit --kernel chi2 "$D/neg.csv" -o "$TMP/m2.h5"
+    run --separate-stderr "$KPCA" fit --kernel chi2 --label first "$D/neg.csv" -o "$TMP/m2.h5"
     assert_status 3
     assert_stderr_contains "'$D/neg.csv': the chi2 kernel needs non-negative values: row 4, column 7 of the values is -0.5"
     assert_no_output "$TMP/m2.h5"

@@ -279,13 +279,12 @@ int cmd_fit(int argc, char **argv)
         cst = pre ? kpca_kernel_check_matrix(all.x, all.n, all.dim, KPCA_PRECOMPUTED_SYMMETRY_TOL, &err)
                   : kpca_kernel_check_data(&p.kernel, all.x, all.n, all.dim, &err);
     if (cst != KPCA_OK) {
-        /* a text GRAM whose first column became the labels is one column short */
-        const int label_taken = pre && !all.unlabelled && all.n == all.dim + 1 &&
-                                (all.format == KPCA_FMT_CSV || all.format == KPCA_FMT_ESL);
-        cli_error("'%s': %s%s", pos[0], err.msg,
-                  label_taken ? "; a column was read as the labels: give --label none if every column holds kernel "
-                                "values"
-                              : "");
+        /* a text GRAM whose column became the labels is one column short */
+        char taken[160] = "";
+        if (pre && all.label_col != 0 && all.n == all.dim + 1)
+            snprintf(taken, sizeof taken, "; column %zu was read as the labels: give --label none if every column "
+                     "holds kernel values", all.label_col);
+        cli_error("'%s': %s%s", pos[0], err.msg, taken);
         kpca_dataset_free(&all);
         return cst;
     }
