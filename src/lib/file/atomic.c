@@ -9,7 +9,8 @@
 
 #include "support/mem.h"
 
-/* the temporary files of the outputs in progress, for signal handlers */
+/* the temporary files in existence (outputs in progress, spools), for
+ * signal handlers */
 static const char *volatile pending[KPCA_ATOMIC_MAX_PENDING];
 
 const char *kpca_atomic_pending(size_t i)
@@ -17,7 +18,7 @@ const char *kpca_atomic_pending(size_t i)
     return i < KPCA_ATOMIC_MAX_PENDING ? pending[i] : NULL;
 }
 
-static int pending_add(const char *tmp)
+int kpca_atomic_track(const char *tmp)
 {
     for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++)
         if (pending[i] == NULL) {
@@ -27,7 +28,7 @@ static int pending_add(const char *tmp)
     return -1;
 }
 
-static void pending_remove(const char *tmp)
+void kpca_atomic_untrack(const char *tmp)
 {
     for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++)
         if (pending[i] == tmp)
@@ -103,7 +104,7 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
         release(a);
         return kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", path, strerror(e));
     }
-    if (pending_add(a->tmp) != 0) {
+    if (kpca_atomic_track(a->tmp) != 0) {
         close(fd);
         unlink(a->tmp);
         release(a);
@@ -163,7 +164,7 @@ kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err)
         return st;
     }
     if (a->tmp != NULL)
-        pending_remove(a->tmp);
+        kpca_atomic_untrack(a->tmp);
     release(a);
     return KPCA_OK;
 }
@@ -174,7 +175,7 @@ void kpca_atomic_abort(kpca_atomic *a)
         fclose(a->fp);
     if (a->tmp != NULL) {
         unlink(a->tmp);
-        pending_remove(a->tmp);
+        kpca_atomic_untrack(a->tmp);
     }
     release(a);
 }

@@ -122,8 +122,9 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
     return kpca_dataset_read_info(spec, opts, ds, NULL, err);
 }
 
-kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
-                                   kpca_featinfo *info, kpca_error *err)
+/* kpca_dataset_read_info of a spec whose file is not a stream */
+static kpca_status read_spec(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds, kpca_featinfo *info,
+                             kpca_error *err)
 {
     static const kpca_read_opts defaults = {.format = KPCA_FMT_AUTO};
     if (opts == NULL)
@@ -189,6 +190,24 @@ kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts,
         ds->format = fmt;
     kpca_free(file);
     return st;
+}
+
+kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
+                                   kpca_featinfo *info, kpca_error *err)
+{
+    /* a stream is read once, into a spool that the readers open as a file */
+    kpca_spool spool;
+    char *spooled = NULL;
+    kpca_status st = kpca_spool_spec(spec, &spool, &spooled, err);
+    if (st == KPCA_OK)
+        st = read_spec(spooled != NULL ? spooled : spec, opts, ds, info, err);
+    else {
+        memset(ds, 0, sizeof *ds);
+        if (info != NULL)
+            memset(info, 0, sizeof *info);
+    }
+    kpca_free(spooled);
+    return kpca_spool_finish(&spool, st, err);
 }
 
 void kpca_dataset_free(kpca_dataset *ds)
