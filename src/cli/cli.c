@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "lib/file/source.h"
 #include "lib/io/sniff.h"
 
 int cli_quiet = 0;
@@ -19,22 +20,48 @@ char cli_last_error[KPCA_ERRMSG_MAX];
 kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
                            kpca_error *err) = kpca_model_transform;
 
-/* is_error: an error message, kept in cli_last_error as well */
+/* is_error: an error message, kept in cli_last_error as well.  A spool's
+ * path becomes the name the user gave the stream (cli_unspool): the one
+ * place where messages, the library's too, are rewritten. */
 static void vmsg(const char *prefix, int is_error, const char *fmt, va_list ap)
 {
+    char *shown = NULL;
+    if (cli_spooled()) {
+        va_list copy;
+        va_copy(copy, ap);
+        int len = vsnprintf(NULL, 0, fmt, copy);
+        va_end(copy);
+        char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (text != NULL) {
+            va_copy(copy, ap);
+            vsnprintf(text, (size_t)len + 1, fmt, copy);
+            va_end(copy);
+            size_t need = cli_unspool(text, NULL, 0);
+            if ((shown = malloc(need + 1)) != NULL)
+                cli_unspool(text, shown, need + 1);
+            free(text);
+        }
+    }
     if (is_error) {
         va_list copy;
         va_copy(copy, ap);
-        vsnprintf(cli_last_error, sizeof cli_last_error, fmt, copy);
+        if (shown != NULL)
+            snprintf(cli_last_error, sizeof cli_last_error, "%s", shown);
+        else
+            vsnprintf(cli_last_error, sizeof cli_last_error, fmt, copy);
         va_end(copy);
     }
-    if (cli_rank != 0) /* rank 0 speaks for the distributed job */
-        return;
-    fflush(stdout);
-    cli_progress_clear();
-    fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (cli_rank == 0) { /* rank 0 speaks for the distributed job */
+        fflush(stdout);
+        cli_progress_clear();
+        fputs(prefix, stderr);
+        if (shown != NULL)
+            fputs(shown, stderr);
+        else
+            vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+    free(shown);
 }
 
 void cli_error(const char *fmt, ...)
@@ -491,7 +518,7 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *np
     if (common.verbose != NULL)
         cli_progress_begin(cmd->name, quiet, *common.verbose);
     cli_quiet = quiet;
-    return 0;
+    return cli_spool_inputs(cmd, pos, *npos);
 }
 
 int cli_parse_bytes(const char *s, size_t *out)

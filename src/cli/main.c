@@ -74,6 +74,7 @@ static void install_signal_handlers(void)
 static int finish(int rc)
 {
     cli_progress_end();
+    cli_spool_close_all();
     /* stdout may be a pipe or a full disk: report a failed final flush */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "error: cannot write to standard output: %s\n", strerror(errno));

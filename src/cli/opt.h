@@ -56,6 +56,14 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
  * fit in cap bytes. */
 void cli_synopsis_arg(const cli_command *cmd, size_t i, char *buf, size_t cap);
 
+/* What every command's --help and the man page say of inputs and outputs
+ * named "-" and of streams (cli_spool_inputs, cli.h). */
+#define CLI_STREAMS_HELP                                                                                   \
+    "An input given as - is standard input (-:GROUP: a group of HDF5 data on it); standard\n"              \
+    "input, a pipe such as <(zcat x.csv.gz) or a FIFO is read once, whole, into a temporary\n"             \
+    "file in $TMPDIR (default /tmp), removed when kpca ends, and then read as that file.\n"               \
+    "An output given as - is standard output."
+
 /* Prints the usage and option table of cmd. */
 void cli_print_help(const cli_command *cmd, FILE *fp);
 

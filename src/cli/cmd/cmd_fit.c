@@ -284,11 +284,12 @@ int cmd_fit(int argc, char **argv)
     kpca_dataset_free(&fit);
     if (st != KPCA_OK)
         return cli_fail(&err);
+    const char *data_name = cli_arg_name(pos[0]); /* "<stdin>", not its spool */
     if (o.seed)
-        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", pos[0], m, nall,
-                 o.seed);
+        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", data_name, m,
+                 nall, o.seed);
     else
-        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
+        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", data_name, m, nall);
     model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
     const size_t noise = info.requested - info.kept - info.negative;
     if (info.negative > 0)

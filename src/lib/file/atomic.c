@@ -61,6 +61,18 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
         a->fp = stdout;
         return KPCA_OK;
     }
+    /* a device or FIFO, through a link too (/dev/stdout on a pipe, whose
+     * link leads to no path): write in place */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        if ((a->final = dup_str(path)) == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        if ((a->fp = fopen(path, "w")) == NULL) {
+            int e = errno;
+            release(a);
+            return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(e));
+        }
+        return KPCA_OK;
+    }
     /* a symbolic link: replace what it points to and keep the link */
     char *target = NULL;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -75,18 +87,9 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
     a->final = target != NULL ? target : dup_str(path);
     if (a->final == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory");
-    if (stat(a->final, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) {
-            release(a);
-            return kpca_fail(err, KPCA_EIO, "cannot write '%s': Is a directory", path);
-        }
-        a->fp = fopen(a->final, "w"); /* device or FIFO: write in place */
-        if (a->fp == NULL) {
-            int e = errno;
-            release(a);
-            return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(e));
-        }
-        return KPCA_OK;
+    if (stat(a->final, &st) == 0 && S_ISDIR(st.st_mode)) {
+        release(a);
+        return kpca_fail(err, KPCA_EIO, "cannot write '%s': Is a directory", path);
     }
     const char *slash = strrchr(a->final, '/');
     size_t dirlen = slash ? (size_t)(slash - a->final + 1) : 0;
