@@ -212,6 +212,47 @@ static int wrong_kind(int at, const char *what, const char *path, const kpca_fil
     return KPCA_EFORMAT;
 }
 
+int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const char *extra)
+{
+    char names[96] = "", takes[160], role[32];
+    for (int i = 0; i < cmd->npos_max; i++) {
+        cli_synopsis_arg(cmd, (size_t)i, role, sizeof role);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", role);
+    }
+    snprintf(takes, sizeof takes, "kpca %s takes %s argument%s, %s%s: usage: kpca %s %s", cmd->name,
+             cmd->npos_max == 1 ? "one" : cmd->npos_max == 2 ? "two" : "more", cmd->npos_max == 1 ? "" : "s", names,
+             strstr(cmd->synopsis, "-o MODEL") != NULL ? "; it writes the model with -o" : "", cmd->name,
+             cmd->synopsis);
+    /* a model where none belongs: the usual mistake behind an extra argument */
+    for (int i = 0; i <= np; i++) {
+        const char *arg = i < np ? pos[i] : extra;
+        kpca_file_info fi;
+        if (kpca_source_is_stream(arg))
+            continue; /* sniffing would consume it */
+        kpca_file_sniff(arg, &fi);
+        if (fi.kind != KPCA_FILE_MODEL)
+            continue;
+        const char *name = NULL, *what = NULL;
+        cli_inputs = (const char *const *)pos;
+        cli_ninputs = (size_t)np;
+        int at = i < np ? arg_role(arg, &name, &what) : -1;
+        cli_ninputs = 0;
+        if (at >= 0 && strcmp(name, "MODEL") == 0)
+            continue;
+        char desc[200];
+        kpca_file_describe(&fi, desc, sizeof desc);
+        if (at >= 0)
+            cli_error("argument %d of %s is %s; '%s' %s; %s", at + 1, cmd->name, what, arg, desc, takes);
+        else
+            cli_error("unexpected argument '%s', which %s; %s", arg, desc, takes);
+        cli_hint(cmd);
+        return at >= 0 ? KPCA_EFORMAT : KPCA_EUSAGE;
+    }
+    cli_error("unexpected argument '%s': %s", extra, takes);
+    cli_hint(cmd);
+    return KPCA_EUSAGE;
+}
+
 int cli_fail_input(const kpca_error *err, const char *path)
 {
     const char *name, *what;

@@ -26,7 +26,7 @@ static void usage(FILE *fp)
                 "(Schoelkopf, Smola & Mueller 1998).\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(fp, "  %-10s %s\n", "help", "show the help of a command: kpca help fit");
+    fprintf(fp, "  %-10s %s\n", "help", "show the help of a command: kpca help fit, kpca --help fit or kpca fit --help");
     fprintf(fp, "  %-10s %s\n", "version", "print the version and exit");
     fprintf(fp, "  %-10s %s\n", "help --man", "print the kpca(1) man page (roff)");
     fprintf(fp, "\nexit codes:\n");
@@ -99,11 +99,8 @@ int cli_main(int argc, char **argv)
             printf("BLAS: not OpenBLAS (reference BLAS or another; no kernel name to report)\n");
         return finish(0);
     }
-    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
-        usage(stdout);
-        return finish(0);
-    }
-    if (strcmp(name, "help") == 0) {
+    /* kpca help [CMD], kpca --help [CMD], kpca -h [CMD] */
+    if (strcmp(name, "help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
         if (argc < 3) {
             usage(stdout);
             return finish(0);

@@ -82,11 +82,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (only_pos || a[0] != '-' || a[1] == '\0' || a[1] == ':') { /* "-", "-:GROUP": standard input */
-            if (np >= cmd->npos_max) {
-                cli_error("unexpected argument '%s'", a);
-                cli_hint(cmd);
-                return 2;
-            }
+            if (np >= cmd->npos_max)
+                return cli_extra_argument(cmd, pos, np, a) == KPCA_EUSAGE ? 2 : 3;
             pos[np++] = a;
             continue;
         }

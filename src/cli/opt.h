@@ -51,6 +51,14 @@ typedef struct {
  * (already reported). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *npos);
 
+/* Reports a positional argument beyond cmd's last, `extra`, after
+ * pos[0..np-1]: when one of them is a kpca model where the synopsis has
+ * none (`kpca fit MODEL DATA`), says which ("argument 1 of fit is DATA;
+ * 'm.h5' is a kpca model") and returns KPCA_EFORMAT; else "unexpected
+ * argument" with the synopsis, KPCA_EUSAGE.  Sniffs the arguments (an
+ * error path only), never a stream (file/source.h). */
+int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const char *extra);
+
 /* The name of positional argument i (from 0) in cmd's synopsis ("MODEL",
  * "DATA", ...) into buf; "" when the synopsis has none there or it does not
  * fit in cap bytes. */

@@ -13,6 +13,7 @@
 #include "io/featfile.h"
 #include "io/labels.h"
 #include "io/npy.h"
+#include "io/sniff.h"
 #include "io/textnum.h"
 #include "support/mem.h"
 #include "support/names.h"
@@ -59,6 +60,12 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) {
         *out = KPCA_FMT_NPY;
         return KPCA_OK;
+    }
+    /* .npz, .xlsx: named, with what to do */
+    kpca_file_info zip = {.kind = got >= 4 && memcmp(head, "PK", 2) == 0 ? kpca_zip_kind_of(path) : KPCA_FILE_BINARY};
+    if (zip.kind != KPCA_FILE_BINARY) {
+        char desc[256];
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' %s", path, kpca_file_describe(&zip, desc, sizeof desc));
     }
 
     gzFile gz = gzopen(path, "rb");
