@@ -214,7 +214,7 @@ static int wrong_kind(int at, const char *what, const char *path, const kpca_fil
 
 int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const char *extra)
 {
-    char names[96] = "", takes[160], role[32];
+    char names[96] = "", takes[256], role[32];
     for (int i = 0; i < cmd->npos_max; i++) {
         cli_synopsis_arg(cmd, (size_t)i, role, sizeof role);
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", role);

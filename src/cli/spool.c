@@ -138,8 +138,13 @@ static int spool_one(const char **arg, size_t at, size_t npos, int *stdin_at)
             s++;
     else
         s = nspools;
-    if (s == nspools && (r = kpca_spool_open(file, &spools[s], &err) != KPCA_OK ? cli_fail(&err) : 0) == 0)
-        nspools++;
+    if (s == nspools) {
+        kpca_progress("read stream", 0, 1); /* the meter, and -v's timing of the copy */
+        r = kpca_spool_open(file, &spools[s], &err) != KPCA_OK ? cli_fail(&err) : 0;
+        kpca_progress("read stream", 1, 1);
+        if (r == 0)
+            nspools++;
+    }
     kpca_free(file);
     if (r != 0)
         return r;

@@ -78,10 +78,11 @@ features() {
     assert_status 0
     cmp "$FIX/want.csv" "$OUT/f.csv"
     # the same FIFO named twice is one stream, read once
-    cat "$FIX/x.csv" >"$TMP/fifo" &
+    cat "$FIX/small.csv" >"$TMP/fifo" &
     run --separate-stderr timeout 60 "$KPCA" eval -q -k 2 "$TMP/fifo" "$TMP/fifo"
     wait
     assert_status 0
+    assert_stdout_contains "components"
 }
 
 @test "ESL, NPY and HDF5 data through a pipe read as their files" {

@@ -66,8 +66,9 @@ static const char *tmp_dir(char *said, size_t cap)
     return "/tmp";
 }
 
-/* writes all of buf[0..len) to fd; 0, or -1 with errno */
-static int write_all(int fd, const char *buf, size_t len)
+/* writes all of buf[0..len) to fd, counting what is written in *done; 0,
+ * or -1 with errno */
+static int write_all(int fd, const char *buf, size_t len, unsigned long long *done)
 {
     while (len > 0) {
         ssize_t w = write(fd, buf, len);
@@ -80,6 +81,7 @@ static int write_all(int fd, const char *buf, size_t len)
         }
         buf += w;
         len -= (size_t)w;
+        *done += (unsigned long long)w;
     }
     return 0;
 }
@@ -110,12 +112,11 @@ static kpca_status copy_stream(int src, kpca_spool *sp, const char *said, kpca_e
             return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", sp->name, strerror(errno));
         if (got == 0)
             return KPCA_OK;
-        if (write_all(sp->fd, buf, (size_t)got) != 0)
+        if (write_all(sp->fd, buf, (size_t)got, &sp->bytes) != 0)
             return kpca_fail(err, KPCA_EIO,
                              "cannot copy '%s' into %s after %llu bytes: %s (kpca keeps a stream on disk to read it "
                              "once; set TMPDIR to a directory with room for all of it)",
                              sp->name, said, sp->bytes, strerror(errno));
-        sp->bytes += (unsigned long long)got;
     }
 }
 
