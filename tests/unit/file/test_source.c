@@ -107,13 +107,13 @@ static void test_stdin_pipe(void **state)
     stdin_from(p[0]);
     kpca_spool sp;
     kpca_error err;
-    alarm(20);
+    alarm(20); /* a spool that stopped early would leave the writer blocked: the join too */
     assert_int_equal(kpca_spool_open("-", &sp, &err), KPCA_OK);
-    alarm(0);
-    pthread_join(w, NULL);
     char rest;
     assert_int_equal(read(0, &rest, 1), 0); /* nothing left: read to its end */
     stdin_restore();
+    pthread_join(w, NULL);
+    alarm(0);
     assert_string_equal(sp.name, "<stdin>");
     assert_int_equal(sp.bytes, 200000);
     struct stat st;
@@ -181,9 +181,9 @@ static void test_large(void **state)
     kpca_error err;
     alarm(60);
     kpca_status st = kpca_spool_open("-", &sp, &err);
-    alarm(0);
+    stdin_restore(); /* the pipe's last reader closed: a writer not done fails (EPIPE) */
     pthread_join(w, NULL);
-    stdin_restore();
+    alarm(0);
     if (st != KPCA_OK)
         fail_msg("%s", err.msg);
     getrusage(RUSAGE_SELF, &after);
