@@ -367,6 +367,62 @@ static void test_dataset_fifo(void **state)
         assert_null(kpca_atomic_pending(j));
 }
 
+/* copies the file src into the FIFO dst, once */
+typedef struct {
+    const char *src, *dst;
+} copy_job;
+
+static void *copier(void *arg)
+{
+    copy_job *job = arg;
+    size_t len;
+    unsigned char *b = tu_slurp(job->src, &len);
+    FILE *f = fopen(job->dst, "wb");
+    if (f != NULL) {
+        fwrite(b, 1, len, f);
+        fclose(f);
+    }
+    free(b);
+    return NULL;
+}
+
+/* A model through a FIFO (a library user's kpca_model_load): read once
+ * into a spool that libhdf5 keeps open; the same model as from the file. */
+static void test_model_fifo(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    tu_random_dataset(&ds, 40, 3, 2, 7);
+    kpca_fit_params p = kpca_fit_defaults(2);
+    p.components = 3;
+    kpca_model m, back;
+    kpca_error err;
+    assert_int_equal(kpca_model_fit(&ds, &p, &m, NULL, &err), KPCA_OK);
+    assert_int_equal(system("mkdir -p tests/out"), 0);
+    assert_int_equal(kpca_model_save(&m, "tests/out/spool.model", &err), KPCA_OK);
+    const char *fifo = "tests/out/spool-model.fifo";
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    copy_job job = {"tests/out/spool.model", fifo};
+    pthread_t w;
+    assert_int_equal(pthread_create(&w, NULL, copier, &job), 0);
+    alarm(20);
+    kpca_status st = kpca_model_load(fifo, &back, &err);
+    pthread_join(w, NULL);
+    alarm(0);
+    unlink(fifo);
+    if (st != KPCA_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(back.k, m.k);
+    assert_int_equal(back.m, m.m);
+    assert_memory_equal(back.eigval, m.eigval, m.k * sizeof(double));
+    for (size_t j = 0; j < KPCA_ATOMIC_MAX_PENDING; j++)
+        assert_null(kpca_atomic_pending(j));
+    kpca_model_free(&back);
+    kpca_model_free(&m);
+    kpca_dataset_free(&ds);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -375,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_large),             cmocka_unit_test(test_tmpdir_unwritable),
         cmocka_unit_test(test_tmpdir_full),       cmocka_unit_test(test_stdin_file),
         cmocka_unit_test(test_rename),            cmocka_unit_test(test_dataset_fifo),
+        cmocka_unit_test(test_model_fifo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
