@@ -12,6 +12,8 @@
 
 #include "lib/file/source.h"
 
+#define OUT_DIR "tests/out"
+
 /* byte i of the test streams: not periodic in any small power of two */
 static unsigned char pattern(unsigned long long i)
 {
@@ -227,7 +229,7 @@ static void test_tmpdir_unwritable(void **state)
         for (size_t j = 0; j < KPCA_ATOMIC_MAX_PENDING; j++)
             assert_null(kpca_atomic_pending(j));
     }
-    unsetenv("TMPDIR");
+    setenv("TMPDIR", OUT_DIR, 1);
 }
 
 /* A write that fails half way (a file size limit stands in for a full
@@ -259,7 +261,7 @@ static void test_tmpdir_full(void **state)
     pthread_join(w, NULL);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     signal(SIGXFSZ, was);
-    unsetenv("TMPDIR");
+    setenv("TMPDIR", OUT_DIR, 1);
     assert_int_equal(st, KPCA_EIO);
     if (strstr(err.msg, "TMPDIR 'tests/out/spooldir'") == NULL || strstr(err.msg, "after 1048576 bytes") == NULL ||
         strstr(err.msg, "room") == NULL)
@@ -426,6 +428,9 @@ static void test_model_fifo(void **state)
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
+    /* the spools of a test that fails half way stay in tests/out, not /tmp */
+    if (system("mkdir -p " OUT_DIR) != 0 || setenv("TMPDIR", OUT_DIR, 1) != 0)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stdin_pipe),        cmocka_unit_test(test_fifo_once),
         cmocka_unit_test(test_large),             cmocka_unit_test(test_tmpdir_unwritable),
