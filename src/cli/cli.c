@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "lib/file/source.h"
 #include "lib/io/labels.h"
 #include "lib/io/sniff.h"
 
@@ -20,22 +21,48 @@ char cli_last_error[KPCA_ERRMSG_MAX];
 kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
                            kpca_error *err) = kpca_model_transform;
 
-/* is_error: an error message, kept in cli_last_error as well */
+/* is_error: an error message, kept in cli_last_error as well.  A spool's
+ * path becomes the name the user gave the stream (cli_unspool): the one
+ * place where messages, the library's too, are rewritten. */
 static void vmsg(const char *prefix, int is_error, const char *fmt, va_list ap)
 {
+    char *shown = NULL;
+    if (cli_spooled()) {
+        va_list copy;
+        va_copy(copy, ap);
+        int len = vsnprintf(NULL, 0, fmt, copy);
+        va_end(copy);
+        char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+        if (text != NULL) {
+            va_copy(copy, ap);
+            vsnprintf(text, (size_t)len + 1, fmt, copy);
+            va_end(copy);
+            size_t need = cli_unspool(text, NULL, 0);
+            if ((shown = malloc(need + 1)) != NULL)
+                cli_unspool(text, shown, need + 1);
+            free(text);
+        }
+    }
     if (is_error) {
         va_list copy;
         va_copy(copy, ap);
-        vsnprintf(cli_last_error, sizeof cli_last_error, fmt, copy);
+        if (shown != NULL)
+            snprintf(cli_last_error, sizeof cli_last_error, "%s", shown);
+        else
+            vsnprintf(cli_last_error, sizeof cli_last_error, fmt, copy);
         va_end(copy);
     }
-    if (cli_rank != 0) /* rank 0 speaks for the distributed job */
-        return;
-    fflush(stdout);
-    cli_progress_clear();
-    fputs(prefix, stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (cli_rank == 0) { /* rank 0 speaks for the distributed job */
+        fflush(stdout);
+        cli_progress_clear();
+        fputs(prefix, stderr);
+        if (shown != NULL)
+            fputs(shown, stderr);
+        else
+            vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+    free(shown);
 }
 
 void cli_error(const char *fmt, ...)
@@ -192,6 +219,47 @@ static int wrong_kind(int at, const char *what, const char *path, const kpca_fil
     cli_error("argument %d of %s is %s; '%s' %s%s%s", at + 1, cli_current->name, what, path, desc, same, swap);
     cli_hint(cli_current);
     return KPCA_EFORMAT;
+}
+
+int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const char *extra)
+{
+    char names[96] = "", takes[256], role[32];
+    for (int i = 0; i < cmd->npos_max; i++) {
+        cli_synopsis_arg(cmd, (size_t)i, role, sizeof role);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", role);
+    }
+    snprintf(takes, sizeof takes, "kpca %s takes %s argument%s, %s%s: usage: kpca %s %s", cmd->name,
+             cmd->npos_max == 1 ? "one" : cmd->npos_max == 2 ? "two" : "more", cmd->npos_max == 1 ? "" : "s", names,
+             strstr(cmd->synopsis, "-o MODEL") != NULL ? "; it writes the model with -o" : "", cmd->name,
+             cmd->synopsis);
+    /* a model where none belongs: the usual mistake behind an extra argument */
+    for (int i = 0; i <= np; i++) {
+        const char *arg = i < np ? pos[i] : extra;
+        kpca_file_info fi;
+        if (kpca_source_is_stream(arg))
+            continue; /* sniffing would consume it */
+        kpca_file_sniff(arg, &fi);
+        if (fi.kind != KPCA_FILE_MODEL)
+            continue;
+        const char *name = NULL, *what = NULL;
+        cli_inputs = (const char *const *)pos;
+        cli_ninputs = (size_t)np;
+        int at = i < np ? arg_role(arg, &name, &what) : -1;
+        cli_ninputs = 0;
+        if (at >= 0 && strcmp(name, "MODEL") == 0)
+            continue;
+        char desc[200];
+        kpca_file_describe(&fi, desc, sizeof desc);
+        if (at >= 0)
+            cli_error("argument %d of %s is %s; '%s' %s; %s", at + 1, cmd->name, what, arg, desc, takes);
+        else
+            cli_error("unexpected argument '%s', which %s; %s", arg, desc, takes);
+        cli_hint(cmd);
+        return at >= 0 ? KPCA_EFORMAT : KPCA_EUSAGE;
+    }
+    cli_error("unexpected argument '%s': %s", extra, takes);
+    cli_hint(cmd);
+    return KPCA_EUSAGE;
 }
 
 int cli_fail_input(const kpca_error *err, const char *path)
@@ -563,7 +631,7 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *np
     if (common.verbose != NULL)
         cli_progress_begin(cmd->name, quiet, *common.verbose);
     cli_quiet = quiet;
-    return 0;
+    return cli_spool_inputs(cmd, pos, *npos);
 }
 
 int cli_parse_bytes(const char *s, size_t *out)

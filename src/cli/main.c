@@ -27,7 +27,7 @@ static void usage(FILE *fp)
                 "(Schoelkopf, Smola & Mueller 1998).\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(fp, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(fp, "  %-10s %s\n", "help", "show the help of a command: kpca help fit");
+    fprintf(fp, "  %-10s %s\n", "help", "show the help of a command: kpca help fit, kpca --help fit or kpca fit --help");
     fprintf(fp, "  %-10s %s\n", "version", "print the version and exit");
     fprintf(fp, "  %-10s %s\n", "help --man", "print the kpca(1) man page (roff)");
     fprintf(fp, "\nexit codes:\n");
@@ -75,6 +75,7 @@ static void install_signal_handlers(void)
 static int finish(int rc)
 {
     cli_progress_end();
+    cli_spool_close_all();
     /* stdout may be a pipe or a full disk: report a failed final flush */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "error: cannot write to standard output: %s\n", strerror(errno));
@@ -99,11 +100,8 @@ int cli_main(int argc, char **argv)
             printf("BLAS: not OpenBLAS (reference BLAS or another; no kernel name to report)\n");
         return finish(0);
     }
-    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
-        usage(stdout);
-        return finish(0);
-    }
-    if (strcmp(name, "help") == 0) {
+    /* kpca help [CMD], kpca --help [CMD], kpca -h [CMD] */
+    if (strcmp(name, "help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
         if (argc < 3) {
             usage(stdout);
             return finish(0);

@@ -93,6 +93,10 @@ void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
           "GROUP/target).  Models are HDF5 files sealed by a CRC-32 in a 512-byte user block;\n"
           "features are HDF5 (data, target, eigenvalues), LIBSVM text or CSV, chosen by the\n"
           "output's suffix.  Every output appears atomically: complete, or not at all.\n"
+          ".PP\n",
+          fp);
+    roff(fp, CLI_STREAMS_HELP);
+    fputs("\n"
           ".SH EXAMPLES\n"
           "The paper's cell d = 3, 256 components (5.3 % in Sch\\(:olkopf et al.):\n"
           ".PP\n.nf\n.RS\n"
@@ -121,7 +125,10 @@ void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
     fputs(".SH ENVIRONMENT\n.TP\n.B OPENBLAS_CORETYPE\n"
           "The OpenBLAS kernels to use. When it is unset and OpenBLAS fell back to its generic\n"
           "kernels on a CPU it does not know, kpca runs itself again with it set to SkylakeX or\n"
-          "Haswell (as the CPU allows); \\fBkpca \\-\\-version\\fR prints the kernels in use.\n",
+          "Haswell (as the CPU allows); \\fBkpca \\-\\-version\\fR prints the kernels in use.\n"
+          ".TP\n.B TMPDIR\n"
+          "Where an input that is a stream (standard input, a pipe, a FIFO) is copied to be read\n"
+          "(default /tmp); it needs room for the whole input.\n",
           fp);
     fputs(".SH SEE ALSO\n.BR svm-train (1),\n.BR svm-predict (1),\n.BR h5dump (1)\n", fp);
 }

@@ -81,12 +81,9 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *np
     cli_ninputs = 0;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
-        if (only_pos || a[0] != '-' || a[1] == '\0') {
-            if (np >= cmd->npos_max) {
-                cli_error("unexpected argument '%s'", a);
-                cli_hint(cmd);
-                return 2;
-            }
+        if (only_pos || a[0] != '-' || a[1] == '\0' || a[1] == ':') { /* "-", "-:GROUP": standard input */
+            if (np >= cmd->npos_max)
+                return cli_extra_argument(cmd, pos, np, a) == KPCA_EUSAGE ? 2 : 3;
             pos[np++] = a;
             continue;
         }
@@ -178,6 +175,7 @@ void cli_print_help(const cli_command *cmd, FILE *fp)
     fprintf(fp, "usage: kpca %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->summary);
     if (cmd->details != NULL)
         fprintf(fp, "\n%s\n", cmd->details);
+    fprintf(fp, "\n%s\n", CLI_STREAMS_HELP);
     fprintf(fp, "\noptions:\n");
     for (size_t j = 0; j < cmd->noptions; j++) {
         const cli_option *o = &cmd->options[j];

@@ -51,10 +51,26 @@ typedef struct {
  * (already reported). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, char **pos, int *npos);
 
+/* Reports a positional argument beyond cmd's last, `extra`, after
+ * pos[0..np-1]: when one of them is a kpca model where the synopsis has
+ * none (`kpca fit MODEL DATA`), says which ("argument 1 of fit is DATA;
+ * 'm.h5' is a kpca model") and returns KPCA_EFORMAT; else "unexpected
+ * argument" with the synopsis, KPCA_EUSAGE.  Sniffs the arguments (an
+ * error path only), never a stream (file/source.h). */
+int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const char *extra);
+
 /* The name of positional argument i (from 0) in cmd's synopsis ("MODEL",
  * "DATA", ...) into buf; "" when the synopsis has none there or it does not
  * fit in cap bytes. */
 void cli_synopsis_arg(const cli_command *cmd, size_t i, char *buf, size_t cap);
+
+/* What every command's --help and the man page say of inputs and outputs
+ * named "-" and of streams (cli_spool_inputs, cli.h). */
+#define CLI_STREAMS_HELP                                                                                   \
+    "An input given as - is standard input (-:GROUP: a group of HDF5 data on it); standard\n"              \
+    "input, a pipe such as <(zcat x.csv.gz) or a FIFO is read once, whole, into a temporary\n"             \
+    "file in $TMPDIR (default /tmp), removed when kpca ends, and then read as that file.\n"               \
+    "An output given as - is standard output."
 
 /* Prints the usage and option table of cmd. */
 void cli_print_help(const cli_command *cmd, FILE *fp);

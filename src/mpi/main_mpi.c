@@ -20,6 +20,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     kpca_dist_init();
     cli_rank = kpca_dist_rank();
+    cli_ranks = kpca_dist_size(); /* every rank reads the inputs: no streams (cli_spool_inputs) */
     /* usage, help and version texts once, from rank 0 (the other ranks
      * never write data to standard output: only rank 0 writes outputs) */
     if (cli_rank != 0) {

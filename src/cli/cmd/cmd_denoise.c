@@ -150,7 +150,7 @@ int cmd_denoise(int argc, char **argv)
     kpca_preimage_info info;
     st = kpca_preimage(&model, noisy.x, n, dim, o.components, &pp, z, NULL, &info, &err);
     double mse_in = mse(noisy.x, clean.x, n * dim), mse_out = mse(z, clean.x, n * dim);
-    kpca_features_meta meta = {pos[0], pos[1], NULL, "kpca-preimages", 'x', 0, clean.names, clean.nnames};
+    kpca_features_meta meta = {cli_arg_name(pos[0]), cli_arg_name(pos[1]), NULL, "kpca-preimages", 'x', 0, clean.names, clean.nnames};
     const int *labels = clean.unlabelled ? NULL : clean.y; /* none written for data without them */
     if (st == KPCA_OK) {
         cli_warn_names_dropped(&clean, ofmt);
@@ -177,7 +177,7 @@ int cmd_denoise(int argc, char **argv)
     else
         cli_info("denoise: mean squared error to the input: %.6f", mse_out);
     if (o.csv != NULL)
-        r = write_csv(o.csv, pos[0], o.components, &clean, mse_in, mse_out, &info);
+        r = write_csv(o.csv, cli_arg_name(pos[0]), o.components, &clean, mse_in, mse_out, &info);
 out:
     kpca_dataset_free(&noisy);
     kpca_dataset_free(&clean);

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "lib/core/primal.h"
 
 static struct {
     const char *kernel;
@@ -327,21 +328,33 @@ int cmd_fit(int argc, char **argv)
              o.seed ? "random subset" : "first rows", kpca_kernel_describe(&p.kernel, kd, sizeof kd));
     kpca_model model;
     kpca_fit_info info;
+    const size_t dim = fit.dim;
     st = kpca_model_fit(&fit, &p, &model, &info, &err);
     kpca_dataset_free(&fit);
     kpca_free(idx);
-    if (st != KPCA_OK)
-        return cli_fail(&err);
+    if (st != KPCA_OK) {
+        r = cli_fail(&err);
+        /* the m x m kernel matrix is what does not fit (not in the D x D
+         * fit of the primal path, model.c): the ways out */
+        const int primal = cli_ranks == 1 && p.primal && p.solver == KPCA_SOLVER_EXACT && p.tol < 0.0 &&
+                           kpca_primal_applies(&p.kernel, m, dim);
+        if (st == KPCA_ENOMEM && p.solver != KPCA_SOLVER_NYSTROM && !primal && cli_rank == 0)
+            fprintf(stderr, "hint: the %s solver holds the %zu x %zu kernel matrix: fit on fewer points with --subset M "
+                            "(memory grows as M squared), or use --solver nystrom (memory linear in the points)\n",
+                    kpca_solver_name(p.solver), m, m);
+        return r;
+    }
+    const char *data_name = cli_arg_name(pos[0]); /* "<stdin>", not its spool */
     if (info.lowest < 0.0)
         cli_warn("'%s' is not positive semi-definite: the most negative eigenvalue of the %s is %.6g; kernel PCA "
                  "keeps the positive eigenvalues only (the negative part is dropped)",
                  pos[0], p.solver == KPCA_SOLVER_NYSTROM ? "landmarks' kernel matrix" : "fit points' centred kernel matrix",
                  info.lowest);
     if (o.seed)
-        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", pos[0], m, nall,
-                 o.seed);
+        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", data_name, m,
+                 nall, o.seed);
     else
-        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", pos[0], m, nall);
+        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", data_name, m, nall);
     model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
     const size_t noise = info.requested - info.kept - info.negative;
     if (info.negative > 0)

@@ -56,12 +56,10 @@ int cmd_reduce(int argc, char **argv)
     o.iter = (size_t)-1;
     char *pos[1];
     int npos;
-    int r = cli_parse(&cli_reduce_command, argc, argv, pos, &npos);
+    /* the progress meter starts after the model is loaded (below) */
+    int r = cli_begin(&cli_reduce_command, argc, argv, pos, &npos, (cli_common){&o.quiet, NULL, &o.memory_limit});
     if (r != 0)
-        return r == 1 ? 0 : r;
-    if (cli_set_memory_limit(o.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    cli_quiet = o.quiet;
+        return r < 0 ? 0 : r;
     if (o.vectors == 0)
         return cli_usage("no reduced-set size: give one with -m M_RED");
     if (o.output == NULL)

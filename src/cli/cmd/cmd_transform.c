@@ -98,7 +98,7 @@ int cmd_transform(int argc, char **argv)
     kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
                                : cli_project(&model, ds.x, ds.n, ds.dim, k, z, &err);
     if (st == KPCA_OK && cli_rank == 0) {
-        kpca_features_meta meta = {pos[0], pos[1], model.eigval, NULL, 0, kpca_model_fingerprint(&model),
+        kpca_features_meta meta = {cli_arg_name(pos[0]), cli_arg_name(pos[1]), model.eigval, NULL, 0, kpca_model_fingerprint(&model),
                                    ds.unlabelled ? NULL : ds.names, ds.nnames};
         cli_warn_names_dropped(&ds, ofmt);
         kpca_progress("write", 0, 1);

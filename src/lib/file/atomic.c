@@ -9,7 +9,8 @@
 
 #include "support/mem.h"
 
-/* the temporary files of the outputs in progress, for signal handlers */
+/* the temporary files in existence (outputs in progress, spools), for
+ * signal handlers */
 static const char *volatile pending[KPCA_ATOMIC_MAX_PENDING];
 
 const char *kpca_atomic_pending(size_t i)
@@ -17,7 +18,7 @@ const char *kpca_atomic_pending(size_t i)
     return i < KPCA_ATOMIC_MAX_PENDING ? pending[i] : NULL;
 }
 
-static int pending_add(const char *tmp)
+int kpca_atomic_track(const char *tmp)
 {
     for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++)
         if (pending[i] == NULL) {
@@ -27,7 +28,7 @@ static int pending_add(const char *tmp)
     return -1;
 }
 
-static void pending_remove(const char *tmp)
+void kpca_atomic_untrack(const char *tmp)
 {
     for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++)
         if (pending[i] == tmp)
@@ -60,6 +61,18 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
         a->fp = stdout;
         return KPCA_OK;
     }
+    /* a device or FIFO, through a link too (/dev/stdout on a pipe, whose
+     * link leads to no path): write in place */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        if ((a->final = dup_str(path)) == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        if ((a->fp = fopen(path, "w")) == NULL) {
+            int e = errno;
+            release(a);
+            return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(e));
+        }
+        return KPCA_OK;
+    }
     /* a symbolic link: replace what it points to and keep the link */
     char *target = NULL;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -74,18 +87,9 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
     a->final = target != NULL ? target : dup_str(path);
     if (a->final == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory");
-    if (stat(a->final, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) {
-            release(a);
-            return kpca_fail(err, KPCA_EIO, "cannot write '%s': Is a directory", path);
-        }
-        a->fp = fopen(a->final, "w"); /* device or FIFO: write in place */
-        if (a->fp == NULL) {
-            int e = errno;
-            release(a);
-            return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(e));
-        }
-        return KPCA_OK;
+    if (stat(a->final, &st) == 0 && S_ISDIR(st.st_mode)) {
+        release(a);
+        return kpca_fail(err, KPCA_EIO, "cannot write '%s': Is a directory", path);
     }
     const char *slash = strrchr(a->final, '/');
     size_t dirlen = slash ? (size_t)(slash - a->final + 1) : 0;
@@ -103,7 +107,7 @@ kpca_status kpca_atomic_begin(kpca_atomic *a, const char *path, kpca_error *err)
         release(a);
         return kpca_fail(err, KPCA_EIO, "cannot create '%s': %s", path, strerror(e));
     }
-    if (pending_add(a->tmp) != 0) {
+    if (kpca_atomic_track(a->tmp) != 0) {
         close(fd);
         unlink(a->tmp);
         release(a);
@@ -163,7 +167,7 @@ kpca_status kpca_atomic_commit(kpca_atomic *a, kpca_error *err)
         return st;
     }
     if (a->tmp != NULL)
-        pending_remove(a->tmp);
+        kpca_atomic_untrack(a->tmp);
     release(a);
     return KPCA_OK;
 }
@@ -174,7 +178,7 @@ void kpca_atomic_abort(kpca_atomic *a)
         fclose(a->fp);
     if (a->tmp != NULL) {
         unlink(a->tmp);
-        pending_remove(a->tmp);
+        kpca_atomic_untrack(a->tmp);
     }
     release(a);
 }

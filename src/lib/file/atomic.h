@@ -40,10 +40,15 @@ void kpca_atomic_abort(kpca_atomic *a);
  * the reason, as kpca_atomic_begin would later. */
 kpca_status kpca_atomic_check(const char *path, kpca_error *err);
 
-/* The temporary paths of the outputs in progress (at most
- * KPCA_ATOMIC_MAX_PENDING at once), for signal handlers that must remove
- * them: slot i's path, or NULL. */
-#define KPCA_ATOMIC_MAX_PENDING 8
+/* The temporary files in existence: those of the outputs in progress and
+ * the spools of streams (file/source.h), at most KPCA_ATOMIC_MAX_PENDING
+ * at once, for signal handlers that must remove them: slot i's path, or
+ * NULL. */
+#define KPCA_ATOMIC_MAX_PENDING 12
 const char *kpca_atomic_pending(size_t i);
+/* Adds the temporary file tmp to that list (0; -1 when it is full): the
+ * path must stay valid until kpca_atomic_untrack(tmp) takes it off. */
+int kpca_atomic_track(const char *tmp);
+void kpca_atomic_untrack(const char *tmp);
 
 #endif

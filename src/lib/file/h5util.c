@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "file/h5seal.h"
+#include "file/source.h"
 #include "support/mem.h"
 
 void kpca_h5_quiet(void)
@@ -27,8 +28,9 @@ kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file
     return kpca_h5_open_read_sealed(path, mode, file, &sealed, err);
 }
 
-kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed_out,
-                                     kpca_error *err)
+/* kpca_h5_open_read_sealed of a file that is not a stream */
+static kpca_status open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed_out,
+                                    kpca_error *err)
 {
     *sealed_out = 0;
     kpca_h5_quiet();
@@ -61,6 +63,24 @@ kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_
         return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot open as HDF5 (damaged file?)", path);
     *file = f;
     *sealed_out = sealed;
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_t *file, int *sealed_out,
+                                     kpca_error *err)
+{
+    if (!kpca_source_is_stream(path))
+        return open_read_sealed(path, mode, file, sealed_out, err);
+    /* a model or HDF5 data through a pipe: read once into a spool, which
+     * libhdf5 keeps open after the spool's own descriptor and name are gone */
+    kpca_spool sp;
+    *sealed_out = 0;
+    kpca_status st = kpca_spool_open(path, &sp, err);
+    if (st == KPCA_OK)
+        st = open_read_sealed(sp.path, mode, file, sealed_out, err);
+    if (st != KPCA_OK)
+        return kpca_spool_finish(&sp, st, err);
+    kpca_spool_close(&sp);
     return KPCA_OK;
 }
 

@@ -21,7 +21,8 @@ typedef enum {
 
 /* Opens `path` read-only after checking its seal as `mode` says; a missing
  * file is KPCA_EIO, a non-HDF5, unsealed (when required) or damaged one
- * KPCA_EFORMAT. */
+ * KPCA_EFORMAT.  A stream ("-", a pipe, a FIFO: file/source.h) is read once
+ * into a spool that is removed once libhdf5 has it open; its errors too. */
 kpca_status kpca_h5_open_read(const char *path, kpca_seal_mode mode, hid_t *file, kpca_error *err);
 /* The same, saying whether the file carried a (valid) seal: only then may a
  * reader look further than it must (libhdf5 1.10.8 has memory-safety bugs on

@@ -14,6 +14,7 @@
 #include "io/featfile.h"
 #include "io/labels.h"
 #include "io/npy.h"
+#include "io/sniff.h"
 #include "io/textnum.h"
 #include "support/mem.h"
 #include "support/names.h"
@@ -63,6 +64,12 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) {
         *out = KPCA_FMT_NPY;
         return KPCA_OK;
+    }
+    /* .npz, .xlsx: named, with what to do */
+    kpca_file_info zip = {.kind = got >= 4 && memcmp(head, "PK", 2) == 0 ? kpca_zip_kind_of(path) : KPCA_FILE_BINARY};
+    if (zip.kind != KPCA_FILE_BINARY) {
+        char desc[256];
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' %s", path, kpca_file_describe(&zip, desc, sizeof desc));
     }
 
     gzFile gz = gzopen(path, "rb");
@@ -137,8 +144,9 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
     return kpca_dataset_read_info(spec, opts, ds, NULL, err);
 }
 
-kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
-                                   kpca_featinfo *info, kpca_error *err)
+/* kpca_dataset_read_info of a spec whose file is not a stream */
+static kpca_status read_spec(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds, kpca_featinfo *info,
+                             kpca_error *err)
 {
     static const kpca_read_opts defaults = {.format = KPCA_FMT_AUTO};
     if (opts == NULL)
@@ -207,6 +215,24 @@ kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts,
         ds->format = fmt;
     kpca_free(file);
     return st;
+}
+
+kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
+                                   kpca_featinfo *info, kpca_error *err)
+{
+    /* a stream is read once, into a spool that the readers open as a file */
+    kpca_spool spool;
+    char *spooled = NULL;
+    kpca_status st = kpca_spool_spec(spec, &spool, &spooled, err);
+    if (st == KPCA_OK)
+        st = read_spec(spooled != NULL ? spooled : spec, opts, ds, info, err);
+    else {
+        memset(ds, 0, sizeof *ds);
+        if (info != NULL)
+            memset(info, 0, sizeof *info);
+    }
+    kpca_free(spooled);
+    return kpca_spool_finish(&spool, st, err);
 }
 
 void kpca_dataset_free(kpca_dataset *ds)

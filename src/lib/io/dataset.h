@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "file/source.h" /* kpca_split_spec */
+#include "file/source.h" /* kpca_split_spec, the spool */
 #include "support/error.h"
 #include "support/rng.h" /* kpca_splitmix64, once declared here */
 
@@ -104,7 +104,12 @@ int kpca_format_parse(const char *name, kpca_format *out);
 kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err);
 
 /* Reads `spec` ("FILE" or "FILE:GROUP" for HDF5) into *ds (overwritten;
- * free with kpca_dataset_free).  On failure *ds is left empty. */
+ * free with kpca_dataset_free).  On failure *ds is left empty.  FILE may
+ * be a stream ("-" for standard input, a pipe, a FIFO): it is read once
+ * into a spool on disk (file/source.h, kpca_spool_spec) that the readers
+ * open as a file, and closed before the return; messages name the stream
+ * (KPCA_STDIN_NAME for "-"), and the spool's errors (TMPDIR) are these
+ * functions' too. */
 kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
                               kpca_dataset *ds, kpca_error *err);
 /* kpca_dataset_read that also fills *info (io/featfile.h; zeroed first, NULL:

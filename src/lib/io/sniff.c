@@ -65,6 +65,29 @@ static int hdf5_format(const char *path, char *tag, size_t cap, int *sealed)
     return 1;
 }
 
+kpca_file_kind kpca_zip_kind(const unsigned char *head, size_t got)
+{
+    if (got >= 4 && memcmp(head, "PK\x05\x06", 4) == 0) /* the end record alone: an empty archive */
+        return KPCA_FILE_ZIP;
+    if (got < 30 || memcmp(head, "PK\x03\x04", 4) != 0)
+        return KPCA_FILE_BINARY;
+    size_t len = (size_t)head[26] | (size_t)head[27] << 8;
+    if (len >= 4 && 30 + len <= got && memcmp(head + 30 + len - 4, ".npy", 4) == 0)
+        return KPCA_FILE_NPZ;
+    return KPCA_FILE_ZIP;
+}
+
+kpca_file_kind kpca_zip_kind_of(const char *path)
+{
+    unsigned char head[30 + 255];
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return KPCA_FILE_BINARY;
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return kpca_zip_kind(head, got);
+}
+
 void kpca_file_sniff(const char *spec, kpca_file_info *out)
 {
     memset(out, 0, sizeof *out);
@@ -91,7 +114,7 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out)
         if (kpca_detect_format(file, &fmt, &err) != KPCA_OK && hdf5_behind_block(file, sb.st_size))
             fmt = KPCA_FMT_HDF5;
         if (fmt == KPCA_FMT_AUTO)
-            out->kind = blank(file) ? KPCA_FILE_EMPTY : KPCA_FILE_BINARY;
+            out->kind = blank(file) ? KPCA_FILE_EMPTY : kpca_zip_kind_of(file);
         else if (fmt == KPCA_FMT_NPY)
             out->kind = KPCA_FILE_NPY;
         else if (fmt != KPCA_FMT_HDF5)
@@ -164,6 +187,14 @@ const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
         break;
     }
     case KPCA_FILE_BINARY: snprintf(buf, cap, "holds binary data in no format kpca reads"); break;
+    case KPCA_FILE_NPZ:
+        snprintf(buf, cap, "is a NumPy .npz archive (a zip of arrays), which kpca does not read: save one array "
+                           "with numpy.save('x.npy', arr) and give kpca the .npy file");
+        break;
+    case KPCA_FILE_ZIP:
+        snprintf(buf, cap, "is a zip archive, which kpca does not read: unzip it (a spreadsheet workbook such as .xlsx "
+                           "is a zip too: save it as CSV)");
+        break;
     }
     return buf;
 }

@@ -24,7 +24,9 @@ typedef enum {
     KPCA_FILE_HDF5,        /* HDF5 that kpca did not write, or a damaged one */
     KPCA_FILE_NPY,         /* a NumPy .npy file */
     KPCA_FILE_TEXT,        /* text kpca reads as data: .format ESL, LIBSVM or CSV */
-    KPCA_FILE_BINARY       /* bytes in no format kpca reads */
+    KPCA_FILE_BINARY,      /* bytes in no format kpca reads */
+    KPCA_FILE_NPZ,         /* a NumPy .npz archive (numpy.savez: a zip of .npy members) */
+    KPCA_FILE_ZIP          /* another zip archive (a spreadsheet workbook is one) */
 } kpca_file_kind;
 
 typedef struct {
@@ -53,6 +55,17 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out);
  * (gzip, 7291 x 256)", "is empty", "does not exist"...; into buf (cap
  * bytes, truncated).  Returns buf. */
 const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap);
+
+/* The kind of a zip archive from its first bytes head[0..got) (the first
+ * local header and the name of the first member: 30 + 255 bytes hold
+ * them): KPCA_FILE_NPZ when that member's name ends in ".npy"
+ * (numpy.savez, savez_compressed), KPCA_FILE_ZIP for another zip (an empty
+ * one too), KPCA_FILE_BINARY when head is no zip.  O(1). */
+kpca_file_kind kpca_zip_kind(const unsigned char *head, size_t got);
+
+/* The same from the first bytes of the file at path (BINARY when it cannot
+ * be read): one open and one read of 285 bytes. */
+kpca_file_kind kpca_zip_kind_of(const char *path);
 
 /* 1 when the kind reads as data (FEATURES, KPCA_OTHER, HDF5, NPY, TEXT). */
 int kpca_file_is_data(kpca_file_kind kind);

@@ -171,6 +171,44 @@ static void test_damaged_hdf5(void **state)
     assert_true(fi.damaged);
 }
 
+/* writes a zip's first local header with one member `name` (no data:
+ * enough to be told apart) to path */
+static void write_zip_head(const char *path, const char *name)
+{
+    unsigned char head[30 + 64] = {'P', 'K', 3, 4, 20, 0};
+    size_t len = strlen(name);
+    head[26] = (unsigned char)len;
+    memcpy(head + 30, name, len);
+    tu_write_bytes(path, head, 30 + len);
+}
+
+/* numpy.savez's archive (members NAME.npy) and other zips are named as
+ * such, with what to do; the data readers' refusal says the same */
+static void test_zip(void **state)
+{
+    (void)state;
+    write_zip_head(OUT "sn.npz", "arr_0.npy");
+    expect(OUT "sn.npz", KPCA_FILE_NPZ, 0, 0, "is a NumPy .npz archive (a zip of arrays)");
+    expect(OUT "sn.npz", KPCA_FILE_NPZ, 0, 0, "numpy.save('x.npy', arr)");
+    write_zip_head(OUT "sn.xlsx", "[Content_Types].xml");
+    expect(OUT "sn.xlsx", KPCA_FILE_ZIP, 0, 0, "is a zip archive");
+    expect(OUT "sn.xlsx", KPCA_FILE_ZIP, 0, 0, "save it as CSV");
+    const unsigned char empty[22] = {'P', 'K', 5, 6};
+    tu_write_bytes(OUT "sn.empty.zip", empty, sizeof empty);
+    expect(OUT "sn.empty.zip", KPCA_FILE_ZIP, 0, 0, "is a zip archive");
+    /* a name that only ends like ".npy" past the bytes given is no .npz */
+    const unsigned char cut[32] = {'P', 'K', 3, 4, 20, 0, [26] = 9, [30] = 'a', 'r'};
+    assert_int_equal(kpca_zip_kind(cut, sizeof cut), KPCA_FILE_ZIP);
+    assert_int_equal(kpca_zip_kind((const unsigned char *)"PK\x03", 3), KPCA_FILE_BINARY);
+    kpca_dataset ds;
+    kpca_error err;
+    assert_int_equal(kpca_dataset_read(OUT "sn.npz", NULL, &ds, &err), KPCA_EFORMAT);
+    if (strstr(err.msg, "'" OUT "sn.npz' is a NumPy .npz archive") == NULL || strstr(err.msg, "numpy.save") == NULL)
+        fail_msg("unclear: %s", err.msg);
+    assert_int_equal(kpca_dataset_read(OUT "sn.xlsx", NULL, &ds, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "is a zip archive"));
+}
+
 int main(void)
 {
     ensure_out();
@@ -182,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_kpca_hdf5),
         cmocka_unit_test(test_other_hdf5),
         cmocka_unit_test(test_damaged_hdf5),
+        cmocka_unit_test(test_zip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
