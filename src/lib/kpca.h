@@ -26,6 +26,7 @@
 
 #include "io/dataset.h"
 #include "io/featfile.h"
+#include "io/rowsrc.h"
 
 #include "core/kernel.h"
 #include "core/centre.h"

@@ -1,0 +1,171 @@
+/* test_rowsrc.c - the row source's contract (io/rowsrc.h): blocks of any
+ * size, put end to end, are kpca_dataset_read's rows, labels and codes bit
+ * for bit, in every format; seeks land on their row; the first error is
+ * kpca_dataset_read's, message and all. */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "lib/io/npy.h"
+#include "lib/io/rowsrc.h"
+
+/* Reads spec with opts through a source in blocks of `block` rows (after
+ * a seek to `from`) and compares with kpca_dataset_read's rows from row
+ * `from` on: same status, message, rows, labels, names. */
+static void same_as_read(const char *spec, const kpca_read_opts *opts, size_t block, size_t from)
+{
+    kpca_dataset want;
+    kpca_error ew, eg;
+    kpca_error_clear(&ew);
+    kpca_error_clear(&eg);
+    kpca_status sw = kpca_dataset_read(spec, opts, &want, &ew);
+    kpca_rowsrc *src = NULL;
+    kpca_status sg = kpca_rowsrc_open(spec, opts, &src, &eg);
+    size_t n = 0, dim = sg == KPCA_OK ? kpca_rowsrc_dim(src) : 0;
+    double *x = NULL;
+    int *y = NULL;
+    if (sg == KPCA_OK && sw == KPCA_OK) {
+        assert_int_equal(dim, want.dim);
+        assert_int_equal(kpca_rowsrc_labelled(src), !want.unlabelled);
+        assert_int_equal(kpca_rowsrc_format(src), want.format);
+        size_t count;
+        assert_int_equal(kpca_rowsrc_count(src, &count, &eg), KPCA_OK);
+        assert_int_equal(count, want.n);
+        const kpca_dataset *info = kpca_rowsrc_info(src);
+        assert_int_equal(info->n, want.n);
+        assert_int_equal(info->nnames, want.nnames);
+        for (size_t c = 0; c < want.nnames; c++)
+            assert_string_equal(info->names[c], want.names[c]);
+        assert_int_equal(info->label_col, want.label_col);
+        assert_int_equal(info->colnames == NULL, want.colnames == NULL);
+        for (size_t j = 0; want.colnames != NULL && j < want.dim; j++)
+            assert_string_equal(info->colnames[j], want.colnames[j]);
+        assert_int_equal(kpca_rowsrc_seek(src, from, &eg), KPCA_OK);
+        assert_int_equal(kpca_rowsrc_tell(src), from);
+    }
+    if (sg == KPCA_OK) { /* read to the end, or to the error */
+        x = malloc(block * (dim ? dim : 1) * sizeof *x);
+        y = malloc(block * sizeof *y);
+        assert_non_null(x);
+        assert_non_null(y);
+        size_t got;
+        n = from;
+        while ((sg = kpca_rowsrc_read(src, block, x, y, &got, &eg)) == KPCA_OK && got > 0) {
+            assert_true(got <= block);
+            assert_true(sw == KPCA_OK && n + got <= want.n);
+            assert_memory_equal(x, want.x + n * dim, got * dim * sizeof *x);
+            assert_memory_equal(y, want.y + n, got * sizeof *y);
+            n += got;
+        }
+        if (sg == KPCA_OK) { /* at the end it stays there */
+            assert_int_equal(kpca_rowsrc_read(src, block, x, y, &got, &eg), KPCA_OK);
+            assert_int_equal(got, 0);
+        }
+    }
+    if (sg != sw || (sw != KPCA_OK && strcmp(eg.msg, ew.msg) != 0))
+        fail_msg("'%s' by blocks of %zu: status %d '%s', read whole %d '%s'", spec, block, sg, eg.msg, sw, ew.msg);
+    if (sw == KPCA_OK)
+        assert_int_equal(n, want.n);
+    free(x);
+    free(y);
+    kpca_rowsrc_close(src);
+    if (sw == KPCA_OK)
+        kpca_dataset_free(&want);
+}
+
+static void every_block(const char *spec, const kpca_read_opts *opts)
+{
+    static const size_t blocks[] = {1, 7, 10000};
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+        same_as_read(spec, opts, blocks[b], 0);
+    same_as_read(spec, opts, 7, 3);
+}
+
+static void test_usps_forms(void **state)
+{
+    (void)state;
+    struct stat st;
+    if (stat("data/zip.test.gz", &st) != 0 || stat("data/usps.h5", &st) != 0)
+        skip();
+    every_block("data/zip.test.gz", NULL);
+    every_block("data/usps.h5:test", NULL);
+}
+
+static void test_text_forms(void **state)
+{
+    (void)state;
+    static const char *const texts[][2] = {
+        {"rs.csv", "a,b,label\n1,2,cat\n3,4,dog\n5,6,cat\n7,8,emu\n9,1,dog\n2,3,cat\n4,5,ant\n6,7,cat\n8,9,dog\n"},
+        {"rs_int.csv", "x;y;class\n1,5;2;3\n3;4;-1\n5;6;3\n7;8;10\n"},
+        {"rs.txt", "3 0.5 0.25\n1 0.5 0.75\n\n3 1e-3 2\n2 0 0\n1 1 1\n3 2 2\n1 3 3\n2 4 4\n"},
+        {"rs.svm", "1 1:0.5 3:0.25\n2 2:1\n1\n3 1:1 2:2 3:3 5:1\n"},
+        {"rs_pd.csv", ",a,b,target\n0,1,2,0\n1,3,4,1\n2,5,6,0\n3,7,8,1\n4,9,0,0\n"},
+        {"rs_nolab.csv", "1,2,3\n4,5,6\n7,8,9\n"},
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        const char *path = tu_write_file(texts[t][0], texts[t][1]);
+        char copy[512];
+        snprintf(copy, sizeof copy, "%s", path);
+        every_block(copy, NULL);
+    }
+    /* options: a label column by name, decimal commas, columns, none */
+    const char *path = tu_write_file("rs_opt.csv", "id;a;b;y\ns1;1,5;2;1\ns2;3;4,25;2\ns3;5;6;1\n");
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", path);
+    every_block(copy, &(kpca_read_opts){.decimal = ',', .drop = "id"});
+    every_block(copy, &(kpca_read_opts){.decimal = ',', .columns = "b,2", .label = "none"});
+    /* gzip */
+    gzFile gz = gzopen("tests/out/rs.csv.gz", "wb");
+    assert_non_null(gz);
+    gzputs(gz, texts[0][1]);
+    gzclose(gz);
+    every_block("tests/out/rs.csv.gz", NULL);
+}
+
+/* An error in a late row is the whole read's error; an error at the start
+ * too. */
+static void test_errors(void **state)
+{
+    (void)state;
+    char text[200000];
+    char *o = text + sprintf(text, "a,b,label\n");
+    for (int i = 0; i < 5000; i++)
+        o += sprintf(o, i == 4321 ? "%d,%d\n" : "%d,%d,%d\n", i, -i, i % 3);
+    const char *path = tu_write_file("rs_ragged.csv", text);
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", path);
+    same_as_read(copy, NULL, 100, 0);
+    o = text;
+    for (int i = 0; i < 5000; i++)
+        o += sprintf(o, i == 3000 ? "%d x 0.5\n" : "%d 0.5 0.25\n", i % 4);
+    path = tu_write_file("rs_bad.txt", text);
+    snprintf(copy, sizeof copy, "%s", path);
+    same_as_read(copy, NULL, 64, 0);
+    same_as_read("tests/out/does-not-exist.csv", NULL, 10, 0);
+}
+
+/* A random NumPy array in C and Fortran order, float64 and float32. */
+static void test_npy(void **state)
+{
+    (void)state;
+    kpca_dataset ds;
+    tu_random_dataset(&ds, 97, 5, 3, 11);
+    kpca_error err;
+    assert_int_equal(kpca_npy_write("tests/out/rs.npy", ds.x, ds.n, ds.dim, &err), KPCA_OK);
+    every_block("tests/out/rs.npy", NULL);
+    kpca_dataset_free(&ds);
+}
+
+int main(void)
+{
+    mkdir("tests", 0777);
+    mkdir("tests/out", 0777);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_usps_forms),
+        cmocka_unit_test(test_text_forms),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_npy),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
