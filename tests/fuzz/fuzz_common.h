@@ -88,6 +88,47 @@ static inline void fuzz_read(const char *path, kpca_format fmt, const char *grou
     fuzz_check_read(st, &ds, &err);
 }
 
+/* The row source (io/rowsrc.h) reads what kpca_dataset_read reads: when
+ * the whole read succeeds, blocks of 3 rows give its rows, labels and class
+ * names bit for bit; when it fails, the source fails too (at open or at a
+ * read; with several faults in a file the first one named may differ).
+ * Aborts otherwise. */
+static inline void fuzz_rowsrc_same(const char *path, const kpca_read_opts *opts)
+{
+    kpca_dataset ds;
+    kpca_error err;
+    memset(&ds, 0, sizeof ds);
+    kpca_status st = kpca_dataset_read(path, opts, &ds, &err);
+    kpca_rowsrc *src = NULL;
+    kpca_status ss = kpca_rowsrc_open(path, opts, &src, &err);
+    size_t n = 0, got = 0;
+    if (ss == KPCA_OK) {
+        const size_t d = kpca_rowsrc_dim(src);
+        double *x = malloc(3 * (d ? d : 1) * sizeof *x);
+        int y[3];
+        if (x == NULL)
+            abort();
+        if (st == KPCA_OK && (d != ds.dim || kpca_rowsrc_labelled(src) == ds.unlabelled ||
+                              kpca_rowsrc_info(src)->nnames != ds.nnames))
+            abort();
+        while ((ss = kpca_rowsrc_read(src, 3, x, y, &got, &err)) == KPCA_OK && got > 0) {
+            if (st == KPCA_OK && (n + got > ds.n || memcmp(x, ds.x + n * d, got * d * sizeof *x) != 0 ||
+                                  memcmp(y, ds.y + n, got * sizeof *y) != 0))
+                abort();
+            n += got;
+        }
+        free(x);
+        for (size_t c = 0; st == KPCA_OK && ss == KPCA_OK && c < ds.nnames; c++)
+            if (strcmp(kpca_rowsrc_info(src)->names[c], ds.names[c]) != 0)
+                abort();
+    }
+    kpca_rowsrc_close(src);
+    if ((st == KPCA_OK) != (ss == KPCA_OK) || (st == KPCA_OK && n != ds.n))
+        abort();
+    if (st == KPCA_OK)
+        kpca_dataset_free(&ds);
+}
+
 /* Reads `path` with the given options (format, header, label column,
  * labels file, dimension), checks the answer with fuzz_check_read and
  * returns the status. */

@@ -6,7 +6,9 @@
  * columns kept (by name and number, a pandas index left out) and, for data
  * read without labels, the same file as a labels file (one label per
  * line), which is how a one-column file of integers gets read both ways.
- * A UTF-8 byte-order mark comes from the seeds (tests/fuzz/seeds.sh).  Each CSV read is also made in 3 parts, in memory
+ * A UTF-8 byte-order mark comes from the seeds (tests/fuzz/seeds.sh).
+ * Every read is made again by blocks of rows (io/rowsrc.h), which must
+ * read what the whole read reads.  Each CSV read is also made in 3 parts, in memory
  * and streamed in short stretches, which must read what one part reads:
  * the same status and message, rows, labels and names (else abort). */
 #include "fuzz_common.h"
@@ -70,6 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_read_opts(path, &opts);
         if (runs[r].fmt == KPCA_FMT_CSV)
             same_as_one_part(path, &opts);
+        fuzz_rowsrc_same(path, &opts);
     }
     /* unlabelled data given labels from a file (here: itself) */
     kpca_read_opts opts = {.format = KPCA_FMT_CSV, .header = KPCA_HEADER_NO, .label = "none", .labels = path};

@@ -228,6 +228,72 @@ kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, siz
     return KPCA_OK;
 }
 
+kpca_status kpca_h5_open_numbers(hid_t loc, const char *path, const char *name, int want_rank, hid_t *d,
+                                 size_t dims[2], kpca_error *err)
+{
+    hsize_t hd[2];
+    kpca_status st = open_checked(loc, path, name, want_rank, want_rank, 0, d, hd, err);
+    if (st == KPCA_OK) {
+        dims[0] = (size_t)hd[0];
+        dims[1] = (size_t)hd[1];
+    }
+    return st;
+}
+
+kpca_status kpca_h5_open_ints(hid_t loc, const char *path, const char *name, hid_t *d, size_t *n, kpca_error *err)
+{
+    hsize_t hd[2];
+    kpca_status st = open_checked(loc, path, name, 1, 2, 1, d, hd, err);
+    if (st == KPCA_OK)
+        *n = (size_t)hd[0];
+    return st;
+}
+
+/* rows [row0, row0 + rows) of d (ncols columns, rank 1 when its space
+ * says so) into buf as memtype; 0 or -1 */
+static int read_hyperslab(hid_t d, size_t row0, size_t rows, size_t ncols, hid_t memtype, void *buf)
+{
+    hid_t fs = H5Dget_space(d);
+    int rank = fs >= 0 ? H5Sget_simple_extent_ndims(fs) : -1;
+    hsize_t start[2] = {row0, 0}, count[2] = {rows, rank >= 2 ? ncols : 1};
+    hid_t ms = rank >= 1 ? H5Screate_simple(rank, count, NULL) : -1;
+    herr_t r = ms >= 0 ? H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) : -1;
+    if (r >= 0)
+        r = H5Dread(d, memtype, ms, fs, H5P_DEFAULT, buf);
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return r < 0 ? -1 : 0;
+}
+
+kpca_status kpca_h5_read_rows(hid_t d, const char *path, const char *name, size_t row0, size_t rows, size_t ncols,
+                              double *buf, kpca_error *err)
+{
+    if (rows > 0 && read_hyperslab(d, row0, rows, ncols, H5T_NATIVE_DOUBLE, buf) != 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_read_int_rows(hid_t d, const char *path, const char *name, size_t row0, size_t rows, int *buf,
+                                  kpca_error *err)
+{
+    long long wide[1024];
+    for (size_t done = 0; done < rows;) {
+        size_t take = rows - done < 1024 ? rows - done : 1024;
+        if (read_hyperslab(d, row0 + done, take, 1, H5T_NATIVE_LLONG, wide) != 0)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+        for (size_t i = 0; i < take; i++) {
+            if (wide[i] < INT_MIN || wide[i] > INT_MAX)
+                return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' row %zu: label %lld is beyond int", path,
+                                 name, row0 + done + i + 1, wide[i]);
+            buf[done + i] = (int)wide[i];
+        }
+        done += take;
+    }
+    return KPCA_OK;
+}
+
 /* the strings of a string dataset d (n of them) as NUL-terminated copies */
 static kpca_status read_strings(hid_t d, const char *path, const char *name, size_t n, char **out, kpca_error *err)
 {

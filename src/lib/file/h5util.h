@@ -35,6 +35,23 @@ kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_
 kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
                                  size_t dims[2], double **out, kpca_error *err);
 /* Reads an integer-class dataset of rank 1 (or n x 1) as ints. */
+/* Row ranges of a dataset, for the readers by blocks (io/rowsrc.h).
+ * kpca_h5_open_numbers opens a numeric dataset of rank want_rank with the
+ * checks and messages of kpca_h5_read_doubles, and kpca_h5_open_ints an
+ * integer vector (rank 1, or n x 1) with those of kpca_h5_read_ints,
+ * neither reading its values nor checking the memory budget: *d is open
+ * (H5Dclose it), dims[] / *n its shape.  kpca_h5_read_rows reads rows
+ * [row0, row0 + rows) of such an open dataset of ncols columns (1 for a
+ * vector) into buf as doubles, kpca_h5_read_int_rows as ints range-checked
+ * as kpca_h5_read_ints checks them (its message, the row numbered in the
+ * file).  KPCA_EFORMAT when libhdf5 cannot read them (a damaged file). */
+kpca_status kpca_h5_open_numbers(hid_t loc, const char *path, const char *name, int want_rank, hid_t *d,
+                                 size_t dims[2], kpca_error *err);
+kpca_status kpca_h5_open_ints(hid_t loc, const char *path, const char *name, hid_t *d, size_t *n, kpca_error *err);
+kpca_status kpca_h5_read_rows(hid_t d, const char *path, const char *name, size_t row0, size_t rows, size_t ncols,
+                              double *buf, kpca_error *err);
+kpca_status kpca_h5_read_int_rows(hid_t d, const char *path, const char *name, size_t row0, size_t rows, int *buf,
+                                  kpca_error *err);
 kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n,
                               int **out, kpca_error *err);
 /* Reads a rank-1 dataset of strings (fixed or variable length) into *out,

@@ -418,7 +418,7 @@ kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kp
                 continue;
             int why;
             if (!parse_field(s->f[j], s->mark, &row[s->dest != NULL ? (size_t)s->dest[j] : at], &why))
-                return value_error(s, R, j, why, R->n == 0, err);
+                return value_error(s, R, j, why, R->taken + R->n == 0, err);
         }
         R->n++;
     }
@@ -511,7 +511,7 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
 
 /* The names of the value columns, in their order, from the header (none:
  * NULL); 0 or -1 when out of memory. */
-static int value_names(const csv_rows *R, size_t dim, kpca_dataset *ds)
+int kpca_csv_names(const csv_rows *R, size_t dim, kpca_dataset *ds)
 {
     if (R->hdr == NULL)
         return 0;
@@ -573,7 +573,7 @@ kpca_status kpca_csv_finish(const char *path, csv_rows *R, kpca_dataset *ds, kpc
         ds->dim = names_dim; /* names for every value column; the index's then goes */
         R->x = NULL;
         ds->label_col = R->col != NO_COLUMN ? R->col + 1 : 0;
-        if (value_names(R, names_dim, ds) != 0)
+        if (kpca_csv_names(R, names_dim, ds) != 0)
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
         if (index) { /* the pandas index is always the file's first column */
             if (ds->colnames != NULL) {
@@ -624,6 +624,14 @@ static int comma_fields(const char *text, size_t len)
     return 0;
 }
 
+char kpca_csv_delim(const char *text, size_t len, char mark)
+{
+    char delim = kpca_csv_sniff(text, len < 65536 ? len : 65536, mark);
+    if (delim == 0 && mark == ',') /* decimal commas, no ';' or tab: blanks between the values */
+        delim = comma_fields(text, len) ? ',' : ' ';
+    return delim;
+}
+
 kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_opts *opts, size_t parts,
                                 size_t min_part, size_t stretch, kpca_dataset *ds, kpca_error *err)
 {
@@ -639,9 +647,7 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
         return st;
     const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
     if (delim == 0)
-        delim = kpca_csv_sniff(buf, len < 65536 ? len : 65536, mark);
-    if (delim == 0 && mark == ',') /* decimal commas, no ';' or tab: blanks between the values */
-        delim = comma_fields(buf, len) ? ',' : ' ';
+        delim = kpca_csv_delim(buf, len, mark);
     csv_state s = {.path = path, .p = buf, .end = buf + len, .line = 1, .delim = delim ? delim : ',', .mark = mark};
     csv_rows R = {.col = NO_COLUMN, .index = NO_COLUMN};
     int header;

@@ -44,6 +44,7 @@ typedef struct {
                              * if all its values are integers; NO_COLUMN: none */
     const char *opt;        /* the --label option (NULL: default) */
     size_t first_line;      /* the line of the first row (the field count's model) */
+    size_t taken;           /* rows read before x's first (a reader by windows) */
 } csv_rows;
 
 /* In csvcols.c. */
@@ -67,6 +68,17 @@ kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char 
                              int **dest, size_t *dim, kpca_error *err);
 
 /* In csv.c. */
+
+/* The delimiter of text (its first len bytes) when none is given:
+ * kpca_csv_sniff, and with decimal commas and no ';' or tab, blanks (' ')
+ * unless the first line has a comma that is no decimal comma (then ',',
+ * which the first row refuses). */
+char kpca_csv_delim(const char *text, size_t len, char mark);
+
+/* The value columns' names (R->hdr in the order of the values, dim of
+ * them) and the label column's into ds (colnames, label_name); nothing
+ * without a header.  0, or -1 when out of memory. */
+int kpca_csv_names(const csv_rows *R, size_t dim, kpca_dataset *ds);
 
 /* The common row read in one pass: unquoted fields without blanks, each
  * number ending right at the delimiter, the row at a newline (CRLF) or at

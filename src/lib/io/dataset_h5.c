@@ -210,3 +210,141 @@ fail:
     kpca_dataset_free(ds);
     return st;
 }
+
+struct kpca_h5_rows {
+    hid_t f, data, target; /* target < 0: unlabelled */
+    char *path, *name;     /* for messages; name: the dataset's ("data" in a group) */
+    size_t n, d;
+    char **names;
+    size_t nnames;
+};
+
+void kpca_h5_rows_close(kpca_h5_rows *r)
+{
+    if (r == NULL)
+        return;
+    if (r->target >= 0)
+        H5Dclose(r->target);
+    if (r->data >= 0)
+        H5Dclose(r->data);
+    if (r->f >= 0)
+        H5Fclose(r->f);
+    kpca_free_strings(r->names, r->nnames);
+    kpca_free(r->path);
+    kpca_free(r->name);
+    kpca_free(r);
+}
+
+/* The codes of target against nn class names (nn 0: only the range of int),
+ * read by blocks: the first code out of range, as read_names says it. */
+static kpca_status check_target(kpca_h5_rows *r, size_t nn, kpca_error *err)
+{
+    int y[1024];
+    for (size_t at = 0; at < r->n; at += 1024) {
+        size_t take = r->n - at < 1024 ? r->n - at : 1024;
+        kpca_status st = kpca_h5_read_int_rows(r->target, r->path, "target", at, take, y, err);
+        for (size_t i = 0; st == KPCA_OK && nn > 0 && i < take; i++)
+            if (y[i] < 0 || (size_t)y[i] >= nn)
+                st = kpca_fail(err, KPCA_EFORMAT,
+                               "'%s': 'target' row %zu is %d, but 'class_names' names classes 0..%zu", r->path,
+                               at + i + 1, y[i], nn - 1);
+        if (st != KPCA_OK)
+            return st;
+    }
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_rows_open(const char *path, const char *group, size_t dim, kpca_h5_rows **out, size_t *n,
+                              size_t *d, int *labelled, char ***names, size_t *nnames, kpca_error *err)
+{
+    *out = NULL;
+    kpca_h5_rows *r = kpca_calloc(1, sizeof *r);
+    if (r == NULL || (r->path = kpca_strdup(path)) == NULL) {
+        kpca_free(r);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    }
+    r->f = r->data = r->target = -1;
+    int sealed = 0;
+    kpca_status st = kpca_h5_open_read_sealed(path, KPCA_SEAL_IF_PRESENT, &r->f, &sealed, err);
+    int is_root = strcmp(group, "/") == 0 || group[0] == '\0';
+    int exists = st == KPCA_OK && !is_root && H5Lexists(r->f, group, H5P_DEFAULT) > 0;
+    hid_t g = -1;
+    size_t dims[2] = {0, 0};
+    const char *dname = "data";
+    if (st == KPCA_OK && exists && is_dataset(r->f, group)) { /* FILE:/path: a matrix without labels */
+        dname = group;
+        st = kpca_h5_open_numbers(r->f, path, group, 2, &r->data, dims, err);
+    } else if (st == KPCA_OK) {
+        if (is_root || exists)
+            g = H5Gopen2(r->f, is_root ? "/" : group, H5P_DEFAULT);
+        char groups[256] = "";
+        if (g < 0 || (is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0))
+            H5Literate(r->f, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_group, groups);
+        if (g < 0)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': no group or dataset '%s' (groups here: %s)", path, group,
+                           groups[0] ? groups : "none");
+        else if (is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0)
+            st = groups[0] ? kpca_fail(err, KPCA_EUSAGE, "'%s': choose a group with FILE:GROUP (groups here: %s)",
+                                       path, groups)
+                           : kpca_fail(err, KPCA_EFORMAT, "'%s': no dataset 'data' at the root", path);
+        if (st == KPCA_OK)
+            st = kpca_h5_open_numbers(g, path, "data", 2, &r->data, dims, err);
+        size_t ny = dims[0];
+        if (st == KPCA_OK && H5Lexists(g, "target", H5P_DEFAULT) > 0) {
+            st = kpca_h5_open_ints(g, path, "target", &r->target, &ny, err);
+            if (st == KPCA_OK)
+                st = check_target(r, 0, err); /* int's range, as the whole read checks it first */
+        }
+        if (st == KPCA_OK && ny != dims[0])
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': 'data' has %zu rows but 'target' has %zu labels", path, dims[0],
+                           ny);
+        if (st == KPCA_OK && r->target >= 0 && H5Lexists(g, "class_names", H5P_DEFAULT) > 0) {
+            kpca_dataset names_only;
+            memset(&names_only, 0, sizeof names_only);
+            static const int none[1] = {0};
+            st = read_names(g, path, none, 0, &names_only, err); /* the names' own checks */
+            r->names = names_only.names;
+            r->nnames = names_only.nnames;
+            r->n = dims[0];
+            if (st == KPCA_OK)
+                st = check_target(r, r->nnames, err);
+        }
+        if (g >= 0)
+            H5Gclose(g);
+    }
+    r->n = dims[0];
+    r->d = dims[1];
+    if (st == KPCA_OK && (dims[0] == 0 || dims[1] == 0))
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' is empty (%zu x %zu)", path, dname, dims[0], dims[1]);
+    else if (st == KPCA_OK && dim != 0 && dims[1] != dim)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' has %zu columns, expected %zu", path, dname, dims[1], dim);
+    if (st == KPCA_OK && (r->name = kpca_strdup(dname)) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    if (st != KPCA_OK) {
+        kpca_h5_rows_close(r);
+        return st;
+    }
+    *n = r->n;
+    *d = r->d;
+    *labelled = r->target >= 0;
+    *names = r->names;
+    *nnames = r->nnames;
+    *out = r;
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_rows_read(kpca_h5_rows *r, size_t row0, size_t rows, double *x, int *y, kpca_error *err)
+{
+    kpca_status st = kpca_h5_read_rows(r->data, r->path, r->name, row0, rows, r->d, x, err);
+    for (size_t i = 0; st == KPCA_OK && i < rows * r->d; i++)
+        if (!isfinite(x[i]))
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' row %zu column %zu is not a finite number", r->path, r->name,
+                           row0 + i / r->d + 1, i % r->d + 1);
+    if (st == KPCA_OK && y != NULL) {
+        if (r->target >= 0)
+            st = kpca_h5_read_int_rows(r->target, r->path, "target", row0, rows, y, err);
+        else
+            memset(y, 0, rows * sizeof *y);
+    }
+    return st;
+}

@@ -193,127 +193,323 @@ static int parse_label(const char **pp, int *label)
     return 0;
 }
 
-/* Whitespace text: every line the same count of numbers.  The first column
- * is the labels (ESL, "label v1 ... vD") when, over the first
- * KPCA_ESL_DECIDE_ROWS rows, it holds integers of few distinct values
+/* Whitespace text, a row at a time: every line the same count of numbers.
+ * The first column is the labels (ESL, "label v1 ... vD") when, over the
+ * first KPCA_ESL_DECIDE_ROWS rows, it holds integers of few distinct values
  * (kpca_labels_esl_like); else every column is a value and the data is
- * unlabelled.  Rows after the
- * decision must keep an integer in a label column.  The rows are read
- * whole (ncol numbers each) and the label column cut out at the end. */
-kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
-{
+ * unlabelled.  Rows after the decision must keep an integer in a label
+ * column.  The rows before the decision are held (ncol numbers each). */
+struct kpca_esl_rows {
     line_reader lr;
-    memset(ds, 0, sizeof *ds);
-    kpca_status st = lr_open(&lr, path, err);
-    if (st != KPCA_OK)
-        return st;
-    double *x = NULL;          /* n rows of ncol numbers */
-    size_t n = 0, xcap = 0, ncol = 0, first_line = 0, classes = 0;
-    int decided = 0, labelled = 0, ints_so_far = 1; /* the first column holds integers */
-    char tok[64];
-    int r;
-    while ((r = lr_next(&lr, err)) == 1) {
-        const char *p = skip_blanks(lr.line);
-        if (*p == '\0')
-            continue;
-        size_t count = 0;
-        for (const char *q = p; *q != '\0'; q = skip_blanks(q)) {
-            double v;
-            const char *at = q;
-            if (parse_value(&q, '\0', &v) != 0) {
-                if (count == 0)
-                    st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a number, found '%s' (if the first "
-                                   "column holds class names, give --label first)", path, lr.lineno,
-                                   token_at(at, tok, sizeof tok));
-                else
-                    st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: value %zu: expected a finite number, found '%s'",
-                                   path, lr.lineno, count + (labelled || !decided ? 0 : 1), token_at(at, tok, sizeof tok));
-                goto fail;
-            }
-            if (ncol != 0 && count == ncol) { /* more than the first row: count them for the message */
-                count++;
-                for (q = skip_blanks(q); *q != '\0'; q = skip_blanks(q)) {
-                    while (*q != '\0' && !is_blank(*q))
-                        q++;
-                    count++;
-                }
-                break;
-            }
-            double *nx = kpca_grow(x, &xcap, n * (ncol ? ncol : 1) + count + 1, sizeof *x, 4096);
-            if (nx == NULL) {
-                st = oom_at(err, path, lr.lineno);
-                goto fail;
-            }
-            x = nx;
-            x[n * ncol + count++] = v;
-        }
-        if (ncol == 0) {
-            ncol = count;
-            first_line = lr.lineno;
-        } else if (count != ncol) {
-            if (ints_so_far && (!decided || labelled))
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected %zu values after the label, found %zu",
-                               path, lr.lineno, ncol - 1, count > 0 ? count - 1 : 0);
-            else
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu numbers, expected %zu as on line %zu", path,
-                               lr.lineno, count, ncol, first_line);
-            goto fail;
-        }
-        double lab = x[n * ncol];
-        if (decided && labelled && !int_valued(lab)) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label (as in the first column of "
-                           "the lines before), found '%s'", path, lr.lineno, token_at(p, tok, sizeof tok));
-            goto fail;
-        }
-        ints_so_far = ints_so_far && int_valued(lab);
-        n++;
-        if (!decided && n == KPCA_ESL_DECIDE_ROWS) {
-            decided = 1;
-            labelled = ncol >= 2 && kpca_labels_esl_like(x, n, ncol, &classes);
-        }
-    }
-    if (r < 0) {
-        st = lr.status;
-        goto fail;
-    }
-    if (n == 0) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
-        goto fail;
-    }
-    if (!decided)
-        labelled = ncol >= 2 && kpca_labels_esl_like(x, n, ncol, &classes);
-    size_t vdim = labelled ? ncol - 1 : ncol;
-    if (dim != 0 && vdim != dim) {
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values%s, expected %zu", path, vdim,
-                       labelled ? " after the label" : "", dim);
-        goto fail;
-    }
-    lr_close(&lr);
-    ds->y = kpca_calloc(n, sizeof *ds->y);
-    if (ds->y == NULL) {
-        kpca_free(x);
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n);
-    }
-    if (labelled) { /* the labels out, the values moved up in place */
-        for (size_t i = 0; i < n; i++) {
-            ds->y[i] = (int)x[i * ncol];
-            memmove(x + i * vdim, x + i * ncol + 1, vdim * sizeof *x);
-        }
-        ds->label_col = 1;
-    } else {
-        ds->unlabelled = 1;
-    }
-    ds->x = x;
-    ds->n = n;
-    ds->dim = vdim;
-    return KPCA_OK;
-fail:
-    lr_close(&lr);
-    kpca_free(x);
-    return st;
+    char *path;
+    size_t ncol, first_line, classes;
+    int decided, labelled, ints_so_far; /* ints_so_far: the first column holds integers */
+    double *head;                       /* the rows read before the decision */
+    size_t head_n, head_cap, head_at;   /* head_at: the next of them to hand out */
+    double *row;                        /* one row's ncol numbers, after the decision */
+    size_t n;                           /* rows parsed */
+    kpca_status failed;                 /* the error a read stopped at (KPCA_OK: none) */
+    char msg[KPCA_ERRMSG_MAX];          /* and its message */
+};
+
+void kpca_esl_rows_close(kpca_esl_rows *r)
+{
+    if (r == NULL)
+        return;
+    lr_close(&r->lr);
+    kpca_free(r->head);
+    kpca_free(r->row);
+    kpca_free(r->path);
+    kpca_free(r);
 }
 
-/* LIBSVM sparse text: two passes over a buffer of (index, value) pairs. */
+/* Keeps the error st (its message in err, when there is one) for the
+ * reads after it */
+static void esl_failed(kpca_esl_rows *r, kpca_status st, const kpca_error *err)
+{
+    r->failed = st;
+    snprintf(r->msg, sizeof r->msg, "%s", err != NULL ? err->msg : "");
+}
+
+/* Parses the next non-blank line into out (room for ncol numbers; for the
+ * first line, out is grown as the line is counted).  1: a row, 0: the end,
+ * -1: an error (err set). */
+static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err)
+{
+    const char *path = r->path;
+    char tok[64];
+    int got;
+    const char *p = NULL;
+    while ((got = lr_next(&r->lr, err)) == 1 && *(p = skip_blanks(r->lr.line)) == '\0')
+        ;
+    if (got <= 0) {
+        if (got < 0)
+            esl_failed(r, r->lr.status, err);
+        return got;
+    }
+    size_t count = 0;
+    kpca_status st = KPCA_OK;
+    for (const char *q = p; *q != '\0'; q = skip_blanks(q)) {
+        double v;
+        const char *at = q;
+        if (parse_value(&q, '\0', &v) != 0) {
+            if (count == 0)
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a number, found '%s' (if the first "
+                               "column holds class names, give --label first)", path, r->lr.lineno,
+                               token_at(at, tok, sizeof tok));
+            else
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: value %zu: expected a finite number, found '%s'",
+                               path, r->lr.lineno, count + (r->labelled || !r->decided ? 0 : 1),
+                               token_at(at, tok, sizeof tok));
+            break;
+        }
+        if (r->ncol != 0 && count == r->ncol) { /* more than the first row: count them for the message */
+            count++;
+            for (q = skip_blanks(q); *q != '\0'; q = skip_blanks(q)) {
+                while (*q != '\0' && !is_blank(*q))
+                    q++;
+                count++;
+            }
+            break;
+        }
+        if (count == *cap) {
+            double *nx = kpca_grow(*out, cap, count + 1, sizeof **out, 256);
+            if (nx == NULL) {
+                st = oom_at(err, path, r->lr.lineno);
+                break;
+            }
+            *out = nx;
+        }
+        (*out)[count++] = v;
+    }
+    if (st == KPCA_OK && r->ncol == 0) {
+        r->ncol = count;
+        r->first_line = r->lr.lineno;
+    } else if (st == KPCA_OK && count != r->ncol) {
+        if (r->ints_so_far && (!r->decided || r->labelled))
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected %zu values after the label, found %zu", path,
+                           r->lr.lineno, r->ncol - 1, count > 0 ? count - 1 : 0);
+        else
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu numbers, expected %zu as on line %zu", path,
+                           r->lr.lineno, count, r->ncol, r->first_line);
+    }
+    if (st == KPCA_OK && r->decided && r->labelled && !int_valued((*out)[0]))
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label (as in the first column of "
+                       "the lines before), found '%s'", path, r->lr.lineno, token_at(p, tok, sizeof tok));
+    if (st != KPCA_OK) {
+        esl_failed(r, st, err);
+        return -1;
+    }
+    r->ints_so_far = r->ints_so_far && int_valued((*out)[0]);
+    r->n++;
+    return 1;
+}
+
+kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out, size_t *vdim, int *labelled,
+                               kpca_error *err)
+{
+    *out = NULL;
+    kpca_esl_rows *r = kpca_calloc(1, sizeof *r);
+    if (r == NULL || (r->path = kpca_strdup(path)) == NULL) {
+        kpca_free(r);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    }
+    r->ints_so_far = 1;
+    kpca_status st = lr_open(&r->lr, path, err);
+    /* the rows before the decision, held */
+    while (st == KPCA_OK && r->head_n < KPCA_ESL_DECIDE_ROWS) {
+        double *row = r->head_n == 0 ? NULL : r->head + r->head_n * r->ncol;
+        size_t cap = r->head_n == 0 ? 0 : r->ncol, need = (r->head_n + 1) * (r->ncol ? r->ncol : 1);
+        if (r->head_n > 0 && need > r->head_cap) {
+            double *nh = kpca_grow(r->head, &r->head_cap, need, sizeof *r->head, 4096);
+            if (nh == NULL) {
+                st = oom_at(err, path, r->lr.lineno + 1);
+                break;
+            }
+            r->head = nh;
+            row = r->head + r->head_n * r->ncol;
+        }
+        int got = esl_line(r, r->head_n == 0 ? &r->head : &row, r->head_n == 0 ? &r->head_cap : &cap, err);
+        if (got < 0)
+            st = r->failed;
+        if (got <= 0)
+            break;
+        r->head_n++;
+    }
+    if (st == KPCA_OK && r->head_n == 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
+    if (st == KPCA_OK) {
+        r->decided = 1;
+        r->labelled = r->ncol >= 2 && kpca_labels_esl_like(r->head, r->head_n, r->ncol, &r->classes);
+        *vdim = r->labelled ? r->ncol - 1 : r->ncol;
+        if (dim != 0 && *vdim != dim)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values%s, expected %zu", path, *vdim,
+                           r->labelled ? " after the label" : "", dim);
+    }
+    if (st == KPCA_OK && (r->row = kpca_alloc_array(r->ncol, 1, sizeof *r->row)) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    if (st != KPCA_OK) {
+        kpca_esl_rows_close(r);
+        return st;
+    }
+    *labelled = r->labelled;
+    *out = r;
+    return KPCA_OK;
+}
+
+kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, size_t *got, kpca_error *err)
+{
+    *got = 0;
+    const size_t ncol = r->ncol, vdim = r->labelled ? ncol - 1 : ncol;
+    while (*got < max) {
+        const double *row;
+        if (r->head_at < r->head_n) {
+            row = r->head + r->head_at++ * ncol;
+        } else {
+            if (r->failed != KPCA_OK) /* a read that failed fails again, as the source promises */
+                return kpca_fail(err, r->failed, "%s", r->msg);
+            size_t cap = ncol;
+            int g = esl_line(r, &r->row, &cap, err);
+            if (g < 0)
+                return r->failed;
+            if (g == 0)
+                break;
+            row = r->row;
+        }
+        memcpy(x + *got * vdim, row + (r->labelled ? 1 : 0), vdim * sizeof *x);
+        if (y != NULL)
+            y[*got] = r->labelled ? (int)row[0] : 0;
+        ++*got;
+    }
+    return KPCA_OK;
+}
+
+kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    kpca_esl_rows *r;
+    size_t vdim;
+    int labelled;
+    kpca_status st = kpca_esl_rows_open(path, dim, &r, &vdim, &labelled, err);
+    if (st != KPCA_OK)
+        return st;
+    double *x = NULL;
+    int *y = NULL;
+    size_t n = 0, xcap = 0, ycap = 0, got;
+    const size_t block = 4096;
+    for (;;) {
+        double *nx = kpca_grow(x, &xcap, (n + block) * vdim, sizeof *x, 4096 * vdim);
+        int *ny = nx == NULL ? NULL : kpca_grow(y, &ycap, n + block, sizeof *y, 4096);
+        if (nx != NULL)
+            x = nx;
+        if (ny == NULL) {
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + block);
+            break;
+        }
+        y = ny;
+        if ((st = kpca_esl_rows_read(r, block, x + n * vdim, y + n, &got, err)) != KPCA_OK || got == 0)
+            break;
+        n += got;
+    }
+    kpca_esl_rows_close(r);
+    if (st != KPCA_OK) {
+        kpca_free(x);
+        kpca_free(y);
+        return st;
+    }
+    ds->x = x;
+    ds->y = y;
+    ds->n = n;
+    ds->dim = vdim;
+    ds->unlabelled = !labelled;
+    ds->label_col = labelled ? 1 : 0;
+    return KPCA_OK;
+}
+
+/* LIBSVM: one line's label and (index, value) pairs, appended at idx/val
+ * (from *nnz on, grown); its largest index raises *maxidx.  dim != 0: an
+ * index beyond it is an error.  1: a line, 0: the end, -1: an error (err,
+ * *status set). */
+static int libsvm_line(line_reader *lr, size_t dim, int *label, size_t **idx, double **val, size_t *nnz,
+                       size_t *cap, size_t *maxidx, kpca_status *status, kpca_error *err)
+{
+    const char *path = lr->path;
+    char tok[64];
+    const char *p = NULL;
+    int r;
+    while ((r = lr_next(lr, err)) == 1 && *(p = skip_blanks(lr->line)) == '\0')
+        ;
+    if (r <= 0) {
+        *status = lr->status;
+        return r;
+    }
+    kpca_status st = KPCA_OK;
+    const char *lab_at = p;
+    if (parse_label(&p, label) != 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'", path, lr->lineno,
+                       token_at(lab_at, tok, sizeof tok));
+    size_t prev = 0;
+    for (const char *q = skip_blanks(p); st == KPCA_OK && *q != '\0'; q = skip_blanks(q)) {
+        char *end;
+        if (*q < '0' || *q > '9') {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'", path, lr->lineno,
+                           token_at(q, tok, sizeof tok));
+            break;
+        }
+        errno = 0;
+        unsigned long long ix = strtoull(q, &end, 10);
+        if (*end != ':') {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'", path, lr->lineno,
+                           token_at(q, tok, sizeof tok));
+        } else if (errno == ERANGE || ix == 0 || ix > (unsigned long long)INT_MAX) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %s out of range (indices start at 1)", path,
+                           lr->lineno, token_at(q, tok, sizeof tok));
+        } else if (ix <= prev) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu after %zu: indices must be strictly ascending",
+                           path, lr->lineno, ix, prev);
+        } else if (dim != 0 && ix > dim) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu beyond the dimension %zu", path, lr->lineno,
+                           ix, dim);
+        }
+        if (st != KPCA_OK)
+            break;
+        const char *vq = end + 1;
+        double v;
+        if (is_blank(*vq) || parse_value(&vq, '\0', &v) != 0) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu: expected a finite number, found '%s'", path,
+                           lr->lineno, ix, token_at(end + 1, tok, sizeof tok));
+            break;
+        }
+        if (*nnz == *cap) {
+            size_t c1 = *cap, c2 = *cap;
+            size_t *ni = kpca_grow(*idx, &c1, *nnz + 1, sizeof **idx, 256);
+            if (ni != NULL)
+                *idx = ni;
+            double *nv = ni == NULL ? NULL : kpca_grow(*val, &c2, *nnz + 1, sizeof **val, 256);
+            if (nv == NULL) {
+                st = oom_at(err, path, lr->lineno);
+                break;
+            }
+            *val = nv;
+            *cap = c1;
+        }
+        (*idx)[*nnz] = (size_t)ix;
+        (*val)[*nnz] = v;
+        ++*nnz;
+        prev = (size_t)ix;
+        if (prev > *maxidx)
+            *maxidx = prev;
+        q = vq;
+    }
+    if (st != KPCA_OK) {
+        *status = st;
+        return -1;
+    }
+    return 1;
+}
+
+/* LIBSVM sparse text: one pass into a buffer of (index, value) pairs, then
+ * the dense rows. */
 kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
 {
     line_reader lr;
@@ -325,12 +521,7 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
     double *val = NULL;
     int *lab = NULL;
     size_t nrows = 0, rows_cap = 0, nnz = 0, nnz_cap = 0, maxidx = 0;
-    char tok[64];
-    int r;
-    while ((r = lr_next(&lr, err)) == 1) {
-        const char *p = skip_blanks(lr.line);
-        if (*p == '\0')
-            continue;
+    for (;;) {
         if (nrows + 1 >= rows_cap) { /* rowstart has one more entry than rows */
             size_t c1 = rows_cap, c2 = rows_cap;
             size_t *nr = kpca_grow(rowstart, &c1, nrows + 2, sizeof *rowstart, 1024);
@@ -344,77 +535,15 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
             lab = nl;
             rows_cap = c1;
         }
-        const char *lab_at = skip_blanks(p);
-        if (parse_label(&p, &lab[nrows]) != 0) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'",
-                           path, lr.lineno, token_at(lab_at, tok, sizeof tok));
-            goto fail;
-        }
         rowstart[nrows] = nnz;
-        size_t prev = 0;
-        for (const char *q = skip_blanks(p); *q != '\0'; q = skip_blanks(q)) {
-            char *end;
-            if (*q < '0' || *q > '9') {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'",
-                               path, lr.lineno, token_at(q, tok, sizeof tok));
-                goto fail;
-            }
-            errno = 0;
-            unsigned long long ix = strtoull(q, &end, 10);
-            if (*end != ':') {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'",
-                               path, lr.lineno, token_at(q, tok, sizeof tok));
-                goto fail;
-            }
-            if (errno == ERANGE || ix == 0 || ix > (unsigned long long)INT_MAX) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %s out of range (indices start at 1)",
-                               path, lr.lineno, token_at(q, tok, sizeof tok));
-                goto fail;
-            }
-            if (ix <= prev) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu after %zu: indices must be strictly ascending",
-                               path, lr.lineno, ix, prev);
-                goto fail;
-            }
-            if (dim != 0 && ix > dim) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu beyond the dimension %zu",
-                               path, lr.lineno, ix, dim);
-                goto fail;
-            }
-            const char *vq = end + 1;
-            double v;
-            if (is_blank(*vq) || parse_value(&vq, '\0', &v) != 0) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %llu: expected a finite number, found '%s'",
-                               path, lr.lineno, ix, token_at(end + 1, tok, sizeof tok));
-                goto fail;
-            }
-            if (nnz == nnz_cap) {
-                size_t c1 = nnz_cap, c2 = nnz_cap;
-                size_t *ni = kpca_grow(idx, &c1, nnz + 1, sizeof *idx, 65536);
-                if (ni != NULL)
-                    idx = ni;
-                double *nv = ni == NULL ? NULL : kpca_grow(val, &c2, nnz + 1, sizeof *val, 65536);
-                if (nv == NULL) {
-                    st = oom_at(err, path, lr.lineno);
-                    goto fail;
-                }
-                val = nv;
-                nnz_cap = c1;
-            }
-            idx[nnz] = (size_t)ix;
-            val[nnz] = v;
-            nnz++;
-            prev = (size_t)ix;
-            if (prev > maxidx)
-                maxidx = prev;
-            q = vq;
-        }
+        int r = libsvm_line(&lr, dim, &lab[nrows], &idx, &val, &nnz, &nnz_cap, &maxidx, &st, err);
+        if (r < 0)
+            goto fail;
+        if (r == 0)
+            break;
         nrows++;
     }
-    if (r < 0) {
-        st = lr.status;
-        goto fail;
-    }
+    st = KPCA_OK;
     if (nrows == 0) {
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
         goto fail;
@@ -433,12 +562,6 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
         for (size_t j = rowstart[i]; j < rowstart[i + 1]; j++)
             ds->x[i * d + idx[j] - 1] = val[j];
     }
-    lr_close(&lr);
-    kpca_free(rowstart);
-    kpca_free(idx);
-    kpca_free(val);
-    kpca_free(lab);
-    return KPCA_OK;
 fail:
     lr_close(&lr);
     kpca_free(rowstart);
@@ -446,4 +569,91 @@ fail:
     kpca_free(val);
     kpca_free(lab);
     return st;
+}
+
+/* LIBSVM read a row at a time: a first pass checks every line and finds
+ * the dimension (the largest index, or dim), a second hands out the rows. */
+struct kpca_libsvm_rows {
+    line_reader lr;
+    size_t d;
+    size_t *idx;
+    double *val;
+    size_t cap;
+    kpca_status failed;
+    char msg[KPCA_ERRMSG_MAX];
+};
+
+void kpca_libsvm_rows_close(kpca_libsvm_rows *r)
+{
+    if (r == NULL)
+        return;
+    lr_close(&r->lr);
+    kpca_free(r->idx);
+    kpca_free(r->val);
+    kpca_free(r);
+}
+
+kpca_status kpca_libsvm_rows_open(const char *path, size_t dim, kpca_libsvm_rows **out, size_t *n, size_t *d,
+                                  kpca_error *err)
+{
+    *out = NULL;
+    kpca_libsvm_rows *r = kpca_calloc(1, sizeof *r);
+    if (r == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    kpca_status st = lr_open(&r->lr, path, err);
+    size_t rows = 0, maxidx = 0;
+    while (st == KPCA_OK) {
+        int label;
+        size_t nnz = 0;
+        int g = libsvm_line(&r->lr, dim, &label, &r->idx, &r->val, &nnz, &r->cap, &maxidx, &st, err);
+        if (g <= 0)
+            break;
+        rows++;
+    }
+    if (st == KPCA_OK && rows == 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
+    size_t dd = dim != 0 ? dim : maxidx;
+    if (st == KPCA_OK && dd == 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no feature values in any row", path);
+    lr_close(&r->lr);
+    if (st == KPCA_OK)
+        st = lr_open(&r->lr, path, err);
+    if (st != KPCA_OK) {
+        kpca_libsvm_rows_close(r);
+        return st;
+    }
+    r->d = dd;
+    *n = rows;
+    *d = dd;
+    *out = r;
+    return KPCA_OK;
+}
+
+kpca_status kpca_libsvm_rows_read(kpca_libsvm_rows *r, size_t max, double *x, int *y, size_t *got,
+                                  kpca_error *err)
+{
+    *got = 0;
+    if (r->failed != KPCA_OK)
+        return kpca_fail(err, r->failed, "%s", r->msg);
+    while (*got < max) {
+        int label;
+        size_t nnz = 0, maxidx = 0;
+        kpca_status st = KPCA_OK;
+        int g = libsvm_line(&r->lr, r->d, &label, &r->idx, &r->val, &nnz, &r->cap, &maxidx, &st, err);
+        if (g < 0) {
+            r->failed = st;
+            snprintf(r->msg, sizeof r->msg, "%s", err != NULL ? err->msg : "");
+            return st;
+        }
+        if (g == 0)
+            break;
+        double *row = x + *got * r->d;
+        memset(row, 0, r->d * sizeof *row);
+        for (size_t j = 0; j < nnz; j++)
+            row[r->idx[j] - 1] = r->val[j];
+        if (y != NULL)
+            y[*got] = label;
+        ++*got;
+    }
+    return KPCA_OK;
 }

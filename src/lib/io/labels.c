@@ -376,3 +376,124 @@ size_t kpca_labels_class_like(const double *x, size_t n, size_t dim, size_t *cla
     *classes = 0;
     return dim;
 }
+
+struct kpca_labelmap {
+    size_t first_empty; /* the line of the first empty label; 0: none */
+    int names;         /* 1: a label that is no number was seen */
+    size_t first_bad;  /* the line of the first number that is no int; 0: none */
+    char bad[48];      /* that label, cut short */
+    size_t *table;     /* name index + 1 (0: empty), slots entries */
+    size_t slots;
+    char **list;       /* the names, in order of first appearance */
+    size_t n, cap;
+};
+
+kpca_labelmap *kpca_labelmap_new(void)
+{
+    return kpca_calloc(1, sizeof(kpca_labelmap));
+}
+
+void kpca_labelmap_free(kpca_labelmap *m)
+{
+    if (m == NULL)
+        return;
+    free_names(m->list, m->n);
+    kpca_free(m->table);
+    kpca_free(m);
+}
+
+kpca_status kpca_labelmap_see(kpca_labelmap *m, const char *path, char *tok, size_t line, size_t col,
+                              kpca_error *err)
+{
+    (void)path;
+    (void)col;
+    (void)err;
+    const char *t = kpca_text_trim(tok);
+    if (t[0] == '\0') { /* said by the verdict: after the rows' own errors, as the whole read says it */
+        if (m->first_empty == 0)
+            m->first_empty = line;
+        return KPCA_OK;
+    }
+    int v;
+    int r = int_label(t, &v);
+    if (r == 0)
+        m->names = 1;
+    else if (r < 0 && m->first_bad == 0) {
+        m->first_bad = line;
+        snprintf(m->bad, sizeof m->bad, "%s", t);
+    }
+    return KPCA_OK;
+}
+
+kpca_status kpca_labelmap_verdict(kpca_labelmap *m, const char *path, size_t col, int *names, kpca_error *err)
+{
+    *names = m->names;
+    if (m->first_empty != 0)
+        return label_error(err, path, &m->first_empty, col, 0, "expected a label, found an empty field", NULL, "");
+    if (!m->names && m->first_bad != 0)
+        return label_error(err, path, &m->first_bad, col, 0, "labels are integers or names, found the number ", m->bad,
+                           " (data without labels: --label none; another column: --label COL)");
+    return KPCA_OK;
+}
+
+/* the slot of name s in the table (empty when s is new) */
+static size_t slot_of(const kpca_labelmap *m, const char *s)
+{
+    size_t h = (size_t)(hash_name(s) & (m->slots - 1));
+    while (m->table[h] != 0 && strcmp(m->list[m->table[h] - 1], s) != 0)
+        h = (h + 1) & (m->slots - 1);
+    return h;
+}
+
+kpca_status kpca_labelmap_name(kpca_labelmap *m, const char *path, char *tok, kpca_error *err)
+{
+    const char *t = kpca_text_trim(tok);
+    if (m->table == NULL || 2 * (m->n + 1) > m->slots) { /* the table at most half full: grown and filled again */
+        size_t slots = m->slots ? 2 * m->slots : 64;
+        size_t *nt = kpca_calloc(slots, sizeof *nt);
+        if (nt == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", path);
+        kpca_free(m->table);
+        m->table = nt;
+        m->slots = slots;
+        for (size_t i = 0; i < m->n; i++)
+            m->table[slot_of(m, m->list[i])] = i + 1;
+    }
+    size_t h = slot_of(m, t);
+    if (m->table[h] != 0)
+        return KPCA_OK;
+    if (m->n == (size_t)INT_MAX)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", path);
+    char **nl = kpca_grow(m->list, &m->cap, m->n + 1, sizeof *m->list, 16);
+    if (nl == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", path);
+    m->list = nl;
+    if ((m->list[m->n] = kpca_strdup(t)) == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", path);
+    m->table[h] = ++m->n;
+    return KPCA_OK;
+}
+
+kpca_status kpca_labelmap_code(kpca_labelmap *m, const char *path, char *tok, size_t line, int *code,
+                               kpca_error *err)
+{
+    const char *t = kpca_text_trim(tok);
+    if (!m->names) {
+        if (int_label(t, code) == 1)
+            return KPCA_OK;
+    } else if (m->table != NULL) {
+        size_t h = slot_of(m, t);
+        if (m->table[h] != 0) {
+            *code = (int)(m->table[h] - 1);
+            return KPCA_OK;
+        }
+    }
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: the label '%.40s' was not there when the file was first "
+                     "read (did it change?)", path, line, t);
+}
+
+char **kpca_labelmap_names(const kpca_labelmap *m, size_t *n)
+{
+    *n = m->names ? m->n : 0;
+    return m->names ? m->list : NULL;
+}

@@ -46,6 +46,31 @@ int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes
  * values.  For the note that suggests --label.  No allocation. */
 size_t kpca_labels_class_like(const double *x, size_t n, size_t dim, size_t *classes);
 
+/* The labels of a label column met a row at a time (io/rowsrc.h), with
+ * the outcome of kpca_labels_from_text over all of them: a first pass
+ * sees every label (kpca_labelmap_see), then the verdict says whether they
+ * are integers (the codes are their values) or names (numbered in the
+ * order they first appear), and is the error of the first empty label, or
+ * of the first number that is not an integer when no name is among them;
+ * for names, a second pass gives each label in file order to
+ * kpca_labelmap_name.  kpca_labelmap_code then maps a label to its code.
+ * Messages name path, the line and the column col (from 1) as
+ * kpca_labels_from_text does.  Memory: the distinct names (none for
+ * integer labels).  Free with kpca_labelmap_free (NULL is fine). */
+typedef struct kpca_labelmap kpca_labelmap;
+kpca_labelmap *kpca_labelmap_new(void);
+kpca_status kpca_labelmap_see(kpca_labelmap *m, const char *path, char *tok, size_t line, size_t col,
+                              kpca_error *err);
+kpca_status kpca_labelmap_verdict(kpca_labelmap *m, const char *path, size_t col, int *names, kpca_error *err);
+kpca_status kpca_labelmap_name(kpca_labelmap *m, const char *path, char *tok, kpca_error *err);
+/* The code of tok; KPCA_EFORMAT for a label the first pass did not see so
+ * (the file changed between the passes). */
+kpca_status kpca_labelmap_code(kpca_labelmap *m, const char *path, char *tok, size_t line, int *code,
+                               kpca_error *err);
+/* The names, in code order (NULL for integer labels): borrowed. */
+char **kpca_labelmap_names(const kpca_labelmap *m, size_t *n);
+void kpca_labelmap_free(kpca_labelmap *m);
+
 /* Reads the labels of an unlabelled data set of ds->n points from `path`: a
  * 1-D NumPy array of integers (or integral floats), or text with one label
  * per line (blank lines skipped; plain or gzip); a pipe or other non-regular

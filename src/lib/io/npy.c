@@ -303,9 +303,10 @@ static int not_finite(const void *bytes, size_t len)
     return bad_value;
 }
 
-/* The first value of x (n x d, row-major) that is not finite: an error
- * naming its row and column, or KPCA_OK. */
-static kpca_status check_finite(const char *path, const double *x, size_t n, size_t d, kpca_error *err)
+/* The first value of x (n x d, row-major, rows from the file's row0 + 1 on)
+ * that is not finite: an error naming its row and column, or KPCA_OK. */
+static kpca_status check_finite_from(const char *path, const double *x, size_t n, size_t d, size_t row0,
+                                     kpca_error *err)
 {
     int bad_value = 0;
     for (size_t i = 0; i < n * d; i++) /* no early exit: the loop vectorises */
@@ -315,31 +316,48 @@ static kpca_status check_finite(const char *path, const double *x, size_t n, siz
     size_t i = 0;
     while (isfinite(x[i]))
         i++;
-    return kpca_fail(err, KPCA_EFORMAT, "'%s': row %zu, column %zu is not a finite number", path, i / d + 1,
+    return kpca_fail(err, KPCA_EFORMAT, "'%s': row %zu, column %zu is not a finite number", path, row0 + i / d + 1,
                      i % d + 1);
 }
 
-kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
+static kpca_status check_finite(const char *path, const double *x, size_t n, size_t d, kpca_error *err)
 {
-    memset(ds, 0, sizeof *ds);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    return check_finite_from(path, x, n, d, 0, err);
+}
+
+/* Opens path and reads the header of a 2-D array of n x d values (d as
+ * expected when dim != 0); *f open at the data on success. */
+static kpca_status open_matrix(const char *path, size_t dim, FILE **f, npy_header *h, kpca_error *err)
+{
+    *f = fopen(path, "rb");
+    if (*f == NULL)
         return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
-    npy_header h;
-    kpca_status st = read_header(f, path, &h, err);
-    size_t n = h.shape[0], d = h.shape[1];
+    kpca_status st = read_header(*f, path, h, err);
+    size_t n = h->shape[0], d = h->shape[1];
     if (st != KPCA_OK)
         ;
-    else if (h.rank != 2)
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': a %d-D array; kpca reads 2-D arrays (points x values)", path, h.rank);
+    else if (h->rank != 2)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': a %d-D array; kpca reads 2-D arrays (points x values)", path, h->rank);
     else if (n == 0 || d == 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': the array is empty (%zu x %zu)", path, n, d);
     else if (dim != 0 && d != dim)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': the array has %zu columns, expected %zu", path, d, dim);
     if (st != KPCA_OK) {
-        fclose(f);
-        return st;
+        fclose(*f);
+        *f = NULL;
     }
+    return st;
+}
+
+kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    FILE *f;
+    npy_header h;
+    kpca_status st = open_matrix(path, dim, &f, &h, err);
+    if (st != KPCA_OK)
+        return st;
+    size_t n = h.shape[0], d = h.shape[1];
     /* the values land in ds->x: read there straight from the file when
      * the file holds them as they are kept (float64, row after row) */
     int direct = h.kind == 'f' && h.itemsize == 8 && (!h.fortran || n == 1 || d == 1);
@@ -377,6 +395,85 @@ kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_e
     ds->dim = d;
     ds->unlabelled = 1;
     return KPCA_OK;
+}
+
+struct kpca_npy_rows {
+    FILE *f;
+    char *path; /* for messages */
+    npy_header h;
+};
+
+kpca_status kpca_npy_rows_open(const char *path, size_t dim, kpca_npy_rows **r, size_t *n, size_t *d,
+                               kpca_error *err)
+{
+    *r = NULL;
+    kpca_npy_rows *nr = kpca_calloc(1, sizeof *nr);
+    if (nr == NULL || (nr->path = kpca_strdup(path)) == NULL) {
+        kpca_free(nr);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    }
+    kpca_status st = open_matrix(path, dim, &nr->f, &nr->h, err);
+    if (st != KPCA_OK) {
+        kpca_npy_rows_close(nr);
+        return st;
+    }
+    *n = nr->h.shape[0];
+    *d = nr->h.shape[1];
+    *r = nr;
+    return KPCA_OK;
+}
+
+/* pread of len bytes at off into dst: 1, or 0 with errno (0: the file shrank) */
+static int read_at(int fd, void *dst, size_t len, off_t off)
+{
+    int errnum = 0;
+    if (kpca_pread_all(fd, dst, len, off, &errnum))
+        return 1;
+    errno = errnum;
+    return 0;
+}
+
+kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, double *x, kpca_error *err)
+{
+    const npy_header *h = &r->h;
+    const size_t n = h->shape[0], d = h->shape[1], isz = h->itemsize;
+    if (row0 > n || rows > n - row0)
+        return kpca_fail(err, KPCA_EINTERNAL, "'%s': rows %zu..%zu beyond its %zu", r->path, row0 + 1, row0 + rows, n);
+    if (rows == 0)
+        return KPCA_OK;
+    const int fd = fileno(r->f);
+    const int direct = h->kind == 'f' && isz == 8 && (!h->fortran || n == 1 || d == 1);
+    unsigned char *raw = direct ? (unsigned char *)x : kpca_alloc_array(rows * d, isz, 1);
+    if (raw == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", r->path, rows);
+    int ok = 1;
+    if (!h->fortran || n == 1 || d == 1) {
+        ok = read_at(fd, raw, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz));
+    } else { /* a column at a time: its rows are adjacent */
+        for (size_t j = 0; ok && j < d; j++)
+            ok = read_at(fd, raw + j * rows * isz, rows * isz, (off_t)h->offset + (off_t)((j * n + row0) * isz));
+    }
+    if (ok && !direct)
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < d; j++) {
+                const size_t at = h->fortran && n > 1 && d > 1 ? j * rows + i : i * d + j;
+                x[i * d + j] = value_at(raw, h, at);
+            }
+    if (!direct)
+        kpca_free(raw);
+    if (!ok)
+        return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", r->path, errno ? strerror(errno) : "file shrank");
+    return check_finite_from(r->path, x, rows, d, row0, err);
+}
+
+void kpca_npy_rows_close(kpca_npy_rows *r)
+{
+    if (r == NULL)
+        return;
+    if (r->f != NULL)
+        fclose(r->f);
+    kpca_free(r->path);
+    kpca_free(r);
 }
 
 kpca_status kpca_npy_read_labels(const char *path, int **y, size_t *n, kpca_error *err)

@@ -25,6 +25,23 @@ int kpca_npy_is(const char *path);
  * or a Fortran-order array.  On failure *ds is left empty. */
 kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
 
+/* A 2-D array read by rows (io/rowsrc.h): the header read and checked as
+ * kpca_read_npy checks it (the same messages), then any rows read with
+ * pread, converted to float64, and checked finite (kpca_read_npy's message,
+ * with the row's number in the file). */
+typedef struct kpca_npy_rows kpca_npy_rows;
+
+/* Opens path; *n and *d: the array's shape.  dim != 0: the columns
+ * expected.  Close with kpca_npy_rows_close.  O(1) besides the header. */
+kpca_status kpca_npy_rows_open(const char *path, size_t dim, kpca_npy_rows **r, size_t *n, size_t *d,
+                               kpca_error *err);
+/* Rows [row0, row0 + rows) into x (rows x d).  Memory: rows x d values of
+ * the file's type for a type other than float64 or a Fortran-order array
+ * (freed before return).  KPCA_EIO when the file cannot be read,
+ * KPCA_EFORMAT for a value that is not finite, KPCA_ENOMEM. */
+kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, double *x, kpca_error *err);
+void kpca_npy_rows_close(kpca_npy_rows *r);
+
 /* Reads a 1-D array (or n x 1) of integers or integral floats as labels:
  * *y newly allocated (kpca_free), *n its length. */
 kpca_status kpca_npy_read_labels(const char *path, int **y, size_t *n, kpca_error *err);

@@ -1,52 +1,564 @@
 /* rowsrc.c - a data file read a block of rows at a time (see rowsrc.h).
  *
- * This first implementation holds the file's rows as kpca_dataset_read
- * reads them and hands them out by blocks: the interface and its
- * guarantees (the same rows, labels and errors) are those of the streamed
- * readers that replace it, the memory is not yet. */
+ * Each format reads through its own reader's row-by-row form, so that the
+ * checks and messages are the whole-file reader's: NPY by pread
+ * (kpca_npy_rows), HDF5 by hyperslab (kpca_h5_rows), whitespace text by
+ * kpca_esl_rows, LIBSVM by kpca_libsvm_rows, and delimited text here, by
+ * windows of the file parsed with csv.c's row reader.  Delimited text with
+ * a label column is read once at open for the labels' verdict (integers or
+ * names, labels.h) and, for names, once more for their order; a stream is
+ * read through a spool (file/source.h). */
 #include "io/rowsrc.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <zlib.h>
 
+#include "file/source.h"
+#include "io/csv.h"
+#include "io/csvpart.h"
+#include "io/labels.h"
+#include "io/npy.h"
+#include "io/textnum.h"
 #include "support/mem.h"
 
+/* the bytes of delimited text parsed at a time (a window grows to hold a
+ * longer row) */
+#define CSV_WINDOW ((size_t)1 << 20)
+
+/* ---- delimited text by windows -------------------------------------------- */
+
+typedef struct {
+    gzFile gz;
+    const char *path;
+    char *buf;      /* the window: bytes [0, len), NUL after them */
+    size_t cap, len;
+    int eof;
+    csv_state s;    /* s.p .. s.end: the rows of the window not yet parsed */
+    csv_rows R;     /* the layout, and the rows of the last parse (R.x, R.n) */
+    char **hdr;     /* the header's names, owned (R.hdr points at them) */
+    int have;       /* s.f holds the first row, not yet taken */
+} csv_win;
+
+static void win_close(csv_win *w)
+{
+    if (w->gz != NULL)
+        gzclose(w->gz);
+    kpca_free_strings(w->hdr, w->hdr != NULL ? w->R.ncols : 0);
+    w->R.hdr = NULL;
+    kpca_csv_rows_free(&w->R);
+    kpca_free(w->s.f);
+    kpca_free(w->s.fline);
+    kpca_free(w->buf);
+    memset(w, 0, sizeof *w);
+}
+
+/* The end of the last whole row in [from, len): after the last line end
+ * outside quotes (quotes counted from `from`, a row's start); the whole
+ * text at the end of the file. */
+static size_t win_cut(const csv_win *w, size_t from)
+{
+    if (w->eof)
+        return w->len;
+    size_t cut = from;
+    int quoted = 0;
+    for (size_t i = from; i < w->len; i++) {
+        if (w->buf[i] == '"')
+            quoted = !quoted;
+        else if (w->buf[i] == '\n' && !quoted)
+            cut = i + 1;
+    }
+    return cut;
+}
+
+/* Reads more of the file after buf[0, len); KPCA_OK at the end too (eof
+ * set).  A NUL byte is the whole read's error, on its line (line: the
+ * line of buf[0]). */
+static kpca_status win_fill(csv_win *w, size_t line, kpca_error *err)
+{
+    if (w->cap - w->len < CSV_WINDOW / 2 + 1) {
+        size_t c = w->cap;
+        char *nb = kpca_grow(w->buf, &c, w->len + CSV_WINDOW + 1, 1, CSV_WINDOW + 1);
+        if (nb == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", w->path);
+        w->buf = nb;
+        w->cap = c;
+    }
+    size_t room = w->cap - w->len - 1;
+    int got = gzread(w->gz, w->buf + w->len, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
+    int zerr = Z_OK;
+    const char *msg = got <= 0 ? gzerror(w->gz, &zerr) : NULL;
+    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
+        return kpca_fail(err, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT,
+                         "'%s': corrupt or truncated gzip data (%s)", w->path, msg != NULL ? msg : "read error");
+    const char *nul = got > 0 ? memchr(w->buf + w->len, '\0', (size_t)got) : NULL;
+    if (nul != NULL) {
+        for (const char *p = w->buf; p < nul; p++)
+            line += *p == '\n';
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", w->path, line);
+    }
+    w->len += got > 0 ? (size_t)got : 0;
+    w->eof = got == 0;
+    w->buf[w->len] = '\0';
+    return KPCA_OK;
+}
+
+/* Opens the text and reads its first row (the header, or the first data
+ * row, then in s.f): the layout in R, as the whole read finds it. */
+static kpca_status win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->path = path;
+    w->R.col = w->R.index = NO_COLUMN;
+    errno = 0;
+    if ((w->gz = gzopen(path, "rb")) == NULL)
+        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
+                         errno ? strerror(errno) : "gzopen failed");
+    kpca_status st = KPCA_OK;
+    /* the head: 64 KiB for the delimiter (as the whole read sniffs it) */
+    while (st == KPCA_OK && !w->eof && w->len < 65536)
+        st = win_fill(w, 1, err);
+    if (st != KPCA_OK)
+        return st;
+    const char *wide = kpca_text_wide((const unsigned char *)w->buf, w->len);
+    if (wide != NULL)
+        return kpca_text_wide_fail(path, wide, err);
+    size_t bom = kpca_text_bom(w->buf, w->len);
+    memmove(w->buf, w->buf + bom, w->len - bom + 1);
+    w->len -= bom;
+    const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
+    if (delim == 0)
+        delim = kpca_csv_delim(w->buf, w->len, mark);
+    /* the first row whole */
+    size_t cut;
+    while ((cut = win_cut(w, 0)) == 0 && !w->eof && (st = win_fill(w, 1, err)) == KPCA_OK)
+        ;
+    if (st != KPCA_OK)
+        return st;
+    w->s = (csv_state){.path = path, .p = w->buf, .end = w->buf + cut, .line = 1, .delim = delim ? delim : ',',
+                       .mark = mark};
+    int header;
+    if ((st = kpca_csv_first_row(&w->s, &w->R, opts, &header, err)) != KPCA_OK)
+        return st;
+    if (header) { /* the names outlive the window */
+        if ((w->hdr = kpca_strings_dup(w->R.hdr, w->R.ncols)) == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+        for (size_t j = 0; j < w->R.ncols; j++)
+            w->R.hdr[j] = w->hdr[j];
+    }
+    w->have = !header;
+    return KPCA_OK;
+}
+
+/* Parses the next window's rows into R (R.n of them, R.taken before
+ * them); *more 0 at the end of the file (R.n 0).  The label tokens point
+ * into the window until the next call. */
+static kpca_status win_next(csv_win *w, int *more, kpca_error *err)
+{
+    kpca_status st = KPCA_OK;
+    w->R.taken += w->R.n;
+    w->R.n = 0;
+    *more = 1;
+    if (!w->have) {
+        /* the rows parsed so far leave the window; the rest moves to its start */
+        size_t done = (size_t)(w->s.p - w->buf);
+        memmove(w->buf, w->buf + done, w->len - done + 1);
+        w->len -= done;
+        size_t cut;
+        while ((cut = win_cut(w, 0)) == 0 && !w->eof && (st = win_fill(w, w->s.line, err)) == KPCA_OK)
+            ;
+        if (st == KPCA_OK && !w->eof && w->len < CSV_WINDOW / 2) { /* a window's worth, cut at a row */
+            st = win_fill(w, w->s.line, err);
+            cut = win_cut(w, 0);
+        }
+        if (st != KPCA_OK)
+            return st;
+        w->s.p = w->buf;
+        w->s.end = w->buf + cut;
+        if (cut == 0) {
+            *more = 0;
+            return KPCA_OK;
+        }
+    }
+    st = kpca_csv_read_rows(&w->s, &w->R, w->have, w->s.delim != ' ', err);
+    w->have = 0;
+    return st;
+}
+
+/* ---- the source ------------------------------------------------------------ */
+
+typedef enum { SRC_CSV, SRC_ESL, SRC_LIBSVM, SRC_NPY, SRC_HDF5 } src_kind;
+
 struct kpca_rowsrc {
-    kpca_dataset ds;   /* the rows (owned) */
-    kpca_dataset info; /* ds without its rows: what kpca_rowsrc_info shows */
-    size_t at;         /* the next row */
+    src_kind kind;
+    kpca_spool spool;      /* a stream's spool (fd -1: none) */
+    char *file;            /* what the readers open (the spool's path for a stream) */
+    const char *group;     /* HDF5: the group or dataset (into spec or opts) */
+    char *spec_copy;
+    kpca_read_opts opts;
+    kpca_dataset info;     /* what kpca_rowsrc_info shows (owns names, colnames...) */
+    size_t at;             /* the next row */
+    int counted;           /* info.n is the row count */
+    /* the readers */
+    kpca_npy_rows *npy;
+    kpca_h5_rows *h5;
+    kpca_esl_rows *esl;
+    kpca_libsvm_rows *svm;
+    csv_win win;
+    char delim;            /* CSV: given, or 0 */
+    kpca_labelmap *labels; /* CSV with a label column */
+    size_t index;          /* CSV: the value index left out as a pandas index; NO_COLUMN: none */
+    size_t win_at;         /* CSV: the next of the window's rows */
+    int *extra;            /* labels from opts.labels (n), or NULL */
+    double *scratch;       /* a row for skipping */
+    kpca_status failed;
+    char msg[KPCA_ERRMSG_MAX];
 };
 
-kpca_status kpca_rowsrc_open(const char *spec, const kpca_read_opts *opts, kpca_rowsrc **src, kpca_error *err)
+/* The stream's name in place of its spool's path in err's message */
+static kpca_status renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err)
 {
-    *src = NULL;
+    if (st != KPCA_OK && err != NULL && s->spool.path != NULL && s->spool.name != NULL) {
+        char msg[KPCA_ERRMSG_MAX];
+        kpca_source_rename(err->msg, s->spool.path, s->spool.name, msg, sizeof msg);
+        memcpy(err->msg, msg, sizeof msg);
+    }
+    return st;
+}
+
+/* CSV: one pass over the rows, with `each` called on every window */
+typedef kpca_status (*win_fn)(kpca_rowsrc *s, csv_win *w, kpca_error *err);
+
+static kpca_status csv_pass(kpca_rowsrc *s, win_fn each, kpca_error *err)
+{
+    csv_win w;
+    kpca_status st = win_open(&w, s->file, s->delim, &s->opts, err);
+    int more = 1;
+    while (st == KPCA_OK && (st = win_next(&w, &more, err)) == KPCA_OK && more && w.R.n > 0)
+        st = each(s, &w, err);
+    if (st == KPCA_OK && w.R.taken + w.R.n == 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", s->file);
+    if (st == KPCA_OK)
+        s->info.n = w.R.taken + w.R.n;
+    win_close(&w);
+    return st;
+}
+
+/* the first pass: every label seen, the pandas index looked at */
+static kpca_status see_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
+{
+    csv_rows *R = &w->R;
+    for (size_t i = 0; R->col != NO_COLUMN && i < R->n; i++) {
+        kpca_status st = kpca_labelmap_see(s->labels, s->file, R->labtok[i], R->labline[i], R->col + 1, err);
+        if (st != KPCA_OK)
+            return st;
+    }
+    for (size_t i = 0; s->index != NO_COLUMN && i < R->n; i++) {
+        double v = R->x[i * R->dim + s->index];
+        if (v != (double)(long long)v || fabs(v) > 9007199254740992.0)
+            s->index = NO_COLUMN;
+    }
+    return KPCA_OK;
+}
+
+static kpca_status name_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
+{
+    for (size_t i = 0; i < w->R.n; i++) {
+        kpca_status st = kpca_labelmap_name(s->labels, s->file, w->R.labtok[i], err);
+        if (st != KPCA_OK)
+            return st;
+    }
+    return KPCA_OK;
+}
+
+/* Opens delimited text: the layout, the first pass (the row count, the
+ * labels' verdict, the pandas index) and, for names, the second. */
+static kpca_status csv_open(kpca_rowsrc *s, kpca_error *err)
+{
+    kpca_status st = win_open(&s->win, s->file, s->delim, &s->opts, err);
+    if (st != KPCA_OK)
+        return st;
+    csv_rows *R = &s->win.R;
+    s->index = R->index;
+    if (R->col != NO_COLUMN && (s->labels = kpca_labelmap_new()) == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file);
+    if ((st = csv_pass(s, see_window, err)) != KPCA_OK)
+        return st;
+    s->counted = 1;
+    int names = 0;
+    if (s->labels != NULL && (st = kpca_labelmap_verdict(s->labels, s->file, R->col + 1, &names, err)) != KPCA_OK)
+        return st;
+    if (names && (st = csv_pass(s, name_window, err)) != KPCA_OK)
+        return st;
+    if (R->dim < 2)
+        s->index = NO_COLUMN;
+    /* what the whole read says of the data */
+    kpca_dataset *in = &s->info;
+    in->dim = R->dim - (s->index != NO_COLUMN);
+    in->unlabelled = R->col == NO_COLUMN;
+    in->label_col = R->col != NO_COLUMN ? R->col + 1 : 0;
+    if (kpca_csv_names(R, R->dim, in) != 0)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file);
+    if (s->index != NO_COLUMN) {
+        if (in->colnames != NULL) {
+            kpca_free(in->colnames[s->index]);
+            memmove(in->colnames + s->index, in->colnames + s->index + 1, (R->dim - s->index - 1) * sizeof(char *));
+        }
+        in->index_col = 1;
+    }
+    if (names) {
+        size_t nn;
+        char **list = kpca_labelmap_names(s->labels, &nn);
+        if ((in->names = kpca_strings_dup(list, nn)) == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", s->file);
+        in->nnames = nn;
+    }
+    return KPCA_OK;
+}
+
+/* CSV rows into x and y: those of the window first, then the next windows'. */
+static kpca_status csv_read(kpca_rowsrc *s, size_t max, double *x, int *y, size_t *got, kpca_error *err)
+{
+    csv_rows *R = &s->win.R;
+    const size_t dim = s->info.dim;
+    *got = 0;
+    while (*got < max) {
+        if (s->win_at == R->n) {
+            int more;
+            kpca_status st = win_next(&s->win, &more, err);
+            s->win_at = 0;
+            if (st != KPCA_OK)
+                return st;
+            if (!more || R->n == 0)
+                break;
+        }
+        const size_t i = s->win_at++;
+        const double *row = R->x + i * R->dim;
+        double *to = x + *got * dim;
+        if (s->index == NO_COLUMN) {
+            memcpy(to, row, dim * sizeof *to);
+        } else {
+            memcpy(to, row, s->index * sizeof *to);
+            memcpy(to + s->index, row + s->index + 1, (dim - s->index) * sizeof *to);
+        }
+        if (y != NULL) {
+            y[*got] = 0;
+            if (R->col != NO_COLUMN) {
+                kpca_status st = kpca_labelmap_code(s->labels, s->file, R->labtok[i], R->labline[i], &y[*got], err);
+                if (st != KPCA_OK)
+                    return st;
+            }
+        }
+        ++*got;
+    }
+    return KPCA_OK;
+}
+
+/* Opens (again) the reader of a sequential format at its first row. */
+static kpca_status reader_open(kpca_rowsrc *s, kpca_error *err)
+{
+    size_t n, d, vd;
+    int labelled;
+    kpca_status st;
+    switch (s->kind) {
+    case SRC_CSV:
+        win_close(&s->win);
+        s->win_at = 0;
+        return win_open(&s->win, s->file, s->delim, &s->opts, err);
+    case SRC_ESL:
+        kpca_esl_rows_close(s->esl);
+        s->esl = NULL;
+        st = kpca_esl_rows_open(s->file, s->opts.dim, &s->esl, &vd, &labelled, err);
+        if (st == KPCA_OK) {
+            s->info.dim = vd;
+            s->info.unlabelled = !labelled;
+            s->info.label_col = labelled ? 1 : 0;
+        }
+        return st;
+    case SRC_LIBSVM:
+        kpca_libsvm_rows_close(s->svm);
+        s->svm = NULL;
+        st = kpca_libsvm_rows_open(s->file, s->opts.dim, &s->svm, &n, &d, err);
+        if (st == KPCA_OK) {
+            s->info.n = n;
+            s->info.dim = d;
+            s->counted = 1;
+        }
+        return st;
+    default:
+        return KPCA_OK;
+    }
+}
+
+/* the rows of the format's reader (labels of opts.labels put in after) */
+static kpca_status reader_read(kpca_rowsrc *s, size_t max, double *x, int *y, size_t *got, kpca_error *err)
+{
+    size_t left;
+    kpca_status st;
+    switch (s->kind) {
+    case SRC_CSV: return csv_read(s, max, x, y, got, err);
+    case SRC_ESL: return kpca_esl_rows_read(s->esl, max, x, y, got, err);
+    case SRC_LIBSVM: return kpca_libsvm_rows_read(s->svm, max, x, y, got, err);
+    case SRC_NPY:
+        left = s->info.n - s->at;
+        *got = max < left ? max : left;
+        if (y != NULL)
+            memset(y, 0, *got * sizeof *y);
+        return kpca_npy_rows_read(s->npy, s->at, *got, x, err);
+    case SRC_HDF5:
+        left = s->info.n - s->at;
+        *got = max < left ? max : left;
+        st = kpca_h5_rows_read(s->h5, s->at, *got, x, y, err);
+        return st;
+    }
+    return KPCA_EINTERNAL;
+}
+
+/* Reads and drops rows up to `row`, from where the reader is; *ended 1
+ * when the file ends before it (s->at: its row count then). */
+static kpca_status skip_to(kpca_rowsrc *s, size_t row, int *ended, kpca_error *err)
+{
+    const size_t block = 256;
+    *ended = 0;
+    if (s->scratch == NULL && (s->scratch = kpca_alloc_array(block, s->info.dim ? s->info.dim : 1, sizeof(double))) == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file);
+    while (s->at < row) {
+        size_t got, want = row - s->at < block ? row - s->at : block;
+        kpca_status st = reader_read(s, want, s->scratch, NULL, &got, err);
+        if (st != KPCA_OK)
+            return st;
+        if (got == 0) {
+            *ended = 1;
+            break;
+        }
+        s->at += got;
+    }
+    return KPCA_OK;
+}
+
+kpca_status kpca_rowsrc_open(const char *spec, const kpca_read_opts *opts, kpca_rowsrc **out, kpca_error *err)
+{
+    *out = NULL;
     kpca_rowsrc *s = kpca_calloc(1, sizeof *s);
     if (s == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", spec);
-    kpca_status st = kpca_dataset_read(spec, opts, &s->ds, err);
+    s->spool.fd = -1;
+    if (opts != NULL)
+        s->opts = *opts;
+    char *spooled = NULL;
+    const char *group = NULL;
+    kpca_status st = kpca_spool_spec(spec, &s->spool, &spooled, err);
+    if (st == KPCA_OK && (s->spec_copy = kpca_strdup(spooled != NULL ? spooled : spec)) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", spec);
+    kpca_free(spooled);
+    if (st == KPCA_OK)
+        st = kpca_split_spec(s->spec_copy, &s->file, &group, err);
+    if (st == KPCA_OK && s->opts.group != NULL)
+        group = s->opts.group;
+    s->group = group;
+    kpca_format fmt = s->opts.format;
+    if (st == KPCA_OK && fmt == KPCA_FMT_AUTO)
+        st = kpca_detect_format(s->file, &fmt, err);
+    if (st == KPCA_OK && group != NULL && fmt != KPCA_FMT_HDF5)
+        st = kpca_fail(err, KPCA_EUSAGE, "'%s': a group ('%s') was given but the file is %s text, not HDF5", s->file,
+                       group, kpca_format_name(fmt));
+    const kpca_read_opts *o = &s->opts;
+    const char *text_opt = o->label != NULL ? "--label" : o->header != KPCA_HEADER_AUTO ? "--header"
+                           : o->columns != NULL ? "--columns" : o->drop != NULL ? "--drop"
+                           : o->decimal == ',' ? "--decimal" : NULL;
+    if (st == KPCA_OK && text_opt != NULL && (fmt == KPCA_FMT_LIBSVM || fmt == KPCA_FMT_NPY || fmt == KPCA_FMT_HDF5))
+        st = kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to %s", s->file, text_opt,
+                       kpca_format_name(fmt));
+    size_t n = 0, d = 0;
+    int labelled = 0;
+    if (st == KPCA_OK) {
+        s->info.format = fmt;
+        switch (fmt) {
+        case KPCA_FMT_ESL:
+            if (text_opt == NULL) {
+                s->kind = SRC_ESL;
+                st = reader_open(s, err);
+                break;
+            }
+            s->delim = ' '; /* whitespace text with a text option: the delimited reader */
+            /* fall through */
+        case KPCA_FMT_CSV:
+            s->kind = SRC_CSV;
+            st = csv_open(s, err);
+            break;
+        case KPCA_FMT_LIBSVM:
+            s->kind = SRC_LIBSVM;
+            st = reader_open(s, err);
+            break;
+        case KPCA_FMT_NPY:
+            s->kind = SRC_NPY;
+            st = kpca_npy_rows_open(s->file, o->dim, &s->npy, &n, &d, err);
+            s->info.n = n;
+            s->info.dim = d;
+            s->info.unlabelled = 1;
+            s->counted = 1;
+            break;
+        case KPCA_FMT_HDF5: {
+            s->kind = SRC_HDF5;
+            char **names = NULL;
+            size_t nn = 0;
+            st = kpca_h5_rows_open(s->file, group != NULL ? group : "/", o->dim, &s->h5, &n, &d, &labelled, &names,
+                                   &nn, err);
+            s->info.n = n;
+            s->info.dim = d;
+            s->info.unlabelled = !labelled;
+            s->counted = 1;
+            if (st == KPCA_OK && nn > 0) {
+                if ((s->info.names = kpca_strings_dup(names, nn)) == NULL)
+                    st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", s->file);
+                s->info.nnames = nn;
+            }
+            break;
+        }
+        default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", s->file, kpca_format_name(fmt));
+        }
+    }
+    if (st == KPCA_OK && o->labels != NULL) { /* labels from a file of their own: every row's, held */
+        if (!s->info.unlabelled) {
+            st = kpca_fail(err, KPCA_EUSAGE, "'%s' has labels of its own: --labels FILE is for data without them "
+                           "(a CSV file's label column is dropped with --label none)", s->file);
+        } else if ((st = kpca_rowsrc_count(s, &n, err)) == KPCA_OK) {
+            kpca_dataset l;
+            memset(&l, 0, sizeof l);
+            l.n = n;
+            l.unlabelled = 1;
+            if ((st = kpca_labels_read(o->labels, &l, err)) == KPCA_OK) {
+                s->extra = l.y;
+                s->info.names = l.names;
+                s->info.nnames = l.nnames;
+                s->info.unlabelled = 0;
+            }
+        }
+    }
     if (st != KPCA_OK) {
-        kpca_free(s);
+        renamed(s, st, err);
+        kpca_rowsrc_close(s);
         return st;
     }
-    s->info = s->ds;
-    s->info.x = NULL;
-    s->info.y = NULL;
-    *src = s;
+    *out = s;
     return KPCA_OK;
 }
 
 size_t kpca_rowsrc_dim(const kpca_rowsrc *src)
 {
-    return src->ds.dim;
+    return src->info.dim;
 }
 
 kpca_format kpca_rowsrc_format(const kpca_rowsrc *src)
 {
-    return src->ds.format;
+    return src->info.format;
 }
 
 int kpca_rowsrc_labelled(const kpca_rowsrc *src)
 {
-    return !src->ds.unlabelled;
+    return !src->info.unlabelled;
 }
 
 const kpca_dataset *kpca_rowsrc_info(const kpca_rowsrc *src)
@@ -56,31 +568,79 @@ const kpca_dataset *kpca_rowsrc_info(const kpca_rowsrc *src)
 
 kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err)
 {
-    (void)err;
-    *n = src->ds.n;
+    if (!src->counted) { /* ESL: a pass of its own, from the start */
+        kpca_rowsrc *c = kpca_calloc(1, sizeof *c);
+        if (c == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", src->file);
+        c->kind = src->kind;
+        c->file = src->file;
+        c->opts = src->opts;
+        c->spool.fd = -1;
+        int ended;
+        kpca_status st = reader_open(c, err);
+        if (st == KPCA_OK)
+            st = skip_to(c, (size_t)-1, &ended, err);
+        if (st == KPCA_OK) {
+            src->info.n = c->at;
+            src->counted = 1;
+        }
+        kpca_esl_rows_close(c->esl);
+        kpca_free(c->scratch);
+        kpca_free(c);
+        if (st != KPCA_OK)
+            return renamed(src, st, err);
+    }
+    *n = src->info.n;
     return KPCA_OK;
 }
 
 kpca_status kpca_rowsrc_read(kpca_rowsrc *src, size_t max, double *x, int *y, size_t *got, kpca_error *err)
 {
-    (void)err;
-    size_t left = src->ds.n - src->at, take = max < left ? max : left;
-    if (take > 0) {
-        memcpy(x, src->ds.x + src->at * src->ds.dim, take * src->ds.dim * sizeof *x);
-        if (y != NULL)
-            memcpy(y, src->ds.y + src->at, take * sizeof *y);
+    *got = 0;
+    if (src->failed != KPCA_OK)
+        return kpca_fail(err, src->failed, "%s", src->msg);
+    kpca_status st = reader_read(src, max, x, y, got, err);
+    if (st == KPCA_OK && y != NULL && src->extra != NULL)
+        memcpy(y, src->extra + src->at, *got * sizeof *y);
+    if (st != KPCA_OK) {
+        renamed(src, st, err);
+        src->failed = st;
+        snprintf(src->msg, sizeof src->msg, "%s", err != NULL ? err->msg : "");
+        *got = 0;
+        return st;
     }
-    src->at += take;
-    *got = take;
+    src->at += *got;
+    if (*got == 0 && !src->counted) {
+        src->info.n = src->at;
+        src->counted = 1;
+    }
     return KPCA_OK;
 }
 
 kpca_status kpca_rowsrc_seek(kpca_rowsrc *src, size_t row, kpca_error *err)
 {
-    if (row > src->ds.n)
-        return kpca_fail(err, KPCA_EUSAGE, "row %zu is beyond the %zu rows of the data", row, src->ds.n);
-    src->at = row;
-    return KPCA_OK;
+    if (src->failed != KPCA_OK)
+        return kpca_fail(err, src->failed, "%s", src->msg);
+    kpca_status st = KPCA_OK;
+    if (src->counted && row > src->info.n)
+        return kpca_fail(err, KPCA_EUSAGE, "row %zu is beyond the %zu rows of the data", row, src->info.n);
+    if (src->kind == SRC_NPY || src->kind == SRC_HDF5) {
+        src->at = row;
+        return KPCA_OK;
+    }
+    if (row < src->at) { /* from the start again */
+        if ((st = reader_open(src, err)) != KPCA_OK)
+            return renamed(src, st, err);
+        src->at = 0;
+    }
+    int ended;
+    st = skip_to(src, row, &ended, err);
+    if (st == KPCA_OK && ended) {
+        src->info.n = src->at;
+        src->counted = 1;
+        st = kpca_fail(err, KPCA_EUSAGE, "row %zu is beyond the %zu rows of the data", row, src->at);
+    }
+    return renamed(src, st, err);
 }
 
 size_t kpca_rowsrc_tell(const kpca_rowsrc *src)
@@ -92,6 +652,17 @@ void kpca_rowsrc_close(kpca_rowsrc *src)
 {
     if (src == NULL)
         return;
-    kpca_dataset_free(&src->ds);
+    kpca_npy_rows_close(src->npy);
+    kpca_h5_rows_close(src->h5);
+    kpca_esl_rows_close(src->esl);
+    kpca_libsvm_rows_close(src->svm);
+    win_close(&src->win);
+    kpca_labelmap_free(src->labels);
+    kpca_dataset_free(&src->info);
+    kpca_free(src->extra);
+    kpca_free(src->scratch);
+    kpca_free(src->file);
+    kpca_free(src->spec_copy);
+    kpca_spool_close(&src->spool);
     kpca_free(src);
 }

@@ -157,6 +157,79 @@ static void test_npy(void **state)
     kpca_dataset_free(&ds);
 }
 
+/* Files of several windows (1 MiB each): rows cut anywhere, quoted fields
+ * with line breaks and delimiters across a window's end, class names first
+ * seen late, CRLF, a pandas index; whitespace text past the rows the label
+ * rule is decided on; LIBSVM; an error in a late window; a seek back. */
+static void test_large(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/out/rs_big.csv", "wb");
+    assert_non_null(f);
+    fprintf(f, ",x1,\"x, 2\",x3,class\r\n");
+    for (int i = 0; i < 60000; i++) {
+        const char *name = i < 50000 ? (i % 3 ? "setosa" : "\"vers\ni,color\"") : "virginica";
+        fprintf(f, "%d,%.6f,%d.25,\"%de-3\",%s\r\n", i, i * 0.001, i % 97, i, name);
+    }
+    fclose(f);
+    every_block("tests/out/rs_big.csv", NULL);
+    same_as_read("tests/out/rs_big.csv", &(kpca_read_opts){.drop = "x1", .label = "class"}, 1000, 45000);
+    /* a bad number in a late window: the whole read's message */
+    f = fopen("tests/out/rs_bad_late.csv", "wb");
+    assert_non_null(f);
+    fprintf(f, "a,b,label\n");
+    for (int i = 0; i < 100000; i++)
+        fprintf(f, i == 99000 ? "%d,x%d,%d\n" : "%d,%d,%d\n", i, -i, i % 5);
+    fclose(f);
+    same_as_read("tests/out/rs_bad_late.csv", NULL, 4096, 0);
+    /* whitespace text, labels decided on the first 10000 rows */
+    f = fopen("tests/out/rs_big.txt", "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 25000; i++)
+        fprintf(f, "%d %.4f %.4f\n", i % 10, i * 1e-4, -i * 1e-4);
+    fclose(f);
+    every_block("tests/out/rs_big.txt", NULL);
+    f = fopen("tests/out/rs_big.svm", "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 20000; i++)
+        fprintf(f, "%d %d:%.3f %d:1\n", i % 4, 1 + i % 5, i * 0.5, 6 + i % 3);
+    fclose(f);
+    every_block("tests/out/rs_big.svm", NULL);
+    /* a seek back, then on */
+    kpca_rowsrc *src;
+    kpca_error err;
+    assert_int_equal(kpca_rowsrc_open("tests/out/rs_big.csv", NULL, &src, &err), KPCA_OK);
+    kpca_dataset all;
+    assert_int_equal(kpca_dataset_read("tests/out/rs_big.csv", NULL, &all, &err), KPCA_OK);
+    double x[3 * 10];
+    int y[10];
+    size_t got;
+    static const size_t at[] = {59990, 17, 40000, 0};
+    for (size_t k = 0; k < 4; k++) {
+        assert_int_equal(kpca_rowsrc_seek(src, at[k], &err), KPCA_OK);
+        assert_int_equal(kpca_rowsrc_read(src, 10, x, y, &got, &err), KPCA_OK);
+        assert_int_equal(got, 10);
+        assert_memory_equal(x, all.x + at[k] * 3, sizeof x);
+        assert_memory_equal(y, all.y + at[k], sizeof y);
+    }
+    assert_int_equal(kpca_rowsrc_seek(src, 60001, &err), KPCA_EUSAGE);
+    kpca_dataset_free(&all);
+    kpca_rowsrc_close(src);
+}
+
+/* A labels file for unlabelled rows; a group of HDF5; a stream is spooled. */
+static void test_labels_file(void **state)
+{
+    (void)state;
+    const char *p = tu_write_file("rs_u.csv", "1,2\n3,4\n5,6\n");
+    char data[512];
+    snprintf(data, sizeof data, "%s", p);
+    p = tu_write_file("rs_u_labels.txt", "cat\ndog\ncat\n");
+    char labels[512];
+    snprintf(labels, sizeof labels, "%s", p);
+    every_block(data, &(kpca_read_opts){.labels = labels});
+}
+
 int main(void)
 {
     mkdir("tests", 0777);
@@ -166,6 +239,8 @@ int main(void)
         cmocka_unit_test(test_text_forms),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_npy),
+        cmocka_unit_test(test_large),
+        cmocka_unit_test(test_labels_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
