@@ -108,6 +108,10 @@ kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kp
  * non-negative values: row 3, column 7 of the values is -0.5".  Every other kernel: KPCA_OK.  O(n dim) for chi2,
  * O(1) otherwise; no allocation. */
 kpca_status kpca_kernel_check_data(const kpca_kernel *k, const double *x, size_t n, size_t dim, kpca_error *err);
+/* The same check of rows that are rows first+1.. of a larger input: the
+ * message counts rows from the input's start. */
+kpca_status kpca_kernel_check_rows(const kpca_kernel *k, const double *x, size_t n, size_t dim, size_t first,
+                                   kpca_error *err);
 
 /* k(a, b) by definition (reference); NaN for precomputed. */
 double kpca_kernel_eval(const kpca_kernel *k, const double *a, const double *b, size_t dim);

@@ -13,6 +13,7 @@
 #include "core/kernel.h"
 #include "core/nystrom.h"
 #include "core/primal.h"
+#include "core/project.h"
 #include "support/mem.h"
 #include "core/model.h"
 #include "support/progress.h"
@@ -186,74 +187,120 @@ static void project_block_primal(const primal_bufs *pb, const double *xs, size_t
                 (int)k, 1.0, zs, (int)k);
 }
 
-kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
-                                 double *z, kpca_error *err)
+struct kpca_projector {
+    const kpca_model *model;
+    size_t k, max_rows, block;
+    int exact;  /* an exact model: its fit points' rows are copied */
+    int primal; /* the primal weights instead of kernel rows */
+    int pre;    /* a precomputed kernel: the rows hold the kernel values */
+    fit_index fi;
+    size_t *other;      /* rows of the block that are not fit points */
+    double *xb, *zb;    /* those rows gathered, and their features */
+    double *kt;         /* a block of kernel rows */
+    single_bufs sb;
+    primal_bufs pb;
+};
+
+void kpca_projector_free(kpca_projector *p)
 {
-    if (dim != model->dim)
-        return kpca_fail(err, KPCA_EFORMAT, "the data has %zu values per point but the model expects %zu",
-                         dim, model->dim);
+    if (p == NULL)
+        return;
+    single_bufs_free(&p->sb);
+    primal_bufs_free(&p->pb);
+    kpca_free(p->kt);
+    kpca_free(p->fi.slot);
+    kpca_free(p->other);
+    kpca_free(p->xb);
+    kpca_free(p->zb);
+    kpca_free(p);
+}
+
+kpca_status kpca_projector_new(const kpca_model *model, size_t k, size_t max_rows, kpca_projector **out,
+                               kpca_error *err)
+{
+    *out = NULL;
     if (k == 0 || k > model->k)
         return kpca_fail(err, KPCA_EUSAGE, "cannot project onto %zu components: the model has %zu", k, model->k);
-    kpca_status dst = kpca_kernel_check_data(&model->kernel, x, n, dim, err);
-    if (dst != KPCA_OK)
-        return dst;
-    const size_t m = model->m;
-    const int pre = model->kernel.type == KPCA_KERNEL_PRECOMPUTED; /* the rows hold the kernel values */
-    size_t block = n < KPCA_TRANSFORM_BLOCK ? n : KPCA_TRANSFORM_BLOCK;
+    kpca_projector *p = kpca_calloc(1, sizeof *p);
+    if (p == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a projection");
+    const size_t m = model->m, dim = model->dim;
+    const size_t block = max_rows < KPCA_TRANSFORM_BLOCK ? max_rows : KPCA_TRANSFORM_BLOCK;
+    p->model = model;
+    p->k = k;
+    p->max_rows = max_rows;
+    p->block = block;
+    p->pre = model->kernel.type == KPCA_KERNEL_PRECOMPUTED;
     /* An exact model's fit point x_j projects to K~ alpha = mu alpha_j (its
      * eigenvectors are exact to rounding): such rows are copied; in a block
      * that has some, the other rows are gathered (xb), projected (zb) and
      * scattered back.  (A precomputed kernel's rows are no points.) */
-    const int exact = model->centring == KPCA_CENTRE_KERNEL && strncmp(model->solver, "exact", 5) == 0 && !pre;
+    p->exact = model->centring == KPCA_CENTRE_KERNEL && strncmp(model->solver, "exact", 5) == 0 && !p->pre;
     /* a kernel gamma x.y: the primal weights instead of kernel rows, in double */
-    const int primal = n > 0 && kpca_model_transform_primal(model);
-    fit_index fi = {0, NULL};
-    size_t *other = NULL; /* rows of the block that are not fit points */
-    double *xb = NULL, *zb = NULL, *kt = NULL;
-    single_bufs sb = {NULL, NULL, NULL};
-    primal_bufs pb = {NULL, NULL, NULL, NULL};
+    p->primal = max_rows > 0 && kpca_model_transform_primal(model);
     kpca_status st = KPCA_OK;
-    if (primal) {
+    if (p->primal) {
         kpca_progress("primal weights", 0, 1);
-        if (primal_bufs_alloc(model, block, k, &pb) != 0) {
+        if (primal_bufs_alloc(model, block, k, &p->pb) != 0) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu x %zu primal weights", dim, k);
             goto done;
         }
         kpca_progress("primal weights", 1, 1);
-    } else if (model->precision == KPCA_PRECISION_SINGLE && n > 0 && single_bufs_alloc(model, block, k, &sb) != 0) {
+    } else if (model->precision == KPCA_PRECISION_SINGLE && max_rows > 0 &&
+               single_bufs_alloc(model, block, k, &p->sb) != 0) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu single-precision kernel block", block, m);
         goto done;
     }
-    if (!primal && (kt = kpca_alloc_array(block ? block : 1, m, sizeof(double))) == NULL) {
+    if (!p->primal && (p->kt = kpca_alloc_array(block ? block : 1, m, sizeof(double))) == NULL) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu x %zu kernel block", block, m);
         goto done;
     }
-    if (exact && n > 0 && fit_index_build(model, &fi) != 0) {
+    if (p->exact && max_rows > 0 && fit_index_build(model, &p->fi) != 0) {
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the index of %zu fit points", m);
         goto done;
     }
-    if (fi.slot != NULL) {
-        other = kpca_alloc_array(block, 1, sizeof(size_t));
-        xb = kpca_alloc_array(block, dim, sizeof(double));
-        zb = kpca_alloc_array(block, k, sizeof(double));
-        if (other == NULL || xb == NULL || zb == NULL) {
+    if (p->fi.slot != NULL) {
+        p->other = kpca_alloc_array(block, 1, sizeof(size_t));
+        p->xb = kpca_alloc_array(block, dim, sizeof(double));
+        p->zb = kpca_alloc_array(block, k, sizeof(double));
+        if (p->other == NULL || p->xb == NULL || p->zb == NULL) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu-row block", block);
             goto done;
         }
     }
+done:
+    if (st != KPCA_OK) {
+        kpca_projector_free(p);
+        return st;
+    }
+    *out = p;
+    return KPCA_OK;
+}
+
+kpca_status kpca_projector_run(kpca_projector *p, const double *x, size_t n, size_t first, double *z,
+                               kpca_error *err)
+{
+    const kpca_model *model = p->model;
+    const size_t m = model->m, dim = model->dim, k = p->k, block = p->block;
+    if (n > p->max_rows)
+        return kpca_fail(err, KPCA_EUSAGE, "%zu rows are more than the %zu the projection was prepared for", n,
+                         p->max_rows);
+    kpca_status st = kpca_kernel_check_rows(&model->kernel, x, n, dim, first, err);
+    if (st != KPCA_OK)
+        return st;
     /* blocks of the input's rows, the same whatever rows match, so that a
-     * row's features depend on its block alone (kpca-mpi splits by blocks) */
+     * row's features depend on its block alone (project.h) */
     for (size_t r0 = 0; r0 < n; r0 += block) {
         size_t nb = n - r0 < block ? n - r0 : block, no = nb;
-        kpca_progress("projection", r0, n);
+        kpca_progress("projection", first + r0, first + n);
         const double *xs = x + r0 * dim;
         double *zs = z + r0 * k;
-        if (fi.slot != NULL) {
+        if (p->fi.slot != NULL) {
             no = 0;
             for (size_t r = r0; r < r0 + nb; r++) {
-                size_t j = fit_index_find(model, &fi, x + r * dim);
+                size_t j = fit_index_find(model, &p->fi, x + r * dim);
                 if (j == SIZE_MAX) {
-                    other[no++] = r;
+                    p->other[no++] = r;
                     continue;
                 }
                 for (size_t c = 0; c < k; c++)
@@ -263,42 +310,52 @@ kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_
                 continue;
             if (no < nb) { /* gather the other rows */
                 for (size_t r = 0; r < no; r++)
-                    memcpy(xb + r * dim, x + other[r] * dim, dim * sizeof(double));
-                xs = xb;
-                zs = zb;
+                    memcpy(p->xb + r * dim, x + p->other[r] * dim, dim * sizeof(double));
+                xs = p->xb;
+                zs = p->zb;
             }
         }
-        if (primal) {
-            project_block_primal(&pb, xs, no, dim, k, zs);
+        if (p->primal) {
+            project_block_primal(&p->pb, xs, no, dim, k, zs);
         } else {
-            if (pre)
-                kpca_kernel_gather(xs, no, dim, model->gram_index, m, kt);
+            if (p->pre)
+                kpca_kernel_gather(xs, no, dim, model->gram_index, m, p->kt);
             else
-                kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, kt);
+                kpca_kernel_cross(&model->kernel, xs, no, model->fitx, m, dim, p->kt);
             if (model->centring != KPCA_CENTRE_KERNEL) { /* NYSTROM, REDUCED */
-                kpca_nystrom_centre_rows(kt, no, m, model->colmean);
+                kpca_nystrom_centre_rows(p->kt, no, m, model->colmean);
             } else {
-                kpca_center_cross(kt, no, m, model->colmean, model->grandmean);
+                kpca_center_cross(p->kt, no, m, model->colmean, model->grandmean);
             }
-            project_block(model, &sb, kt, no, k, zs);
+            project_block(model, &p->sb, p->kt, no, k, zs);
         }
-        if (zs == zb) /* scatter */
+        if (zs == p->zb) /* scatter */
             for (size_t r = 0; r < no; r++)
-                memcpy(z + other[r] * k, zb + r * k, k * sizeof(double));
+                memcpy(z + p->other[r] * k, p->zb + r * k, k * sizeof(double));
     }
-    kpca_progress("projection", n, n);
+    kpca_progress("projection", first + n, first + n);
     for (size_t i = 0; i < n * k; i++)
-        if (!isfinite(z[i])) {
-            st = kpca_fail(err, KPCA_ENUMERIC, "projection overflow at point %zu (kernel values too large)", i / k + 1);
-            break;
-        }
-done:
-    single_bufs_free(&sb);
-    primal_bufs_free(&pb);
-    kpca_free(kt);
-    kpca_free(fi.slot);
-    kpca_free(other);
-    kpca_free(xb);
-    kpca_free(zb);
+        if (!isfinite(z[i]))
+            return kpca_fail(err, KPCA_ENUMERIC, "projection overflow at point %zu (kernel values too large)",
+                             first + i / k + 1);
+    return KPCA_OK;
+}
+
+kpca_status kpca_model_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k,
+                                 double *z, kpca_error *err)
+{
+    if (dim != model->dim)
+        return kpca_fail(err, KPCA_EFORMAT, "the data has %zu values per point but the model expects %zu",
+                         dim, model->dim);
+    if (k == 0 || k > model->k)
+        return kpca_fail(err, KPCA_EUSAGE, "cannot project onto %zu components: the model has %zu", k, model->k);
+    kpca_status st = kpca_kernel_check_data(&model->kernel, x, n, dim, err);
+    if (st != KPCA_OK || n == 0)
+        return st;
+    kpca_projector *p;
+    if ((st = kpca_projector_new(model, k, n, &p, err)) != KPCA_OK)
+        return st;
+    st = kpca_projector_run(p, x, n, 0, z, err);
+    kpca_projector_free(p);
     return st;
 }
