@@ -150,8 +150,10 @@ static kpca_status image_write(kpca_h5_writer *w, kpca_error *err)
     return st;
 }
 
-/* the file HDF5 wrote: closes it, seals it in place and renames it */
-static kpca_status direct_write(kpca_h5_writer *w, kpca_error *err)
+/* the file HDF5 wrote: closes HDF5's handle and cuts the file at the end
+ * its superblock says (its blocks were reserved past that); on failure
+ * the temporary file is removed */
+static kpca_status direct_close(kpca_h5_writer *w, kpca_error *err)
 {
     errno = 0;
     herr_t r = H5Fclose(w->file);
@@ -161,7 +163,6 @@ static kpca_status direct_write(kpca_h5_writer *w, kpca_error *err)
         kpca_atomic_abort(&w->out);
         return kpca_fail(err, KPCA_EIO, "cannot write '%s': %s", w->path, e ? strerror(e) : "HDF5 could not finish the file");
     }
-    /* the file ends where its superblock says: its blocks were reserved past that */
     int fd = fileno(w->out.fp);
     struct stat sz;
     unsigned long long base, eof;
@@ -176,6 +177,13 @@ static kpca_status direct_write(kpca_h5_writer *w, kpca_error *err)
         kpca_atomic_abort(&w->out);
         return kpca_fail(err, KPCA_EIO, "cannot write '%s': %s", w->path, strerror(e));
     }
+    return KPCA_OK;
+}
+
+/* the closed file: seals it in place and renames it */
+static kpca_status direct_seal(kpca_h5_writer *w, kpca_error *err)
+{
+    int fd = fileno(w->out.fp);
     unsigned long c;
     unsigned long long n;
     kpca_status st = kpca_h5_crc_fd(fd, w->path, &c, &n, err);
@@ -192,8 +200,30 @@ static kpca_status direct_write(kpca_h5_writer *w, kpca_error *err)
     return kpca_atomic_commit(&w->out, err);
 }
 
+kpca_status kpca_h5_writer_detach(kpca_h5_writer *w, int *fd, kpca_error *err)
+{
+    *fd = -1;
+    if (!w->direct || w->file < 0)
+        return kpca_fail(err, KPCA_EINTERNAL, "'%s': an HDF5 file built in memory cannot be written in place",
+                         w->path);
+    kpca_status st = direct_close(w, err);
+    if (st != KPCA_OK)
+        return st;
+    w->detached = 1;
+    *fd = fileno(w->out.fp);
+    return KPCA_OK;
+}
+
 kpca_status kpca_h5_writer_close(kpca_h5_writer *w, kpca_status ok, kpca_error *err)
 {
+    if (w->detached) {
+        w->detached = 0;
+        if (ok != KPCA_OK) {
+            kpca_atomic_abort(&w->out);
+            return ok;
+        }
+        return direct_seal(w, err);
+    }
     if (w->file < 0)
         return ok;
     if (ok != KPCA_OK) {
@@ -202,12 +232,23 @@ kpca_status kpca_h5_writer_close(kpca_h5_writer *w, kpca_status ok, kpca_error *
         kpca_atomic_abort(&w->out);
         return ok;
     }
-    return w->direct ? direct_write(w, err) : image_write(w, err);
+    if (!w->direct)
+        return image_write(w, err);
+    kpca_status st = direct_close(w, err);
+    return st == KPCA_OK ? direct_seal(w, err) : st;
 }
 
+/* Creates dataset `name` (rank 1 or 2, dims) and writes it: whole from
+ * data, or with data NULL only its first element, as zeros, so that its
+ * contiguous storage is allocated there (at the file's end, its blocks
+ * reserved first) for rows written later; *at (may be NULL): the storage's
+ * offset in the file (0 for an empty dataset, which gets none). */
 static kpca_status write_any(hid_t loc, const char *path, const char *name, int rank, const hsize_t *dims,
-                             hid_t filetype, hid_t memtype, const void *data, kpca_error *err)
+                             hid_t filetype, hid_t memtype, const void *data, unsigned long long *at,
+                             kpca_error *err)
 {
+    if (at != NULL)
+        *at = 0;
     hid_t sp = H5Screate_simple(rank, dims, NULL);
     if (sp < 0)
         return kpca_fail(err, KPCA_EIO, "'%s': cannot create dataspace for '%s'", path, name);
@@ -219,9 +260,10 @@ static kpca_status write_any(hid_t loc, const char *path, const char *name, int 
         d = H5Dcreate2(loc, name, filetype, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dcpl >= 0)
         H5Pclose(dcpl);
-    H5Sclose(sp);
-    if (d < 0)
+    if (d < 0) {
+        H5Sclose(sp);
         return kpca_fail(err, KPCA_EIO, "'%s': cannot create dataset '%s'", path, name);
+    }
     herr_t r = 0;
     hsize_t total = 1;
     for (int i = 0; i < rank; i++)
@@ -230,11 +272,32 @@ static kpca_status write_any(hid_t loc, const char *path, const char *name, int 
         /* the data goes at the file's end (allocated at this write) */
         kpca_status st = reserve(loc, path, total * H5Tget_size(filetype), err);
         if (st != KPCA_OK) {
+            H5Sclose(sp);
             H5Dclose(d);
             return st;
         }
-        r = H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+        if (data != NULL) {
+            r = H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+        } else {
+            const hsize_t start[2] = {0, 0}, one[2] = {1, 1};
+            const unsigned char zero[16] = {0};
+            hid_t ms = H5Screate_simple(1, one, NULL);
+            r = ms < 0 || H5Tget_size(memtype) > sizeof zero ||
+                        H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, one, NULL) < 0
+                    ? -1
+                    : H5Dwrite(d, memtype, ms, sp, H5P_DEFAULT, zero);
+            if (ms >= 0)
+                H5Sclose(ms);
+        }
+        if (r >= 0 && at != NULL) {
+            haddr_t off = H5Dget_offset(d);
+            if (off == HADDR_UNDEF)
+                r = -1;
+            else
+                *at = (unsigned long long)off;
+        }
     }
+    H5Sclose(sp);
     if (H5Dclose(d) < 0 || r < 0)
         return kpca_fail(err, KPCA_EIO, "'%s': cannot write dataset '%s'", path, name);
     return KPCA_OK;
@@ -244,14 +307,57 @@ kpca_status kpca_h5_write_doubles(hid_t loc, const char *path, const char *name,
                                   const double *data, kpca_error *err)
 {
     hsize_t hd[2] = {dims[0], dims[1]};
-    return write_any(loc, path, name, dims[1] == 0 ? 1 : 2, hd, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, data, err);
+    return write_any(loc, path, name, dims[1] == 0 ? 1 : 2, hd, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, data, NULL, err);
 }
 
 kpca_status kpca_h5_write_ints(hid_t loc, const char *path, const char *name, size_t n, const int *data,
                                kpca_error *err)
 {
     hsize_t hd[1] = {n};
-    return write_any(loc, path, name, 1, hd, H5T_STD_I32LE, H5T_NATIVE_INT, data, err);
+    return write_any(loc, path, name, 1, hd, H5T_STD_I32LE, H5T_NATIVE_INT, data, NULL, err);
+}
+
+kpca_status kpca_h5_create_doubles(hid_t loc, const char *path, const char *name, const size_t dims[2],
+                                   unsigned long long *at, kpca_error *err)
+{
+    hsize_t hd[2] = {dims[0], dims[1]};
+    return write_any(loc, path, name, dims[1] == 0 ? 1 : 2, hd, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, NULL, at, err);
+}
+
+kpca_status kpca_h5_create_ints(hid_t loc, const char *path, const char *name, size_t n, unsigned long long *at,
+                                kpca_error *err)
+{
+    hsize_t hd[1] = {n};
+    return write_any(loc, path, name, 1, hd, H5T_STD_I32LE, H5T_NATIVE_INT, NULL, at, err);
+}
+
+kpca_status kpca_h5_write_rows(hid_t loc, const char *path, const char *name, size_t row0, size_t rows,
+                               const void *data, kpca_error *err)
+{
+    if (rows == 0)
+        return KPCA_OK;
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
+    hid_t ft = d >= 0 ? H5Dget_type(d) : -1;
+    int rank = fs >= 0 ? H5Sget_simple_extent_ndims(fs) : -1;
+    hsize_t dims[2] = {0, 1}, start[2] = {row0, 0}, count[2] = {rows, 1};
+    herr_t r = rank == 1 || rank == 2 ? H5Sget_simple_extent_dims(fs, dims, NULL) : -1;
+    count[1] = rank == 2 ? dims[1] : 1;
+    hid_t ms = r >= 0 && row0 + rows <= dims[0] ? H5Screate_simple(rank, count, NULL) : -1;
+    hid_t mt = ft < 0 ? -1 : H5Tget_class(ft) == H5T_FLOAT ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT;
+    r = ms < 0 || mt < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) < 0
+            ? -1
+            : H5Dwrite(d, mt, ms, fs, H5P_DEFAULT, data);
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (fs >= 0)
+        H5Sclose(fs);
+    if ((d >= 0 && H5Dclose(d) < 0) || r < 0)
+        return kpca_fail(err, KPCA_EIO, "'%s': cannot write rows %zu to %zu of dataset '%s'", path, row0 + 1,
+                         row0 + rows, name);
+    return KPCA_OK;
 }
 
 kpca_status kpca_h5_write_strings(hid_t loc, const char *path, const char *name, size_t n,
@@ -274,7 +380,7 @@ kpca_status kpca_h5_write_strings(hid_t loc, const char *path, const char *name,
     for (size_t i = 0; i < n; i++)
         memcpy(buf + i * width, v[i], strlen(v[i]));
     hsize_t hd[1] = {n};
-    kpca_status st = write_any(loc, path, name, 1, hd, t, t, buf, err);
+    kpca_status st = write_any(loc, path, name, 1, hd, t, t, buf, NULL, err);
     H5Tclose(t);
     kpca_free(buf);
     return st;

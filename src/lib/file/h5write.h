@@ -27,6 +27,7 @@ typedef struct {
     kpca_atomic out;  /* the destination (its temporary file when direct) */
     const char *path; /* the destination as the caller named it (borrowed) */
     int direct;       /* 1: HDF5 writes out.tmp itself; 0: in-memory image */
+    int detached;     /* 1: HDF5 is closed, the caller writes out.tmp (detach) */
 } kpca_h5_writer;
 
 /* Starts writing `path` (borrowed until close): creates the temporary file
@@ -37,12 +38,36 @@ kpca_status kpca_h5_writer_open(kpca_h5_writer *w, const char *path, kpca_error 
  * written and returns ok.  Cost: one pass over the file for its CRC-32 (from
  * the page cache) and an fsync. */
 kpca_status kpca_h5_writer_close(kpca_h5_writer *w, kpca_status ok, kpca_error *err);
+/* A file HDF5 writes itself (w->direct): closes HDF5's handle, so that
+ * every object is in place, and leaves the temporary file open for the
+ * caller to write raw values into the storage of datasets made by
+ * kpca_h5_create_doubles / _ints (at their offsets, little-endian):
+ * *fd is its descriptor (w's: not to be closed).  kpca_h5_writer_close then
+ * seals and commits the file (or removes it).  KPCA_EINTERNAL for a file
+ * built in memory (w->direct 0: write its rows with kpca_h5_write_rows);
+ * on any failure the temporary file is removed. */
+kpca_status kpca_h5_writer_detach(kpca_h5_writer *w, int *fd, kpca_error *err);
 
 /* Writes a rank-1 or rank-2 dataset (dims[1] == 0 means rank 1). */
 kpca_status kpca_h5_write_doubles(hid_t loc, const char *path, const char *name, const size_t dims[2],
                                   const double *data, kpca_error *err);
 kpca_status kpca_h5_write_ints(hid_t loc, const char *path, const char *name, size_t n,
                                const int *data, kpca_error *err);
+/* The same datasets, created empty to be written later by rows: their
+ * contiguous storage is allocated now, where kpca_h5_write_doubles /
+ * _ints would put it (the file's end, its blocks reserved first), by a
+ * write of their first element (0); *at is the storage's offset from the
+ * file's start (the seal's user block included; 0 for an empty dataset).
+ * Writing every row later (kpca_h5_write_rows, or raw after detach) gives
+ * the bytes that writing the dataset whole gives. */
+kpca_status kpca_h5_create_doubles(hid_t loc, const char *path, const char *name, const size_t dims[2],
+                                   unsigned long long *at, kpca_error *err);
+kpca_status kpca_h5_create_ints(hid_t loc, const char *path, const char *name, size_t n, unsigned long long *at,
+                                kpca_error *err);
+/* Writes rows [row0, row0 + rows) of the rank-1 or rank-2 dataset `name`
+ * (doubles or ints, as created) from data, in the native type. */
+kpca_status kpca_h5_write_rows(hid_t loc, const char *path, const char *name, size_t row0, size_t rows,
+                               const void *data, kpca_error *err);
 /* Writes v[0..n-1] as a rank-1 dataset of fixed-length UTF-8 strings,
  * null-padded to the longest (h5py reads them as bytes, numpy dtype S). */
 kpca_status kpca_h5_write_strings(hid_t loc, const char *path, const char *name, size_t n,

@@ -509,13 +509,10 @@ kpca_status kpca_npy_read_labels(const char *path, int **y, size_t *n, kpca_erro
     return KPCA_OK;
 }
 
-kpca_status kpca_npy_write(const char *path, const double *x, size_t n, size_t k, kpca_error *err)
+size_t kpca_npy_header(size_t n, size_t k, char head[KPCA_NPY_HEADER_MAX])
 {
-    if (!host_little())
-        return kpca_fail(err, KPCA_EUSAGE, "'%s': .npy files are written on little-endian machines only", path);
-    char head[128];
-    int len = snprintf(head + 10, sizeof head - 10, "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu, %zu), }",
-                       n, k);
+    int len = snprintf(head + 10, KPCA_NPY_HEADER_MAX - 10,
+                       "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu, %zu), }", n, k);
     size_t total = 10 + (size_t)len + 1;
     size_t padded = (total + 63) / 64 * 64;
     memset(head + 10 + len, ' ', padded - total);
@@ -525,6 +522,15 @@ kpca_status kpca_npy_write(const char *path, const double *x, size_t n, size_t k
     head[7] = 0;
     head[8] = (char)((padded - 10) & 0xff);
     head[9] = (char)((padded - 10) >> 8);
+    return padded;
+}
+
+kpca_status kpca_npy_write(const char *path, const double *x, size_t n, size_t k, kpca_error *err)
+{
+    if (!host_little())
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': .npy files are written on little-endian machines only", path);
+    char head[KPCA_NPY_HEADER_MAX];
+    size_t padded = kpca_npy_header(n, k, head);
     kpca_atomic a;
     kpca_status st = kpca_atomic_begin(&a, path, err);
     if (st != KPCA_OK)

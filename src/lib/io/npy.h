@@ -46,6 +46,12 @@ void kpca_npy_rows_close(kpca_npy_rows *r);
  * *y newly allocated (kpca_free), *n its length. */
 kpca_status kpca_npy_read_labels(const char *path, int **y, size_t *n, kpca_error *err);
 
+/* The header of a version 1.0 .npy of n x k float64 values in C order into
+ * head (padded to 64 bytes, the last a newline); returns its length, after
+ * which the values follow. */
+#define KPCA_NPY_HEADER_MAX 128
+size_t kpca_npy_header(size_t n, size_t k, char head[KPCA_NPY_HEADER_MAX]);
+
 /* Writes x (n x k, row-major) as a version 1.0 .npy of float64, C order,
  * atomically (file/atomic.h; "-" is standard output). */
 kpca_status kpca_npy_write(const char *path, const double *x, size_t n, size_t k, kpca_error *err);
