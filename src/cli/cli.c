@@ -18,8 +18,6 @@ int cli_quiet = 0;
 const cli_command *cli_current = NULL;
 int cli_rank = 0;
 char cli_last_error[KPCA_ERRMSG_MAX];
-kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
-                           kpca_error *err) = kpca_model_transform;
 
 /* is_error: an error message, kept in cli_last_error as well.  A spool's
  * path becomes the name the user gave the stream (cli_unspool): the one
@@ -388,99 +386,40 @@ int cli_parse_precision(const char *s, kpca_precision *out)
     return cli_usage("option '--precision': expected single or double, got '%s'", s);
 }
 
-/* What was read from a text file, where the labels came from and a column
- * left out, on one line (unless -q); a note when unlabelled data has a
- * column that looks like class labels. */
-static void cli_read_summary(const char *spec, const cli_input *in, const kpca_dataset *ds)
-{
-    if (ds->format != KPCA_FMT_CSV && ds->format != KPCA_FMT_ESL)
-        return;
-    char labels[160], index[96] = "";
-    if (ds->label_col != 0)
-        snprintf(labels, sizeof labels, "labels from column %zu%s%s%s (%zu classes)", ds->label_col,
-                 ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
-                 ds->label_name != NULL ? "'" : "", kpca_dataset_classes(ds));
-    else if (!ds->unlabelled)
-        snprintf(labels, sizeof labels, "labels from '%s'", in->labels != NULL ? in->labels : "--labels");
-    else
-        snprintf(labels, sizeof labels, "no labels");
-    if (ds->index_col != 0)
-        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas)",
-                 ds->index_col);
-    cli_info("read '%s': %zu rows x %zu values, %s%s", spec, ds->n, ds->dim, labels, index);
-    size_t classes, c;
-    if (ds->unlabelled && in->label == NULL && in->labels == NULL &&
-        (c = kpca_labels_class_like(ds->x, ds->n, ds->dim, &classes)) < ds->dim) {
-        /* the value's column in the file: the value's index, past the left-out index column */
-        char name[80] = "";
-        if (ds->colnames != NULL && ds->colnames[c][0] != '\0')
-            snprintf(name, sizeof name, " ('%.60s')", ds->colnames[c]);
-        if (in->columns == NULL && in->drop == NULL)
-            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, give "
-                     "--label %zu, so that it is not used as a value", c + 1, name, classes,
-                     c + 1 + (ds->index_col != 0));
-        else
-            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, name "
-                     "its column with --label", c + 1, name, classes);
-    }
-}
-
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
 {
     kpca_error err;
-    kpca_read_opts ro = {.format = KPCA_FMT_AUTO};
+    kpca_read_opts ro;
     double lo = 0, hi = 0;
-    if (in->format != NULL && kpca_format_parse(in->format, &ro.format) != 0) {
-        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);
-    }
-    if (in->header != NULL) {
-        if (strcmp(in->header, "yes") == 0)
-            ro.header = KPCA_HEADER_YES;
-        else if (strcmp(in->header, "no") == 0)
-            ro.header = KPCA_HEADER_NO;
-        else if (strcmp(in->header, "auto") != 0)
-            return cli_usage("option '--header': expected yes, no or auto, got '%s'", in->header);
-    }
-    ro.label = in->label;
-    ro.labels = in->labels;
-    ro.columns = in->columns;
-    ro.drop = in->drop;
-    if (in->decimal != NULL) {
-        if (strcmp(in->decimal, ",") != 0 && strcmp(in->decimal, ".") != 0)
-            return cli_usage("option '--decimal': expected . or , (the decimal mark), got '%s'", in->decimal);
-        ro.decimal = in->decimal[0];
-    }
-    if (in->range != NULL && cli_parse_range(in->range, &lo, &hi) != 0) {
-        return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
-    }
+    int r = cli_read_opts(in, &ro, &lo, &hi);
+    if (r != 0)
+        return r;
     kpca_progress("read", 0, 1);
     kpca_status rst = kpca_dataset_read_info(spec, &ro, ds, file, &err);
     kpca_progress("read", 1, 1);
     if (rst != KPCA_OK)
         return cli_fail_input(&err, spec);
-    cli_read_summary(spec, in, ds);
+    if (ds->format == KPCA_FMT_CSV || ds->format == KPCA_FMT_ESL) { /* what was read, said as a stream says it */
+        cli_data_stats stats;
+        if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, &err) != KPCA_OK) {
+            kpca_dataset_free(ds);
+            return cli_fail(&err);
+        }
+        cli_stats_raw(&stats, 0, ds->x, ds->unlabelled ? NULL : ds->y, ds->n);
+        cli_say_read(spec, in, ds, &stats);
+        cli_stats_free(&stats);
+    }
     /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
     if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {
         kpca_dataset_free(ds);
         return cli_fail(&err);
     }
-    if (in->range != NULL)
-        kpca_dataset_rescale(ds, lo, hi);
-    if (in->round >= 0)
-        kpca_dataset_round(ds, (int)in->round);
-    if (in->smooth > 0.0) {
-        size_t side = kpca_image_side(ds->dim);
-        if (side == 0) {
-            cli_error("'%s': option '--smooth' needs square images, but the rows have %zu values", spec, ds->dim);
-            kpca_dataset_free(ds);
-            return KPCA_EUSAGE;
-        }
-        if (kpca_smooth_images(ds->x, ds->n, side, in->smooth, &err) != KPCA_OK) {
-            kpca_dataset_free(ds);
-            return cli_fail(&err);
-        }
-    }
-    return 0;
+    if ((r = cli_input_check(spec, in, ds->dim)) == 0 &&
+        cli_input_steps(in, lo, hi, ds->x, ds->n, ds->dim, &err) != KPCA_OK)
+        r = cli_fail(&err);
+    if (r != 0)
+        kpca_dataset_free(ds);
+    return r;
 }
 
 int cli_output_format(const char *path, const char *name, kpca_format *out)
@@ -541,7 +480,7 @@ const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
     return buf;
 }
 
-int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+int cli_check_model_dims(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path)
 {
     if (ds->dim != model->dim) {
@@ -567,23 +506,30 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
                       model->dim);
         return KPCA_EFORMAT;
     }
+    return 0;
+}
+
+int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+                         const char *data_path)
+{
+    int r = cli_check_model_dims(model, model_path, ds, data_path);
+    if (r != 0)
+        return r;
     kpca_error err;
     if (kpca_kernel_check_data(&model->kernel, ds->x, ds->n, ds->dim, &err) != KPCA_OK) {
         cli_error("'%s': %s", data_path, err.msg);
         return err.code;
     }
-    double lo, hi, span = model->input_hi - model->input_lo;
-    kpca_dataset_range(ds, &lo, &hi);
-    /* (a precomputed kernel's values are no points to rescale) */
-    if (span > 0 && model->kernel.type != KPCA_KERNEL_PRECOMPUTED &&
-        (fabs(lo - model->input_lo) > 0.25 * span || fabs(hi - model->input_hi) > 0.25 * span))
-        cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]; "
-                 "rescale with --input-range?", data_path, lo, hi, model->input_lo, model->input_hi);
+    cli_data_stats stats;
+    if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, &err) != KPCA_OK)
+        return 0; /* no memory for a warning's statistics */
+    cli_stats_values(&stats, ds->x, ds->n);
+    cli_warn_range(model, &stats, data_path);
+    cli_stats_free(&stats);
     return 0;
 }
 
-int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
-                        kpca_dataset *ds)
+int cli_load_model(const char *model_path, const cli_input *in, kpca_model *model)
 {
     kpca_error err;
     kpca_progress("load model", 0, 1);
@@ -610,9 +556,18 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
         kpca_model_free(model);
         return KPCA_EUSAGE;
     }
+    return 0;
+}
+
+int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
+                        kpca_dataset *ds)
+{
+    int r = cli_load_model(model_path, in, model);
+    if (r != 0)
+        return r;
     cli_input as_fitted = *in;
     as_fitted.smooth = model->smooth;
-    int r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
+    r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);
     if (r != 0)

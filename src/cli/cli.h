@@ -8,6 +8,7 @@
 #include "lib/kpca.h"
 #include "lib/file/atomic.h"
 #include "lib/file/clobber.h"
+#include "lib/io/rowsrc.h"
 #include "lib/support/blas.h"
 #include "lib/support/clock.h"
 #include "opt.h"
@@ -17,12 +18,11 @@ extern int cli_quiet; /* -q: no informational messages */
 /* The distributed build (kpca-mpi, src/mpi/) runs the commands on every MPI
  * rank.  cli_rank is this process's rank (0 in the plain kpca): only rank 0
  * prints and writes outputs; the others keep their last error message in
- * cli_last_error, which rank 0 reports for them.  cli_project is the
- * projection transform runs (kpca_model_transform, or the distributed one). */
+ * cli_last_error, which rank 0 reports for them.  cli_transform_out is how
+ * transform splits its rows and writes them (one process, or each rank its
+ * own run of rows: cli_transform_io below). */
 extern int cli_rank;
 extern char cli_last_error[KPCA_ERRMSG_MAX];
-extern kpca_status (*cli_project)(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
-                                  kpca_error *err);
 /* The command line's entry point (main.c): the program's main() calls it. */
 int cli_main(int argc, char **argv);
 
@@ -127,6 +127,63 @@ void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
  * returns buf. */
 #define CLI_NUMBER_MAX 32
 const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
+/* datarows.c: the read options of `in` (--format, --header, --label,
+ * --labels, --columns, --drop, --decimal) into *ro, and --input-range's
+ * LO,HI into *lo, *hi (0, 0 without it); 0 or KPCA_EUSAGE (reported). */
+int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi);
+/* 0 when the input steps of `in` apply to rows of dim values (--smooth
+ * needs square images); else KPCA_EUSAGE, reported, naming spec. */
+int cli_input_check(const char *spec, const cli_input *in, size_t dim);
+/* The input steps of `in`, in place on n rows x of dim values, row by row
+ * (so a block at a time gives the same values): --input-range's map from
+ * [lo, hi] onto [-1, 1], --round, --smooth (cli_input_check first).
+ * Errors: the smoothing's (KPCA_ENOMEM). */
+kpca_status cli_input_steps(const cli_input *in, double lo, double hi, double *x, size_t n, size_t dim,
+                            kpca_error *err);
+
+/* What is said of a data set read a block at a time, from statistics of a
+ * size independent of its rows (kpca-mpi reduces them over the ranks).
+ * cli_stats_raw takes rows as the file holds them (fdim values; their
+ * labels, or NULL) starting at row `first` of the file: the first
+ * KPCA_ESL_DECIDE_ROWS rows' first and last value (for the note of a
+ * column that looks like labels) and the distinct labels (up to
+ * CLI_LABELS_MAX); cli_stats_values takes the rows as the model sees them
+ * (dim values, after the input steps): each column's smallest and largest
+ * value. */
+#define CLI_LABELS_MAX (1 << 16)
+typedef struct {
+    size_t fdim, dim;  /* values per row in the file, and as the model sees them */
+    size_t n, rows;    /* the data's rows; of them, given to cli_stats_values */
+    double *lo, *hi;   /* dim each */
+    size_t nhead;      /* min(n, KPCA_ESL_DECIDE_ROWS) */
+    size_t hcols;      /* 2, or 1 when fdim is 1 */
+    double *head;      /* nhead x hcols: row r's first and last value (0 until seen) */
+    int *labels;       /* the distinct labels seen, ascending */
+    size_t nlabels;
+    int labels_over;   /* 1: more than CLI_LABELS_MAX */
+} cli_data_stats;
+kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n, kpca_error *err);
+void cli_stats_raw(cli_data_stats *s, size_t first, const double *x, const int *y, size_t rows);
+void cli_stats_values(cli_data_stats *s, const double *x, size_t rows);
+/* adds n distinct labels v (another process's), over: that it saw more */
+void cli_stats_merge_labels(cli_data_stats *s, const int *v, size_t n, int over);
+void cli_stats_free(cli_data_stats *s);
+/* For text data (CSV, ESL): "read 'SPEC': N rows x D values, labels from
+ * ..." (unless -q), and a note when unlabelled data has a value column that
+ * looks like class labels; ds describes the data (its format, labels and
+ * columns; its rows are not looked at). */
+void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s);
+/* Warns when DATA's values (s->lo, s->hi) lie outside the model's fit
+ * range by more than a quarter of its width (not for a precomputed
+ * kernel). */
+void cli_warn_range(const kpca_model *model, const cli_data_stats *s, const char *data_path);
+
+/* Checks that DATA (ds: its dim; rows not looked at) has MODEL's dimension
+ * (else reports it and returns KPCA_EFORMAT; a precomputed kernel's: the
+ * width of its kernel matrix; a file of the model's features is named as
+ * such). */
+int cli_check_model_dims(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+                         const char *data_path);
 /* Checks that DATA fits MODEL: the same dimension (else reports it and
  * returns KPCA_EFORMAT; a precomputed kernel's: the width of its kernel
  * matrix), values the kernel takes (chi2: non-negative; KPCA_EFORMAT) and,
@@ -141,6 +198,68 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
  * allocated. */
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
                         kpca_dataset *ds);
+/* Loads MODEL for inputs read with `in`: the first half of
+ * cli_load_model_data (its --smooth, --input-range and --round checks).
+ * 0, or an exit code (reported) with nothing left allocated. */
+int cli_load_model(const char *model_path, const cli_input *in, kpca_model *model);
+
+/* datarows.c: DATA for MODEL read a block of rows at a time (transform):
+ * cli_model_rows_open opens it as a row source with the options of `in`
+ * and the model's smoothing, counts its rows (n; text: one pass, which
+ * finds a bad row anywhere before any is projected) and checks its
+ * dimension (cli_check_model_dims; a LIBSVM file narrower than the model is
+ * widened); 0 or an exit code (reported), *mr then closed.
+ * cli_model_rows_read reads the next rows from the position (kpca_rowsrc_seek
+ * on mr->src moves it), at most max, into x (max x mr->dim) and y (labels;
+ * may be NULL), applies the input steps and the kernel's check (chi2's
+ * non-negative values, rows named from the file's start) and adds them to
+ * mr->stats; *got 0 at the end; errors: the reader's, the check's
+ * (KPCA_EFORMAT), KPCA_ENOMEM.  cli_model_rows_say says what
+ * cli_load_model_data would have said of the data (cli_say_read,
+ * cli_warn_range) from mr->stats.  Memory: the source's window, the
+ * statistics, and for widened rows one block of the file's rows. */
+typedef struct {
+    kpca_rowsrc *src;
+    const kpca_dataset *info; /* the source's description (kpca_rowsrc_info) */
+    const kpca_model *model;
+    const char *model_path, *data_path;
+    cli_input in;             /* as fitted: the model's smoothing */
+    double lo, hi;            /* --input-range */
+    size_t n, fdim, dim;      /* rows; values per row in the file and for the model */
+    double *raw;              /* a block of narrower rows (LIBSVM) */
+    size_t raw_rows;
+    cli_data_stats stats;
+} cli_model_rows;
+int cli_model_rows_open(const char *model_path, const char *data_path, const cli_input *in, const kpca_model *model,
+                        cli_model_rows *mr);
+kpca_status cli_model_rows_read(cli_model_rows *mr, size_t max, double *x, int *y, size_t *got, kpca_error *err);
+void cli_model_rows_say(const cli_model_rows *mr);
+void cli_model_rows_close(cli_model_rows *mr);
+
+/* How transform splits its n rows and writes them (cmd_transform.c: one
+ * process; kpca-mpi: each rank its own run of rows into the one file,
+ * src/mpi/dist_out.c).  Every process calls open, then (when open
+ * succeeded) agree, and then reduce when the agreed status is KPCA_OK,
+ * then close: each is collective.
+ *   rows   this process's rows [*first, *first + *count) of n, a run that
+ *          starts at a multiple of KPCA_TRANSFORM_BLOCK (core/project.h)
+ *   open   kpca_features_open's contract for this process's rows
+ *   agree  the status of every process: st where all are KPCA_OK, else the
+ *          first failure's, its message in err
+ *   reduce the data's statistics over every process (into each's)
+ *   close  with st KPCA_OK, commits the file (collectively), else removes
+ *          it; frees w; the outcome on every process */
+typedef struct {
+    void (*rows)(size_t n, size_t *first, size_t *count);
+    kpca_status (*open)(const char *path, kpca_format fmt, size_t n, size_t k, int labelled,
+                        const kpca_features_meta *meta, size_t first, size_t count, kpca_features_writer **w,
+                        kpca_error *err);
+    kpca_status (*agree)(kpca_status st, kpca_error *err);
+    void (*reduce)(cli_data_stats *s);
+    kpca_status (*close)(kpca_features_writer *w, kpca_status st, kpca_error *err);
+} cli_transform_io;
+extern const cli_transform_io *cli_transform_out;
+
 /* Parses "LO,HI" (LO < HI). */
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "X1,X2,..." of numbers in [min, max] into a new array. */

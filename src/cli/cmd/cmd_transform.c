@@ -1,12 +1,16 @@
-/* cmd_transform.c - kpca transform: project data onto a model's components. */
+/* cmd_transform.c - kpca transform: project data onto a model's components,
+ * a block of rows at a time: read (cli_model_rows), projected
+ * (core/project.h) and written (io/featfile.h), so that memory does not
+ * grow with the rows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/core/project.h"
 
 static struct {
-    size_t components;
+    size_t components, block;
     const char *output, *oformat, *precision;
     int quiet, no_primal;
     const char *memory_limit;
@@ -26,6 +30,8 @@ static const cli_option options[] = {
     {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
      "compute each point's kernel row against all M model points even where the D x K primal weights give the same "
      "features faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point)"},
+    {"block", 0, "ROWS", CLI_SIZE, &o.block, 1, 1e7,
+     "read and write ROWS rows at a time; memory grows with it, the features do not change (default: 1024)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
     CLI_VERBOSE_OPTION(o.verbose),
@@ -45,14 +51,95 @@ const cli_command cli_transform_command = {
     "A model of --kernel precomputed takes as DATA the n x M kernel values\n"
     "k(x_new, x_j) of the new points against all M points of its kernel matrix\n"
     "GRAM, in GRAM's order (the model picks its fit points' columns); another\n"
-    "width is refused.",
+    "width is refused.  DATA is read, projected and written a block of rows at\n"
+    "a time: memory holds the model, a block of DATA and a block of features,\n"
+    "whatever the rows (an HDF5 file to standard output is built in memory).\n"
+    "Standard input is read into a temporary file first (TMPDIR).",
     options, sizeof options / sizeof options[0], cmd_transform, 2, 2,
 };
+
+/* ---- one process: every row, one writer ------------------------------------ */
+
+static void one_rows(size_t n, size_t *first, size_t *count)
+{
+    *first = 0;
+    *count = n;
+}
+
+static kpca_status one_open(const char *path, kpca_format fmt, size_t n, size_t k, int labelled,
+                            const kpca_features_meta *meta, size_t first, size_t count, kpca_features_writer **w,
+                            kpca_error *err)
+{
+    (void)first;
+    (void)count;
+    return kpca_features_open(path, fmt, n, k, labelled, meta, w, err);
+}
+
+static kpca_status one_agree(kpca_status st, kpca_error *err)
+{
+    (void)err;
+    return st;
+}
+
+static void one_reduce(cli_data_stats *s)
+{
+    (void)s;
+}
+
+static kpca_status one_close(kpca_features_writer *w, kpca_status st, kpca_error *err)
+{
+    if (st == KPCA_OK)
+        return kpca_features_commit(w, err);
+    kpca_features_abort(w);
+    return st;
+}
+
+static const cli_transform_io one_process = {one_rows, one_open, one_agree, one_reduce, one_close};
+const cli_transform_io *cli_transform_out = &one_process;
+
+/* Rows [first, first + count) of mr: read `io` rows at a time into a buffer
+ * of cap rows (whole projection blocks), projected, written `io` rows at a
+ * time. */
+static kpca_status stream(cli_model_rows *mr, kpca_projector *pj, kpca_features_writer *w, size_t first, size_t count,
+                          size_t k, size_t io, size_t cap, kpca_error *err)
+{
+    const size_t dim = mr->dim;
+    double *x = kpca_alloc_array(cap, dim, sizeof(double));
+    double *z = kpca_alloc_array(cap, k, sizeof(double));
+    int *y = kpca_alloc_array(cap, 1, sizeof(int));
+    kpca_status st = KPCA_OK;
+    if (x == NULL || z == NULL || y == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for blocks of %zu rows", cap);
+    for (size_t done = 0; st == KPCA_OK && done < count;) {
+        size_t have = 0, want = count - done < cap ? count - done : cap;
+        while (st == KPCA_OK && have < want) {
+            size_t got = 0, ask = want - have < io ? want - have : io;
+            st = cli_model_rows_read(mr, ask, x + have * dim, y + have, &got, err);
+            if (st == KPCA_OK && got == 0)
+                st = kpca_fail(err, KPCA_EIO, "'%s' ended after %zu rows, not %zu", mr->data_path, first + done + have,
+                               mr->n);
+            have += got;
+        }
+        if (st == KPCA_OK)
+            st = kpca_projector_run(pj, x, have, first + done, z, err);
+        for (size_t put = 0; st == KPCA_OK && put < have; put += io) {
+            size_t rows = have - put < io ? have - put : io;
+            kpca_progress("write", first + done + put, mr->n);
+            st = kpca_features_put(w, z + put * k, y + put, rows, err);
+        }
+        done += have;
+    }
+    kpca_free(x);
+    kpca_free(z);
+    kpca_free(y);
+    return st;
+}
 
 int cmd_transform(int argc, char **argv)
 {
     memset(&o, 0, sizeof o);
     o.in.round = -1;
+    o.block = KPCA_TRANSFORM_BLOCK;
     char *pos[2];
     int npos;
     int r = cli_begin(&cli_transform_command, argc, argv, pos, &npos,
@@ -73,42 +160,67 @@ int cmd_transform(int argc, char **argv)
     if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
     kpca_model model;
-    kpca_dataset ds;
+    cli_model_rows mr;
     kpca_error err;
-    if ((r = cli_load_model_data(pos[0], pos[1], &o.in, &model, &ds)) != 0)
+    if ((r = cli_load_model(pos[0], &o.in, &model)) != 0)
         return r;
-    if (ds.unlabelled && ofmt == KPCA_FMT_LIBSVM) {
+    if ((r = cli_model_rows_open(pos[0], pos[1], &o.in, &model, &mr)) != 0) {
+        kpca_model_free(&model);
+        return r;
+    }
+    const kpca_dataset *info = mr.info;
+    size_t k = o.components ? o.components : model.k;
+    if (info->unlabelled && ofmt == KPCA_FMT_LIBSVM) {
         cli_error("'%s' has no labels, and LIBSVM lines begin with one: write '%s' as csv, npy or hdf5 (-f)", pos[1],
                   o.output);
-        kpca_dataset_free(&ds);
+        r = KPCA_EUSAGE;
+    } else if (k > model.k) {
+        cli_error("'%s' has %zu components: cannot project onto %zu", pos[0], model.k, k);
+        r = KPCA_EUSAGE;
+    }
+    if (r != 0) {
+        cli_model_rows_close(&mr);
         kpca_model_free(&model);
-        return KPCA_EUSAGE;
+        return r;
     }
     if (o.precision != NULL) /* the model in memory projects in its precision */
         model.precision = prec;
     model.no_primal = o.no_primal;
-    size_t k = o.components ? o.components : model.k;
-    if (k > model.k) {
-        cli_error("'%s' has %zu components: cannot project onto %zu", pos[0], model.k, k);
-        kpca_dataset_free(&ds);
-        kpca_model_free(&model);
-        return KPCA_EUSAGE;
-    }
-    double *z = kpca_alloc_array(ds.n, k, sizeof(double));
-    kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
-                               : cli_project(&model, ds.x, ds.n, ds.dim, k, z, &err);
-    if (st == KPCA_OK && cli_rank == 0) {
-        kpca_features_meta meta = {cli_arg_name(pos[0]), cli_arg_name(pos[1]), model.eigval, NULL, 0, kpca_model_fingerprint(&model),
-                                   ds.unlabelled ? NULL : ds.names, ds.nnames};
-        cli_warn_names_dropped(&ds, ofmt);
-        kpca_progress("write", 0, 1);
-        st = kpca_features_write(o.output, ofmt, z, ds.n, k, ds.unlabelled ? NULL : ds.y, &meta, &err);
-        kpca_progress("write", 1, 1);
-    }
+    const cli_transform_io *io = cli_transform_out;
+    size_t first, count;
+    io->rows(mr.n, &first, &count);
+    kpca_features_meta meta = {cli_arg_name(pos[0]), cli_arg_name(pos[1]), model.eigval, NULL, 0, kpca_model_fingerprint(&model),
+                               info->unlabelled ? NULL : info->names, info->nnames};
+    kpca_features_writer *w = NULL;
+    kpca_projector *pj = NULL;
+    kpca_status st = kpca_rowsrc_seek(mr.src, first, &err);
+    /* whole projection blocks (their cuts fix the features' bits), filled
+     * and emptied o.block rows at a time */
+    const size_t cap = (o.block + KPCA_TRANSFORM_BLOCK - 1) / KPCA_TRANSFORM_BLOCK * KPCA_TRANSFORM_BLOCK;
     if (st == KPCA_OK)
-        cli_info("transform: %zu points onto %zu components -> '%s' (%s)", ds.n, k, o.output, kpca_format_name(ofmt));
-    kpca_free(z);
-    kpca_dataset_free(&ds);
+        st = kpca_projector_new(&model, k, count < cap ? count : cap, &pj, &err);
+    kpca_status ost = io->open(o.output, ofmt, mr.n, k, !info->unlabelled, &meta, first, count, &w, &err);
+    if (ost != KPCA_OK) { /* every process failed here (open is collective) */
+        kpca_projector_free(pj);
+        cli_model_rows_close(&mr);
+        kpca_model_free(&model);
+        return cli_fail(&err);
+    }
+    if (st == KPCA_OK && count > 0)
+        st = stream(&mr, pj, w, first, count, k, o.block, cap, &err);
+    kpca_projector_free(pj);
+    st = io->agree(st, &err);
+    if (st == KPCA_OK) {
+        io->reduce(&mr.stats);
+        cli_model_rows_say(&mr);
+        cli_warn_names_dropped(info, ofmt);
+    }
+    kpca_progress("write", 0, 1);
+    st = io->close(w, st, &err);
+    kpca_progress("write", 1, 1);
+    if (st == KPCA_OK)
+        cli_info("transform: %zu points onto %zu components -> '%s' (%s)", mr.n, k, o.output, kpca_format_name(ofmt));
+    cli_model_rows_close(&mr);
     kpca_model_free(&model);
     return st == KPCA_OK ? 0 : cli_fail(&err);
 }

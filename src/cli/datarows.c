@@ -1,0 +1,298 @@
+/* datarows.c - a model's DATA read a block of rows at a time (kpca
+ * transform, kpca-mpi transform): the row source (io/rowsrc.h), the input
+ * options of cli_read_input applied to each block, the checks of
+ * cli_check_model_data made as the rows pass, and what is said of the data
+ * (its summary, a column like labels, values outside the fit range) from
+ * statistics that a few numbers per column hold. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lib/io/labels.h"
+
+int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->format = KPCA_FMT_AUTO;
+    *lo = *hi = 0.0;
+    if (in->format != NULL && kpca_format_parse(in->format, &ro->format) != 0)
+        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);
+    if (in->header != NULL) {
+        if (strcmp(in->header, "yes") == 0)
+            ro->header = KPCA_HEADER_YES;
+        else if (strcmp(in->header, "no") == 0)
+            ro->header = KPCA_HEADER_NO;
+        else if (strcmp(in->header, "auto") != 0)
+            return cli_usage("option '--header': expected yes, no or auto, got '%s'", in->header);
+    }
+    ro->label = in->label;
+    ro->labels = in->labels;
+    ro->columns = in->columns;
+    ro->drop = in->drop;
+    if (in->decimal != NULL) {
+        if (strcmp(in->decimal, ",") != 0 && strcmp(in->decimal, ".") != 0)
+            return cli_usage("option '--decimal': expected . or , (the decimal mark), got '%s'", in->decimal);
+        ro->decimal = in->decimal[0];
+    }
+    if (in->range != NULL && cli_parse_range(in->range, lo, hi) != 0)
+        return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
+    return 0;
+}
+
+int cli_input_check(const char *spec, const cli_input *in, size_t dim)
+{
+    if (in->smooth > 0.0 && kpca_image_side(dim) == 0) {
+        cli_error("'%s': option '--smooth' needs square images, but the rows have %zu values", spec, dim);
+        return KPCA_EUSAGE;
+    }
+    return 0;
+}
+
+kpca_status cli_input_steps(const cli_input *in, double lo, double hi, double *x, size_t n, size_t dim,
+                            kpca_error *err)
+{
+    kpca_dataset view = {.n = n, .dim = dim, .x = x};
+    if (in->range != NULL)
+        kpca_dataset_rescale(&view, lo, hi);
+    if (in->round >= 0)
+        kpca_dataset_round(&view, (int)in->round);
+    if (in->smooth > 0.0 && n > 0)
+        return kpca_smooth_images(x, n, kpca_image_side(dim), in->smooth, err);
+    return KPCA_OK;
+}
+
+/* ---- what is said of the data --------------------------------------------- */
+
+kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n, kpca_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->dim = dim;
+    s->fdim = fdim;
+    s->n = n;
+    s->nhead = n < KPCA_ESL_DECIDE_ROWS ? n : KPCA_ESL_DECIDE_ROWS;
+    s->hcols = fdim > 1 ? 2 : 1;
+    s->lo = kpca_alloc_array(dim ? dim : 1, 2, sizeof(double));
+    s->head = kpca_calloc(s->nhead ? s->nhead : 1, s->hcols * sizeof(double));
+    s->labels = kpca_alloc_array(CLI_LABELS_MAX, 1, sizeof(int));
+    if (s->lo == NULL || s->head == NULL || s->labels == NULL) {
+        cli_stats_free(s);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    s->hi = s->lo + (dim ? dim : 1);
+    for (size_t j = 0; j < dim; j++) {
+        s->lo[j] = HUGE_VAL;
+        s->hi[j] = -HUGE_VAL;
+    }
+    return KPCA_OK;
+}
+
+void cli_stats_free(cli_data_stats *s)
+{
+    kpca_free(s->lo);
+    kpca_free(s->head);
+    kpca_free(s->labels);
+    memset(s, 0, sizeof *s);
+}
+
+/* v into the sorted set s->labels (at most CLI_LABELS_MAX; past that,
+ * labels_over) */
+static void label_add(cli_data_stats *s, int v)
+{
+    size_t a = 0, b = s->nlabels;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (s->labels[mid] < v)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a < s->nlabels && s->labels[a] == v)
+        return;
+    if (s->nlabels == CLI_LABELS_MAX) {
+        s->labels_over = 1;
+        return;
+    }
+    memmove(s->labels + a + 1, s->labels + a, (s->nlabels - a) * sizeof(int));
+    s->labels[a] = v;
+    s->nlabels++;
+}
+
+void cli_stats_raw(cli_data_stats *s, size_t first, const double *x, const int *y, size_t rows)
+{
+    for (size_t r = 0; r < rows && first + r < s->nhead; r++) {
+        s->head[(first + r) * s->hcols] = x[r * s->fdim];
+        if (s->hcols == 2)
+            s->head[(first + r) * 2 + 1] = x[r * s->fdim + s->fdim - 1];
+    }
+    for (size_t r = 0; y != NULL && r < rows && !s->labels_over; r++)
+        label_add(s, y[r]);
+}
+
+void cli_stats_values(cli_data_stats *s, const double *x, size_t rows)
+{
+    const size_t dim = s->dim;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t j = 0; j < dim; j++) {
+            double v = x[r * dim + j];
+            s->lo[j] = v < s->lo[j] ? v : s->lo[j];
+            s->hi[j] = v > s->hi[j] ? v : s->hi[j];
+        }
+    s->rows += rows;
+}
+
+void cli_stats_merge_labels(cli_data_stats *s, const int *v, size_t n, int over)
+{
+    for (size_t i = 0; i < n && !s->labels_over; i++)
+        label_add(s, v[i]);
+    s->labels_over |= over;
+}
+
+void cli_warn_range(const kpca_model *model, const cli_data_stats *s, const char *data_path)
+{
+    double lo = 0.0, hi = 0.0, span = model->input_hi - model->input_lo;
+    for (size_t j = 0; s->rows > 0 && j < s->dim; j++) {
+        lo = j == 0 || s->lo[j] < lo ? s->lo[j] : lo;
+        hi = j == 0 || s->hi[j] > hi ? s->hi[j] : hi;
+    }
+    /* (a precomputed kernel's values are no points to rescale) */
+    if (span > 0 && model->kernel.type != KPCA_KERNEL_PRECOMPUTED &&
+        (fabs(lo - model->input_lo) > 0.25 * span || fabs(hi - model->input_hi) > 0.25 * span))
+        cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]; "
+                 "rescale with --input-range?", data_path, lo, hi, model->input_lo, model->input_hi);
+}
+
+void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s)
+{
+    if (ds->format != KPCA_FMT_CSV && ds->format != KPCA_FMT_ESL)
+        return;
+    char labels[160], index[96] = "", classes[48];
+    if (ds->names != NULL)
+        snprintf(classes, sizeof classes, "%zu classes", ds->nnames);
+    else if (s->labels_over)
+        snprintf(classes, sizeof classes, "more than %d classes", CLI_LABELS_MAX);
+    else
+        snprintf(classes, sizeof classes, "%zu classes", s->n > 0 ? s->nlabels : (size_t)0);
+    if (ds->label_col != 0)
+        snprintf(labels, sizeof labels, "labels from column %zu%s%s%s (%s)", ds->label_col,
+                 ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
+                 ds->label_name != NULL ? "'" : "", classes);
+    else if (!ds->unlabelled)
+        snprintf(labels, sizeof labels, "labels from '%s'", in->labels != NULL ? in->labels : "--labels");
+    else
+        snprintf(labels, sizeof labels, "no labels");
+    if (ds->index_col != 0)
+        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas)",
+                 ds->index_col);
+    cli_info("read '%s': %zu rows x %zu values, %s%s", spec, s->n, s->fdim, labels, index);
+    size_t nclass, h;
+    if (ds->unlabelled && in->label == NULL && in->labels == NULL && s->fdim > 0 &&
+        (h = kpca_labels_class_like(s->head, s->nhead, s->hcols, &nclass)) < s->hcols) {
+        /* the head holds the first and the last value: h 1 is the last */
+        size_t c = h == 1 ? s->fdim - 1 : 0;
+        /* the value's column in the file: the value's index, past the left-out index column */
+        char name[80] = "";
+        if (ds->colnames != NULL && ds->colnames[c][0] != '\0')
+            snprintf(name, sizeof name, " ('%.60s')", ds->colnames[c]);
+        if (in->columns == NULL && in->drop == NULL)
+            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, give "
+                     "--label %zu, so that it is not used as a value", c + 1, name, nclass,
+                     c + 1 + (ds->index_col != 0));
+        else
+            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, name "
+                     "its column with --label", c + 1, name, nclass);
+    }
+}
+
+/* ---- a model's DATA by blocks ---------------------------------------------- */
+
+int cli_model_rows_open(const char *model_path, const char *data_path, const cli_input *in, const kpca_model *model,
+                        cli_model_rows *mr)
+{
+    memset(mr, 0, sizeof *mr);
+    mr->model = model;
+    mr->model_path = model_path;
+    mr->data_path = data_path;
+    mr->in = *in;
+    mr->in.smooth = model->smooth; /* the model's smoothing is the one its inputs get */
+    kpca_read_opts ro;
+    int r = cli_read_opts(&mr->in, &ro, &mr->lo, &mr->hi);
+    if (r != 0)
+        return r;
+    kpca_error err;
+    kpca_progress("read", 0, 1);
+    kpca_status st = kpca_rowsrc_open(data_path, &ro, &mr->src, &err);
+    if (st == KPCA_OK)
+        st = kpca_rowsrc_count(mr->src, &mr->n, &err);
+    if (st != KPCA_OK) {
+        kpca_rowsrc_close(mr->src);
+        mr->src = NULL;
+        return cli_fail_input(&err, data_path);
+    }
+    mr->info = kpca_rowsrc_info(mr->src);
+    mr->fdim = mr->info->dim;
+    /* LIBSVM omits zeros, trailing ones too: its rows are widened */
+    mr->dim = mr->info->format == KPCA_FMT_LIBSVM && mr->fdim < model->dim ? model->dim : mr->fdim;
+    kpca_dataset shape = *mr->info;
+    shape.n = mr->n;
+    shape.dim = mr->dim;
+    shape.x = NULL;
+    if ((r = cli_check_model_dims(model, model_path, &shape, data_path)) == 0)
+        r = cli_input_check(data_path, &mr->in, mr->dim);
+    if (r == 0 && cli_stats_init(&mr->stats, mr->fdim, mr->dim, mr->n, &err) != KPCA_OK)
+        r = cli_fail(&err);
+    if (r != 0)
+        cli_model_rows_close(mr);
+    return r;
+}
+
+kpca_status cli_model_rows_read(cli_model_rows *mr, size_t max, double *x, int *y, size_t *got, kpca_error *err)
+{
+    *got = 0;
+    const size_t fdim = mr->fdim, dim = mr->dim, first = kpca_rowsrc_tell(mr->src);
+    double *raw = x;
+    if (fdim < dim) { /* read narrower rows, then widen them */
+        if (max > mr->raw_rows) {
+            kpca_free(mr->raw);
+            mr->raw_rows = 0;
+            if ((mr->raw = kpca_alloc_array(max, fdim ? fdim : 1, sizeof(double))) == NULL)
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory for a block of %zu rows", max);
+            mr->raw_rows = max;
+        }
+        raw = mr->raw;
+    }
+    kpca_progress("read", first, mr->n);
+    kpca_status st = kpca_rowsrc_read(mr->src, max, raw, y, got, err);
+    if (st != KPCA_OK)
+        return st;
+    const size_t rows = *got;
+    cli_stats_raw(&mr->stats, first, raw, kpca_rowsrc_labelled(mr->src) ? y : NULL, rows);
+    if (raw != x)
+        for (size_t r = rows; r-- > 0;) {
+            memmove(x + r * dim, raw + r * fdim, fdim * sizeof(double));
+            memset(x + r * dim + fdim, 0, (dim - fdim) * sizeof(double));
+        }
+    if ((st = cli_input_steps(&mr->in, mr->lo, mr->hi, x, rows, dim, err)) != KPCA_OK)
+        return st;
+    if ((st = kpca_kernel_check_rows(&mr->model->kernel, x, rows, dim, first, err)) != KPCA_OK) {
+        char why[KPCA_ERRMSG_MAX];
+        snprintf(why, sizeof why, "%s", err->msg);
+        return kpca_fail(err, st, "'%s': %.900s", mr->data_path, why);
+    }
+    cli_stats_values(&mr->stats, x, rows);
+    return KPCA_OK;
+}
+
+void cli_model_rows_say(const cli_model_rows *mr)
+{
+    cli_say_read(mr->data_path, &mr->in, mr->info, &mr->stats);
+    cli_warn_range(mr->model, &mr->stats, mr->data_path);
+}
+
+void cli_model_rows_close(cli_model_rows *mr)
+{
+    kpca_rowsrc_close(mr->src);
+    kpca_free(mr->raw);
+    cli_stats_free(&mr->stats);
+    memset(mr, 0, sizeof *mr);
+}
