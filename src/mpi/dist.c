@@ -50,6 +50,11 @@ int kpca_dist_entered(void)
     return entered;
 }
 
+void kpca_dist_enter(void)
+{
+    entered = 1;
+}
+
 kpca_status kpca_dist_agree(kpca_status st, const char *msg, kpca_error *err)
 {
     int mine = st == KPCA_OK ? np : me, first = np;
@@ -428,57 +433,5 @@ done:
     kpca_free(w);
     kpca_free(vec);
     Cblacs_gridexit(g.ctxt);
-    return st;
-}
-
-kpca_status kpca_dist_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
-                                kpca_error *err)
-{
-    entered = 1;
-    kpca_status st = kpca_dist_agree(KPCA_OK, NULL, err);
-    if (st != KPCA_OK)
-        return st;
-    /* whole blocks of rows, as kpca_model_transform cuts them on one process,
-     * so that every row's numbers come from the very same BLAS calls */
-    const size_t block = KPCA_TRANSFORM_BLOCK, nblocks = (n + block - 1) / block;
-    int *counts = kpca_alloc_array((size_t)np, 1, sizeof(int));
-    int *offs = kpca_alloc_array((size_t)np, 1, sizeof(int));
-    if (counts == NULL || offs == NULL)
-        st = kpca_fail(err, KPCA_ENOMEM, "out of memory");
-    else if (n > 2147483647)
-        st = kpca_fail(err, KPCA_EUSAGE, "%zu points are more than one gather can count", n);
-    size_t r0 = 0, r1 = 0;
-    for (int r = 0; st == KPCA_OK && r < np; r++) {
-        size_t a = nblocks * (size_t)r / (size_t)np * block, b = nblocks * (size_t)(r + 1) / (size_t)np * block;
-        a = a < n ? a : n;
-        b = b < n ? b : n;
-        counts[r] = (int)(b - a);
-        offs[r] = (int)a;
-        if (r == me) {
-            r0 = a;
-            r1 = b;
-        }
-    }
-    if (st == KPCA_OK && r1 > r0)
-        st = kpca_model_transform(model, x + r0 * dim, r1 - r0, dim, k, z + r0 * k, err);
-    if (st == KPCA_ENUMERIC) /* name the point in the whole input */
-        for (size_t i = r0 * k; i < r1 * k; i++)
-            if (!isfinite(z[i])) {
-                st = kpca_fail(err, KPCA_ENUMERIC, "projection overflow at point %zu (kernel values too large)",
-                               i / k + 1);
-                break;
-            }
-    if ((st = agree(st, err)) == KPCA_OK) {
-        MPI_Datatype row;
-        MPI_Type_contiguous((int)k, MPI_DOUBLE, &row);
-        MPI_Type_commit(&row);
-        if (me == 0)
-            MPI_Gatherv(MPI_IN_PLACE, 0, row, z, counts, offs, row, 0, MPI_COMM_WORLD);
-        else
-            MPI_Gatherv(z + r0 * k, (int)(r1 - r0), row, NULL, NULL, NULL, row, 0, MPI_COMM_WORLD);
-        MPI_Type_free(&row);
-    }
-    kpca_free(counts);
-    kpca_free(offs);
     return st;
 }

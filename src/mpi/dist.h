@@ -17,10 +17,12 @@
  *                        Memory per rank: 8 (2 M^2/P + workspace) bytes
  *                        (ELPA: 8 (5 M^2/P), as measured), checked against
  *                        the budget (mem.h) before the allocations.
- *   kpca_dist_transform  (cli_project) each rank projects a contiguous run
- *                        of whole KPCA_TRANSFORM_BLOCK blocks of rows, the
- *                        same blocks kpca_model_transform forms on one
- *                        process, and rank 0 gathers the rows in order.
+ *   kpca_dist_out        (cli_transform_out, dist_out.c) each rank reads,
+ *                        projects and writes a contiguous run of whole
+ *                        KPCA_TRANSFORM_BLOCK blocks of rows, the same
+ *                        blocks kpca transform forms on one process, into
+ *                        its place in the one output file (io/featfile.h's
+ *                        parts): no rows pass between the ranks.
  *
  * Failure: every step that can fail on one rank ends in kpca_dist_agree, a
  * collective in which the lowest failing rank's status and message reach
@@ -34,6 +36,7 @@
 #ifndef KPCA_DIST_H
 #define KPCA_DIST_H
 
+#include "cli/cli.h"
 #include "lib/kpca.h"
 #include "lib/support/clock.h"
 
@@ -46,8 +49,10 @@ int kpca_dist_rank(void);
 int kpca_dist_size(void);
 
 /* 1 once a rank has entered a distributed step (its agreements are made
- * there); main calls kpca_dist_agree itself only when it has not. */
+ * there); main calls kpca_dist_agree itself only when it has not.
+ * kpca_dist_enter marks the entry (before the step's first agreement). */
 int kpca_dist_entered(void);
+void kpca_dist_enter(void);
 
 /* Collective: KPCA_OK when st is KPCA_OK on every rank; else the status of
  * the lowest failing rank, with its message (msg on that rank) in err on
@@ -62,9 +67,11 @@ void kpca_dist_grid_shape(int p, int *nprow, int *npcol);
 /* kpca_exact_solver (model.h), collective. */
 kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_error *err);
 
-/* kpca_model_transform's contract, collective; the whole z is set on rank 0
- * only (the other ranks hold their own rows). */
-kpca_status kpca_dist_transform(const kpca_model *model, const double *x, size_t n, size_t dim, size_t k, double *z,
-                                kpca_error *err);
+/* transform's rows and output over the ranks (cli_transform_io, cli.h):
+ * rank r of P projects the whole blocks [floor(B r / P), floor(B (r+1) / P))
+ * of the B = ceil(n / KPCA_TRANSFORM_BLOCK) blocks; rank 0 opens the file
+ * and the others write their parts into it (kpca_features_share);
+ * agreements as above. */
+extern const cli_transform_io kpca_dist_out;
 
 #endif

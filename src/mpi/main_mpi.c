@@ -4,8 +4,9 @@
  *   mpirun -n P kpca-mpi fit [options] DATA -o MODEL
  *   mpirun -n P kpca-mpi transform [options] MODEL DATA -o FEATURES
  *
- * Every rank parses the same options and reads the same inputs; rank 0
- * alone prints and writes.  The exit status of every rank is the command's
+ * Every rank parses the same options and reads the same inputs (transform:
+ * each its own rows of DATA); rank 0 alone prints; fit's model is rank 0's
+ * to write, transform's features every rank's, each its rows in place.  The exit status of every rank is the command's
  * (mpirun reports the first non-zero one). */
 #include <mpi.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ int main(int argc, char **argv)
         (void)devnull; /* if that fails, a second copy of a help text is harmless */
     }
     kpca_model_set_exact_solver(kpca_dist_fit);
-    cli_project = kpca_dist_transform;
+    cli_transform_out = &kpca_dist_out;
     int rc = cli_main(argc, argv);
     if (!kpca_dist_entered()) {
         /* this rank failed (or finished) before any distributed step: meet
