@@ -5,6 +5,7 @@
  * and the data's statistics, none of it growing with the rows. */
 #include <mpi.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dist.h"
 
@@ -40,12 +41,21 @@ static kpca_status out_open(const char *path, kpca_format fmt, size_t n, size_t 
         return st;
     kpca_features_layout lay;
     memset(&lay, 0, sizeof lay);
-    if (me() == 0 && (st = kpca_features_open(path, fmt, n, k, labelled, meta, w, err)) == KPCA_OK &&
+    /* one rank writes alone, standard output too */
+    const int alone = kpca_dist_size() == 1;
+    struct stat sb;
+    if (!alone && strcmp(path, "-") == 0)
+        st = kpca_fail(err, KPCA_EUSAGE, "kpca-mpi on %d ranks writes a file, not standard output: give -o FILE",
+                       kpca_dist_size());
+    else if (!alone && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+        st = kpca_fail(err, KPCA_EUSAGE, "kpca-mpi on %d ranks writes a regular file, and '%s' is not one (a device "
+                       "or a pipe)", kpca_dist_size(), path);
+    if (st == KPCA_OK && me() == 0 && (st = kpca_features_open(path, fmt, n, k, labelled, meta, w, err)) == KPCA_OK && !alone &&
         (st = kpca_features_share(*w, count, &lay, err)) != KPCA_OK) {
         kpca_features_abort(*w);
         *w = NULL;
     }
-    if ((st = agree(st, err)) != KPCA_OK)
+    if ((st = agree(st, err)) != KPCA_OK || alone)
         return st; /* rank 0 removed what it began */
     MPI_Bcast(&lay, (int)sizeof lay, MPI_BYTE, 0, MPI_COMM_WORLD);
     if (me() != 0)
@@ -108,6 +118,8 @@ static kpca_status out_close(kpca_features_writer *w, kpca_status st, kpca_error
         kpca_features_abort(w);
         return st;
     }
+    if (kpca_dist_size() == 1)
+        return agree(kpca_features_commit(w, err), err);
     /* a text part's offset: the bytes of the ranks before it */
     unsigned long long bytes = 0, at = 0;
     st = kpca_features_bytes(w, &bytes, err);
