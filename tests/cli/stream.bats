@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# stream.bats - kpca transform reads, projects and writes a block of rows
+# at a time: the bytes of the transform that held the whole input (kpca at
+# 77e5655, tests/ref/transform-77e5655/make.sh) for every model kind and
+# output format, whatever the block; memory that does not grow with the
+# rows; a bad row late in the input stops it with no output.
+
+load ../helper
+
+REF="$BATS_TEST_DIRNAME/../ref/transform-77e5655"
+
+setup_file() {
+    local d
+    d="$(file_tmp)"
+    mkdir -p "$d/m"
+    cp "$REF"/*.h5 "$d/m/"
+    # shellcheck source=../ref/transform-77e5655/inputs.sh
+    . "$REF/inputs.sh"
+    transform_inputs "$BATS_TEST_DIRNAME/../../data" "$d"
+}
+
+setup() {
+    common_setup
+    FIX="$(file_tmp)"
+}
+
+# golden KIND: the model and input of a kind (as make.sh runs them)
+golden() {
+    case $1 in
+    precomputed) model=m/precomputed.h5 in=cross.csv ;;
+    named) model=m/exact.h5 in=digits.csv ;;
+    *) model=m/$1.h5 in=digits.txt ;;
+    esac
+}
+
+@test "streamed transform: every model kind and format, blocks of 1, 7 and 10^4 rows, the bytes of the in-memory transform" {
+    local kind f b want got bad=
+    # the golden sums were made with Haswell's kernels on one thread (make.sh)
+    export OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1
+    cd "$FIX"
+    for kind in exact single randomized nystrom reduced linear smooth precomputed named; do
+        golden "$kind"
+        for f in h5 npy csv libsvm; do
+            want="$(awk -v f="$kind.$f" '$2 == f { print $1 }' "$REF/SHA256SUMS")"
+            [ -n "$want" ] || fail "no golden sum for $kind.$f"
+            for b in 1 7 10000 default; do
+                rm -f "$OUT/z.$f"
+                # shellcheck disable=SC2046
+                "$KPCA" transform -q $([ "$b" = default ] || echo --block "$b") "$model" "$in" -o "$OUT/z.$f" \
+                    2>/dev/null || fail "$kind.$f, block $b: transform failed"
+                got="$(sha256sum "$OUT/z.$f" | cut -d' ' -f1)"
+                [ "$got" = "$want" ] || bad="$bad $kind.$f/$b"
+            done
+        done
+    done
+    [ -z "$bad" ] || fail "not the in-memory transform's bytes:$bad"
+}
+
+@test "streamed transform: an HDF5 file to standard output (built in memory), text to a pipe, and from standard input" {
+    export OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1
+    cd "$FIX"
+    golden named
+    "$KPCA" transform -q --block 7 "$model" "$in" -f hdf5 -o - >"$OUT/z.h5"
+    [ "$(sha256sum <"$OUT/z.h5" | cut -d' ' -f1)" = "$(awk '$2 == "named.h5" { print $1 }' "$REF/SHA256SUMS")" ] ||
+        fail "HDF5 on standard output differs"
+    # the source attribute names the input as given: a pipe's bytes are compared as CSV
+    "$KPCA" transform -q --block 7 "$model" - -f csv -o - <"$in" | cat >"$OUT/z.csv"
+    [ "$(sha256sum <"$OUT/z.csv" | cut -d' ' -f1)" = "$(awk '$2 == "named.csv" { print $1 }' "$REF/SHA256SUMS")" ] ||
+        fail "CSV from standard input to a pipe differs"
+}
+
+# big_npy ROWS OUT: a ROWS x 16 float64 .npy, USPS's 2007 test rows (16
+# pixels each, as features of a 16-component linear model) over and over
+big_npy() {
+    local rows="$1" out="$2" reps hdr
+    "$KPCA" fit -q --kernel linear -k 16 "$FIX/digits.txt" -o "$TMP/lin.h5"
+    head -n 1000 "$FIX/digits.txt" >"$TMP/1000.txt"
+    "$KPCA" transform -q "$TMP/lin.h5" "$TMP/1000.txt" -o "$TMP/1000.npy"
+    reps=$((rows / 1000))
+    hdr="{'descr': '<f8', 'fortran_order': False, 'shape': ($rows, 16), }"
+    # version 1.0: magic, the header's length (118), the header padded to 128 bytes
+    { printf '\223NUMPY\001\000\166\000%s' "$hdr"; printf '%*s\n' $((117 - ${#hdr})) ''; } >"$out"
+    [ "$(wc -c <"$out")" -eq 128 ] || fail "bad .npy header"
+    tail -c +129 "$TMP/1000.npy" >"$TMP/body"
+    for _ in $(seq "$reps"); do cat "$TMP/body"; done >>"$out"
+}
+
+@test "streamed transform of 10^6 rows of .npy: peak memory under 64 MB, where the whole input alone is 128 MB" {
+    [ -x /usr/bin/time ] || skip "no /usr/bin/time (Debian's time)"
+    big_npy 1000000 "$TMP/big.npy"
+    "$KPCA" fit -q -d 2 -k 6 -m 200 "$TMP/big.npy" -o "$TMP/m.h5"
+    # the transform that held every row needed 8 (16 + 6) bytes a row: 176 MB
+    run --separate-stderr /usr/bin/time -f 'rss %M' "$KPCA" transform -q "$TMP/m.h5" "$TMP/big.npy" -o "$OUT/z.npy"
+    assert_status 0
+    local kb
+    kb="$(sed -n 's/^rss \([0-9]*\)$/\1/p' <<<"$stderr")"
+    [ -n "$kb" ] || { show_run; fail "no peak RSS from /usr/bin/time"; }
+    [ "$kb" -lt 65536 ] || fail "peak RSS $kb KiB, not under 64 MiB"
+    [ "$(wc -c <"$OUT/z.npy")" -eq $((128 + 1000000 * 6 * 8)) ] || fail "wrong size of the features"
+    # row i is digit i mod 1000: rows 999 and 999999 have the same features
+    # (to rounding: their blocks differ), rows 0 and 1 do not
+    row() { tail -c +$((129 + $1 * 48)) "$OUT/z.npy" | head -c 48 | od -An -v -tf8 | tr -s ' ' '\n' | grep .; }
+    paste <(row 999) <(row 999999) | awk '{ d = $1 - $2; s = ($1 < 0 ? -$1 : $1) + 1e-300
+        if (d > 1e-9 * s || -d > 1e-9 * s) bad = 1; n++ } END { exit bad || n != 6 }' ||
+        fail "row 999999 is not row 999's digit"
+    paste <(row 0) <(row 1) | awk '{ d = $1 - $2; if (d > 1e-6 || -d > 1e-6) diff = 1 } END { exit !diff }' ||
+        fail "rows 0 and 1 have the same features"
+}
+
+@test "a ragged row at row 10^5 of a CSV: the reader's error, exit 3, no output, not even on a pipe" {
+    awk -F, 'NR == 1 { print; next } { r[++n] = $0 }
+        END { for (i = 0; i < 200000; i++) print (i == 100000 ? "seven,1,2,3" : r[i % n + 1]) }' \
+        "$FIX/digits.csv" >"$TMP/ragged.csv"
+    local f
+    for f in csv npy h5 libsvm; do
+        run --separate-stderr "$KPCA" transform "$FIX/m/exact.h5" "$TMP/ragged.csv" -o "$OUT/z.$f"
+        assert_status 3
+        assert_stderr_contains "error: '$TMP/ragged.csv' line 100002: 4 fields, expected 17 as in line 1"
+        assert_no_output "$OUT/z.$f"
+    done
+    "$KPCA" transform "$FIX/m/exact.h5" "$TMP/ragged.csv" -f csv -o - 2>/dev/null >"$TMP/piped" && fail "no error"
+    [ ! -s "$TMP/piped" ] || fail "rows written before the error"
+}
+
+@test "a value the reader refuses late in an .npy (not finite, row 100001): exit 3, no output file" {
+    big_npy 200000 "$TMP/nan.npy"
+    # row 100001's first value: a NaN (little-endian 0x7ff8000000000000)
+    printf '\000\000\000\000\000\000\370\177' | dd of="$TMP/nan.npy" bs=1 seek=$((128 + 100000 * 128)) conv=notrunc \
+        status=none
+    local f
+    for f in npy h5 csv; do
+        run --separate-stderr "$KPCA" transform --block 1000 "$FIX/m/exact.h5" "$TMP/nan.npy" -o "$OUT/z.$f"
+        assert_status 3
+        assert_stderr_contains "row 100001"
+        assert_no_output "$OUT/z.$f"
+    done
+}
