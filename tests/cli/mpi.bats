@@ -150,11 +150,20 @@ same_projections() {
     assert_no_tmp "$OUT"
 }
 
-@test "kpca-mpi transform on 1, 2 and 4 ranks writes the very bytes of kpca transform (csv, libsvm, hdf5)" {
+# test_npy: $TMP/test.npy, the 2007 test digits as 50 linear features
+# (unlabelled float64 rows, read by offset), and $TMP/mnpy.h5, a model of them
+test_npy() {
+    "$KPCA" fit -q --kernel linear -k 50 "$TMP/fit.txt" -o "$TMP/lin.h5"
+    "$KPCA" transform -q "$TMP/lin.h5" "$DATA/zip.test.gz" -o "$TMP/test.npy"
+    "$KPCA" fit -q -d 2 -k 6 -m 300 "$TMP/test.npy" -o "$TMP/mnpy.h5"
+}
+
+@test "kpca-mpi transform on 1, 2 and 4 ranks writes the very bytes of kpca transform (every format; text, named, npy input)" {
     "$KPCA" fit -q -k 7 "$TMP/fit.txt" -o "$TMP/m.h5"
     local f p
-    # 2007 test digits: two blocks of rows, so that 2 and 4 ranks share them
-    for f in csv libsvm h5; do
+    # 2007 test digits: two blocks of 1024 rows, so that 4 ranks leave rank 0
+    # (which writes the file's head) and rank 2 without rows
+    for f in csv libsvm h5 npy; do
         "$KPCA" transform -q "$TMP/m.h5" "$DATA/zip.test.gz" -o "$TMP/one.$f"
         for p in 1 2 4; do
             run --separate-stderr mpi "$p" transform -q "$TMP/m.h5" "$DATA/zip.test.gz" -o "$OUT/dist-$p.$f"
@@ -162,6 +171,30 @@ same_projections() {
             cmp "$TMP/one.$f" "$OUT/dist-$p.$f" || fail "$f on $p ranks differs from kpca transform"
         done
     done
+    # 6021 rows of CSV with named classes (a name with a comma, quoted): six blocks
+    gzip -dc "$DATA/zip.test.gz" | awk 'BEGIN { split("zero|one|two|three|four|five|six|seven|eight|nine, last", w, "|") }
+        { l = w[int($1) + 1]; if (l ~ /,/) l = "\"" l "\""; printf "%s", l; for (j = 2; j <= NF; j++) printf ",%s", $j; print "" }' \
+        >"$TMP/one.csv.in"
+    { printf 'label'; seq -f ',p%g' 256 | tr -d '\n'; echo; cat "$TMP/one.csv.in" "$TMP/one.csv.in" "$TMP/one.csv.in"; } \
+        >"$TMP/named.csv"
+    for f in csv h5 libsvm; do
+        "$KPCA" transform -q "$TMP/m.h5" "$TMP/named.csv" -o "$TMP/one-named.$f" 2>/dev/null
+        for p in 2 4; do
+            run --separate-stderr mpi "$p" transform -q "$TMP/m.h5" "$TMP/named.csv" -o "$OUT/named-$p.$f"
+            assert_status 0
+            cmp "$TMP/one-named.$f" "$OUT/named-$p.$f" || fail "named classes to $f on $p ranks differ"
+        done
+    done
+    test_npy
+    for f in npy h5; do
+        "$KPCA" transform -q "$TMP/mnpy.h5" "$TMP/test.npy" -o "$TMP/one-npy.$f"
+        for p in 2 4; do
+            run --separate-stderr mpi "$p" transform -q "$TMP/mnpy.h5" "$TMP/test.npy" -o "$OUT/npy-$p.$f"
+            assert_status 0
+            cmp "$TMP/one-npy.$f" "$OUT/npy-$p.$f" || fail ".npy input to $f on $p ranks differs"
+        done
+    done
+    assert_no_tmp "$OUT"
 }
 
 @test "one rank that cannot read DATA stops every rank: a message naming the rank, exit 4, no model" {
@@ -254,4 +287,30 @@ same_projections() {
     assert_status 2
     assert_stderr_contains "the distributed build computes its kernel matrix from points: run kpca on one machine"
     assert_no_output "$OUT/m.h5"
+}
+
+@test "kpca-mpi transform: a value one rank refuses stops every rank, no output and no part left" {
+    test_npy
+    # row 1900 (rank 3 of 4's rows) not finite: NaN, little-endian
+    printf '\000\000\000\000\000\000\370\177' |
+        dd of="$TMP/test.npy" bs=1 seek=$((128 + 1899 * 400)) conv=notrunc status=none
+    local f
+    for f in csv npy h5; do
+        run --separate-stderr mpi 4 transform "$TMP/mnpy.h5" "$TMP/test.npy" -o "$OUT/z.$f"
+        assert_status 3
+        assert_stderr_contains "error: rank 3 of 4: '$TMP/test.npy': row 1900, column 1 is not a finite number"
+        [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
+        assert_no_output "$OUT/z.$f"
+    done
+}
+
+@test "kpca-mpi transform writes standard output on one rank only" {
+    "$KPCA" fit -q -k 5 "$TMP/fit.txt" -o "$TMP/m.h5"
+    "$KPCA" transform -q "$TMP/m.h5" "$TMP/test.txt" -f csv -o - >"$TMP/one.csv"
+    mpi 1 transform -q "$TMP/m.h5" "$TMP/test.txt" -f csv -o - >"$OUT/dist.csv"
+    cmp "$TMP/one.csv" "$OUT/dist.csv" || fail "one rank to standard output differs"
+    run --separate-stderr mpi 2 transform -q "$TMP/m.h5" "$TMP/test.txt" -f csv -o -
+    assert_status 2
+    assert_stderr_contains "error: kpca-mpi on 2 ranks writes a file, not standard output: give -o FILE"
+    [ -z "$output" ] || { show_run; fail "features on standard output"; }
 }
