@@ -172,9 +172,13 @@ study: all
 approx: all $(BUILD)/bench/approx_compare
 	KPCA=$(BUILD)/kpca CMP=$(BUILD)/bench/approx_compare sh scripts/approx.sh --work $(BUILD)/approx
 
-# how kpca fit grows with M, for each solver (results/scaling.md .csv .png)
-scaling: all
-	KPCA=$(BUILD)/kpca sh scripts/scaling.sh --work $(BUILD)/scaling
+# how kpca fit grows with M, for each solver, and Nystrom's fit and transform
+# streamed over 10^4 .. 10^7 rows on one machine and on 1, 2, 4 MPI ranks
+# (results/scaling.md .csv .png); SCALING_FLAGS passes options to
+# scripts/scaling.sh (e.g. --baseline /tmp/base/build/kpca)
+scaling: all mpi-if-available $(BUILD)/tools/uspsgen
+	KPCA=$(BUILD)/kpca KPCA_MPI=$(BUILD)/kpca-mpi USPSGEN=$(BUILD)/tools/uspsgen \
+	    sh scripts/scaling.sh --work $(BUILD)/scaling $(SCALING_FLAGS)
 
 # the kernel PCA spectra of USPS and a scree plot (results/usps-spectrum.*)
 spectrum: all
@@ -301,7 +305,7 @@ help:
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
 	@echo "make reduce     reduced-set models (kpca reduce) against the full ones and Nystrom (results/reduced-set.md)"
 	@echo "make bench      every phase against its floor, the grid and scikit-learn (results/bench.md)"
-	@echo "make scaling    kpca fit's time and memory against M, every solver (results/scaling.md)"
+	@echo "make scaling    kpca fit's time and memory against M, every solver; Nystrom fit and transform at 10^4..10^7 rows, 1/2/4 ranks (results/scaling.md)"
 	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"
 	@echo "make unit-refblas libkpca, kpca and the unit tests on the reference BLAS (build-refblas/)"
 	@echo "make asan       the test suite under ASan + UBSan"
@@ -368,6 +372,13 @@ distributed: mpi
 $(BUILD)/tools/toydata: tools/toydata.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lm
+
+# tools/uspsgen.c: USPS-like digits at any number of rows (make scaling)
+$(BUILD)/tools/uspsgen: tools/uspsgen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lm
+script-test: $(BUILD)/tools/uspsgen
+script-test: export USPSGEN = $(abspath $(BUILD)/tools/uspsgen)
 
 .PHONY: figures
 figures: $(BUILD)/kpca $(BUILD)/tools/toydata

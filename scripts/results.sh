@@ -12,8 +12,9 @@
 # Refuses to start with uncommitted changes outside results/: the commit
 # each file names must be the code that made it.  Stops at the first target
 # that fails (results/ then holds the files written so far: git diff shows
-# which).  About 1.5 hours on 2 cores, 45 minutes of it make distributed,
-# whose M = 29164 run on 4 ranks takes most of it.
+# which).  About 3 hours on 2 cores: 45 minutes of it make distributed,
+# whose M = 29164 run on 4 ranks takes most of it, and 1.5 hours make
+# scaling, whose fits of 10^7 rows take most of it.
 set -eu
 cd "$(dirname "$0")/.."
 
