@@ -62,7 +62,9 @@ typedef struct {
  * p->costs by p->folds-fold cross-validation on the training features
  * alone (kpca_cv_folds with KPCA_CV_SEED; the smallest C wins ties), then
  * trains on all training features with it.  The test set is never looked
- * at. */
+ * at.  ytest may be NULL (test points without labels): every row then
+ * counts 0 errors of ntest, and only the predictions (kpca_eval_pred) say
+ * anything of the test set. */
 kpca_status kpca_eval(const double *xtrain, const int *ytrain, size_t ntrain, const double *xtest,
                       const int *ytest, size_t ntest, size_t dim, const size_t *prefixes, size_t np,
                       const kpca_eval_params *p, kpca_eval_row *rows, kpca_error *err);
