@@ -70,6 +70,10 @@ typedef struct {
     const char *header; /* --header yes|no|auto; NULL: auto */
     const char *label;  /* --label COL; NULL: the default column */
     const char *labels; /* --labels FILE; NULL: none */
+    const char *const *select; /* the value columns to read by header name, in
+                                * this order (a model's fit columns: kpca_read_opts
+                                * select); NULL: none */
+    size_t nselect;
 } cli_input;
 
 /* Reads a data set and applies the input options; 0 or an exit code.  A
@@ -92,17 +96,48 @@ void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
  * returns buf. */
 #define CLI_NUMBER_MAX 32
 const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
-/* Checks that DATA fits MODEL: the same dimension (else reports it and
- * returns KPCA_EFORMAT) and, as a warning, a similar value range. */
+/* "'NAME'" of column j (0-based) when names has one, else "column J"
+ * (1-based), into buf; returns buf. */
+#define CLI_COLUMN_MAX 96
+const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX]);
+/* 1 when data of dim columns with these per-column ranges [lo[j], hi[j]]
+ * look like images: dim a square of side >= 4 (16 values or more), and the
+ * columns sharing one value range: at least half of them span at least
+ * half of the overall range min lo .. max hi (pixels of one scale, such as
+ * USPS's [-1, 1] or 0..255; tabular data, whose columns each have their own
+ * range and unit, does not pass).  0 otherwise. */
+int cli_image_like(size_t dim, const double *lo, const double *hi);
+/* Checks that DATA (as read: after --input-range, --round and the
+ * smoothing, before the standardisation) fits MODEL: the same dimension,
+ * and the same column names where both have them (else reports it and
+ * returns KPCA_EFORMAT); then warns of values outside the fit data's range
+ * by a margin that matters, in the model's units (standardised when it
+ * is):
+ *  - data that looks like images (cli_image_like of the model points'
+ *    column ranges): when DATA's smallest or largest value lies more than a
+ *    quarter of the fit range's width from the fit's (input_lo, input_hi),
+ *    a warning that advises --input-range (a standardised model: no advice);
+ *  - other data: when a value of column j lies outside the model points'
+ *    range [lo_j, hi_j] of that column by more than half its width
+ *    (hi_j - lo_j; for a column constant at fit, any other value), a
+ *    warning that names how many values and columns and the farthest one,
+ *    with no advice of --input-range.
+ * An ordinary random train/test split stays inside those margins. */
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);
 /* Loads MODEL and reads DATA for it (cli_read_input, then
- * cli_check_model_data), smoothed as the model's fit data was (its `smooth`):
- * a --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
- * values named).  0, or an exit code (reported) with neither left
- * allocated. */
+ * cli_check_model_data), smoothed as the model's fit data was (its `smooth`)
+ * and, when the model has column names, its value columns selected by
+ * those names (a text file with a header; other files by position): a
+ * --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
+ * values named).  DATA is not standardised (cli_standardize).  0, or an
+ * exit code (reported) with neither left allocated. */
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
                         kpca_dataset *ds);
+/* Standardises the n rows x (the model's dim values each) as the model's
+ * fit data was (kpca_standardize with its std_mean, std_scale); nothing for
+ * a model without them. */
+void cli_standardize(const kpca_model *model, double *x, size_t n);
 /* Parses "LO,HI" (LO < HI). */
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "X1,X2,..." of numbers in [min, max] into a new array. */

@@ -90,6 +90,7 @@ int cmd_transform(int argc, char **argv)
         kpca_model_free(&model);
         return KPCA_EUSAGE;
     }
+    cli_standardize(&model, ds.x, ds.n); /* as the fit data was */
     double *z = kpca_alloc_array(ds.n, k, sizeof(double));
     kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
                                : cli_project(&model, ds.x, ds.n, ds.dim, k, z, &err);
