@@ -84,7 +84,10 @@ const cli_command cli_fit_command = {
     "DATA is ESL text (zip.train.gz), LIBSVM text, CSV/TSV, NumPy .npy or HDF5 (FILE:GROUP, e.g.\n"
     "usps.h5:train), plain or gzip, the format found from the content (--format forces it).\n"
     "The kernel matrix of the M fit points is centred in feature space and its\n"
-    "largest eigenpairs are kept, normalised so that mu (alpha.alpha) = 1.",
+    "largest eigenpairs are kept, normalised so that mu (alpha.alpha) = 1.\n"
+    "The model records how the M rows were drawn (--subset, --sample, --seed),\n"
+    "the columns' names from a header row and the standardisation, which\n"
+    "transform and denoise apply to their inputs.",
     options, sizeof options / sizeof options[0], cmd_fit, 1, 1,
 };
 

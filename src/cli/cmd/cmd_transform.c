@@ -41,7 +41,9 @@ const cli_command cli_transform_command = {
     "same features to rounding; --no-primal: the kernel rows). The labels of DATA\n"
     "are kept with the features, class names too in HDF5 (class_names) and CSV;\n"
     "LIBSVM labels are numbers, so named classes are written as their codes\n"
-    "0..C-1, with a warning saying which name each stands for.",
+    "0..C-1, with a warning saying which name each stands for.  DATA gets the\n"
+    "model's input steps: its smoothing and standardisation (kpca info), and\n"
+    "its fit columns by name from a file with a header (by position without).",
     options, sizeof options / sizeof options[0], cmd_transform, 2, 2,
 };
 
