@@ -152,14 +152,15 @@ static unsigned long checksum_v3(const kpca_model *md, int with_precision)
     return crc;
 }
 
-/* The version-4 checksum: the version-3 rule (with `precision`), then the
- * fields of version 4, absent ones included as empty: the text `subset`;
+/* The version-4 checksum: the version-3 rule (with `precision` where the
+ * file has it, as every file kpca writes does), then the fields of version
+ * 4, absent ones included as empty: the text `subset`;
  * the number of column names (0: none), then each name as its length and
  * its bytes (a name reads back as it was written); 1 and the means and
  * scales for a standardised model, else 0. */
-static unsigned long checksum_v4(const kpca_model *md)
+static unsigned long checksum_v4(const kpca_model *md, int with_precision)
 {
-    unsigned long crc = checksum_v3(md, 1);
+    unsigned long crc = checksum_v3(md, with_precision);
     crc = crc_text(crc, md->subset);
     crc = crc_int(crc, md->colnames != NULL ? md->dim : 0);
     for (size_t j = 0; md->colnames != NULL && j < md->dim; j++) {
@@ -220,7 +221,7 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "precision", kpca_precision_name(md->precision), err);
     if (st == KPCA_OK && md->subset[0] != '\0')
         st = kpca_h5_attr_write_string(f, path, "subset", md->subset, err);
-    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v4(md), err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v4(md, 1), err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "fit_x", d_fitx, md->fitx, err);
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "fit_y", md->m, md->fity, err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "alpha", d_alpha, md->alpha, err);
@@ -360,7 +361,9 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "source", md->source, sizeof md->source, err);
     if (st == KPCA_OK && version == 2)
         md->smooth = v2_smooth(md->source);
-    /* optional: absent in the version-3 files before it, which are double */
+    /* optional: absent in the version-3 files before it, which are double
+     * (a file without it, of any version, is read as double: its checksum
+     * then leaves it out) */
     const int with_precision = version >= 3 && H5Aexists(f, "precision") > 0;
     md->precision = KPCA_PRECISION_DOUBLE;
     if (st == KPCA_OK && with_precision) {
@@ -389,8 +392,9 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK && version >= 4)
         st = read_inputs(f, path, md, err);
     H5Fclose(f);
-    unsigned long want = version == 2 ? checksum_v2(md) : version == 3 ? checksum_v3(md, with_precision) : checksum_v4(md);
-    if (st == KPCA_OK && (unsigned long)checksum != want)
+    if (st == KPCA_OK && (unsigned long)checksum != (version == 2   ? checksum_v2(md)
+                                                     : version == 3 ? checksum_v3(md, with_precision)
+                                                                    : checksum_v4(md, with_precision)))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);
     if (st == KPCA_OK)
         st = kpca_model_validate(md, path, err);
