@@ -301,7 +301,7 @@ kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, 
     return KPCA_OK;
 }
 
-static int cmp_int(const void *a, const void *b)
+static int cmp_stratum(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
     return x < y ? -1 : x > y;
@@ -342,7 +342,7 @@ kpca_status kpca_subset_stratified(const int *y, size_t n, size_t m, uint64_t se
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for a stratified subset of %zu rows", n);
     }
     memcpy(label, y, n * sizeof(int));
-    qsort(label, n, sizeof(int), cmp_int);
+    qsort(label, n, sizeof(int), cmp_stratum);
     size_t nc = 0;
     for (size_t i = 0; i < n; i++)
         if (nc == 0 || label[i] != label[nc - 1])
@@ -350,7 +350,7 @@ kpca_status kpca_subset_stratified(const int *y, size_t n, size_t m, uint64_t se
     size_t *rows = count, *alloc = count + nc, *seen = count + 2 * nc, *taken = count + 3 * nc;
     memset(count, 0, 4 * nc * sizeof(size_t));
     for (size_t i = 0; i < n; i++) {
-        const int *at = bsearch(&y[i], label, nc, sizeof(int), cmp_int);
+        const int *at = bsearch(&y[i], label, nc, sizeof(int), cmp_stratum);
         cls[i] = (size_t)(at - label);
         rows[cls[i]]++;
     }
