@@ -493,6 +493,13 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
     kpca_column_stats(ds->x, ds->n, dim, dmean, dsd, dlo, dhi);
     kpca_column_stats(model->fitx, model->m, dim, mmean, msd, mlo, mhi);
     const int image = cli_image_like(dim, mlo, mhi);
+    /* the model points are the fit points for the kernel centring only;
+     * landmarks and reduced-set vectors span less: the fit data's overall
+     * range then stands for every column's */
+    for (size_t j = 0; model->centring != KPCA_CENTRE_KERNEL && j < dim; j++) {
+        mlo[j] = model->input_lo;
+        mhi[j] = model->input_hi;
+    }
     if (model->std_mean != NULL) /* the model points' ranges in DATA's units */
         for (size_t j = 0; j < dim; j++) {
             mlo[j] = mlo[j] * model->std_scale[j] + model->std_mean[j];

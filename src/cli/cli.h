@@ -117,11 +117,14 @@ int cli_image_like(size_t dim, const double *lo, const double *hi);
  *    column ranges): when DATA's smallest or largest value lies more than a
  *    quarter of the fit range's width from the fit's (input_lo, input_hi),
  *    a warning that advises --input-range (a standardised model: no advice);
- *  - other data: when a value of column j lies outside the model points'
+ *  - other data: when a value of column j lies outside the fit points'
  *    range [lo_j, hi_j] of that column by more than half its width
  *    (hi_j - lo_j; for a column constant at fit, any other value), a
- *    warning that names how many values and columns and the farthest one,
- *    with no advice of --input-range.
+ *    warning that names how many values and columns and the first such
+ *    column, with no advice of --input-range.  The model points are the
+ *    fit points for the kernel centring; for Nystrom and reduced models
+ *    every column's range is the fit data's overall one (input_lo,
+ *    input_hi).
  * An ordinary random train/test split stays inside those margins. */
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);

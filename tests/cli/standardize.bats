@@ -179,6 +179,16 @@ open("iris.csv", "w").write("a,b,c,d,target\n" + "".join(",".join(map(repr, x)) 
         run --separate-stderr "$KPCA" transform -q s.h5 "$1_te.csv" -o z.h5
         [ -z "$stderr" ] || { show_run; fail "$s, standardised: a warning on an ordinary split"; }
     done
+    # landmarks and reduced-set vectors span less than the fit points: no warning either
+    split wine 0.3 0
+    "$KPCA" fit -q --standardize --kernel rbf --solver nystrom --landmarks 30 -k 5 wine_tr.csv -o n.h5
+    "$KPCA" fit -q --standardize --kernel rbf -k 5 wine_tr.csv -o full.h5
+    "$KPCA" reduce -q -k 5 -m 20 full.h5 -o r.h5
+    for s in n.h5 r.h5; do
+        run --separate-stderr "$KPCA" transform -q "$s" wine_te.csv -o z.h5
+        assert_status 0
+        [ -z "$stderr" ] || { show_run; fail "$s: a warning on an ordinary split"; }
+    done
 }
 
 @test "transform of values far outside the fit range: a warning naming the column, and no --input-range for data that are not images" {
