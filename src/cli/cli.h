@@ -96,8 +96,8 @@ void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
  * returns buf. */
 #define CLI_NUMBER_MAX 32
 const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
-/* "'NAME'" of column j (0-based) when names has one, else "column J"
- * (1-based), into buf; returns buf. */
+/* modeldata.c: "'NAME'" of column j (0-based) when names has one, else
+ * "column J" (1-based), into buf; returns buf. */
 #define CLI_COLUMN_MAX 96
 const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX]);
 /* 1 when data of dim columns with these per-column ranges [lo[j], hi[j]]
@@ -110,9 +110,12 @@ int cli_image_like(size_t dim, const double *lo, const double *hi);
 /* Checks that DATA (as read: after --input-range, --round and the
  * smoothing, before the standardisation) fits MODEL: the same dimension,
  * and the same column names where both have them (else reports it and
- * returns KPCA_EFORMAT); then warns of values outside the fit data's range
- * by a margin that matters, in the model's units (standardised when it
- * is):
+ * returns KPCA_EFORMAT); then cli_warn_range. */
+int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+                         const char *data_path);
+/* Warns of DATA's values outside the fit data's range by a margin that
+ * matters (modeldata.c), the model's ranges taken back to DATA's units when
+ * it standardises:
  *  - data that looks like images (cli_image_like of the model points'
  *    column ranges): when DATA's smallest or largest value lies more than a
  *    quarter of the fit range's width from the fit's (input_lo, input_hi),
@@ -125,9 +128,9 @@ int cli_image_like(size_t dim, const double *lo, const double *hi);
  *    fit points for the kernel centring; for Nystrom and reduced models
  *    every column's range is the fit data's overall one (input_lo,
  *    input_hi).
- * An ordinary random train/test split stays inside those margins. */
-int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
-                         const char *data_path);
+ * An ordinary random train/test split stays inside those margins.  Cost:
+ * two passes over DATA and the model points; nothing when out of memory. */
+void cli_warn_range(const kpca_model *model, const kpca_dataset *ds, const char *data_path);
 /* Loads MODEL and reads DATA for it (cli_read_input, then
  * cli_check_model_data), smoothed as the model's fit data was (its `smooth`)
  * and, when the model has column names, its value columns selected by
