@@ -15,6 +15,9 @@
 #define DEFAULT_SCALE "norm"
 #define DEFAULT_COST "10"
 #define DEFAULT_OPTIONS "--multiclass " DEFAULT_MULTICLASS " --scale " DEFAULT_SCALE " -c " DEFAULT_COST
+/* check_classes: TRAIN's integer labels are a likely regression target
+ * beyond half the points and this many classes */
+#define EVAL_MIN_TARGET_CLASSES 10
 
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
@@ -70,9 +73,9 @@ const cli_command cli_eval_command = {
     "an error. Test labels that TRAIN lacks are named in a warning (their\n"
     "points count as errors), and TRAIN and TEST sharing no label is an error.\n"
     "Integer labels with more distinct values than half the training points\n"
-    "(a target such as 151.0) are refused as a likely regression target. A\n"
-    "TEST without labels gets its predicted labels (--predictions, required)\n"
-    "and no error table.\n"
+    "and more than " CLI_STR(EVAL_MIN_TARGET_CLASSES) " (a target such as 151.0) are refused as a likely\n"
+    "regression target.  A TEST without labels gets its predicted labels\n"
+    "(--predictions, required) and no error table.\n"
     "For each number k in --components, a C-SVC with the linear kernel is\n"
     "trained on the first k features of TRAIN and tested on TEST (or, with\n"
     "--classifier lda, a Gaussian classifier with a pooled covariance, which\n"
@@ -192,10 +195,12 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
     return r;
 }
 
-/* Integer labels with more classes than half the training points are
- * refused as a likely regression target (a measured quantity such as
- * scikit-learn's diabetes target, 151.0, read as integers): 0 or
- * KPCA_EFORMAT (reported).  Class names are classes whatever their count. */
+/* Integer labels with more classes than half the training points (and
+ * more than EVAL_MIN_TARGET_CLASSES, so that a handful of points in two or
+ * three classes pass) are refused as a likely regression target (a
+ * measured quantity such as scikit-learn's diabetes target, 151.0, read as
+ * integers): 0 or KPCA_EFORMAT (reported).  Class names are classes
+ * whatever their count. */
 static int check_classes(const kpca_dataset *tr, const char *trn)
 {
     if (tr->names != NULL || tr->n == 0)
@@ -207,7 +212,7 @@ static int check_classes(const kpca_dataset *tr, const char *trn)
     if (kpca_labels_unseen(tr->y, 0, tr->y, tr->n, &labels, &nlabels, &dummy, &err) != KPCA_OK)
         return cli_fail(&err);
     int r = 0;
-    if (2 * nlabels > tr->n) {
+    if (2 * nlabels > tr->n && nlabels > EVAL_MIN_TARGET_CLASSES) {
         char list[160];
         label_list(labels, nlabels < 4 ? nlabels : 4, NULL, 0, list, sizeof list);
         cli_error("'%s': %zu distinct integer labels (%s%s) for %zu training points: more classes than half the "
