@@ -37,8 +37,9 @@ int cli_image_like(size_t dim, const double *lo, const double *hi)
 void cli_warn_range(const kpca_model *model, const kpca_dataset *ds, const char *data_path)
 {
     const size_t dim = model->dim;
-    double *st = ds->n > 0 ? kpca_alloc_array(dim, 8, sizeof(double)) : NULL;
-    if (st == NULL) /* no data, or no memory for a warning's statistics */
+    /* a model without input points (a precomputed kernel's) has no range */
+    double *st = ds->n > 0 && model->fitx != NULL ? kpca_alloc_array(dim, 8, sizeof(double)) : NULL;
+    if (st == NULL) /* no data or points, or no memory for a warning's statistics */
         return;
     double *dmean = st, *dsd = st + dim, *dlo = st + 2 * dim, *dhi = st + 3 * dim;
     double *mmean = st + 4 * dim, *msd = st + 5 * dim, *mlo = st + 6 * dim, *mhi = st + 7 * dim;

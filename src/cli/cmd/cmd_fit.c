@@ -168,11 +168,12 @@ static int check_sample(sample_kind *kind)
     return 0;
 }
 
-/* Draws the fit rows of `all` into *fit as --subset, --sample and --seed
- * say, with how into subset (the model's field) and into how (fit's
- * summary line).  0 or an exit code (reported); all is left as it is. */
-static int draw_rows(const char *path, const kpca_dataset *all, sample_kind kind, kpca_dataset *fit, char *subset,
-                     size_t cap, char *how, size_t howcap)
+/* Draws the fit rows of `all` as --subset, --sample and --seed say: their
+ * indices, ascending, into *idx_out (new; *m_out of them; free them), how
+ * into subset (the model's field) and into how (fit's summary line).  0 or
+ * an exit code (reported). */
+static int draw_rows(const char *path, const kpca_dataset *all, sample_kind kind, size_t **idx_out, size_t *m_out,
+                     char *subset, size_t cap, char *how, size_t howcap)
 {
     const size_t n = all->n, m = o.subset ? o.subset : all->n;
     const long seed = o.seed > 0 ? o.seed : FIT_DEFAULT_SEED;
@@ -196,11 +197,12 @@ static int draw_rows(const char *path, const kpca_dataset *all, sample_kind kind
         st = kpca_subset_indices(n, m, (uint64_t)seed, idx, &err);
     else if (st == KPCA_OK)
         st = kpca_subset_stratified(all->y, n, m, (uint64_t)seed, idx, &nclasses, &err);
-    if (st == KPCA_OK)
-        st = kpca_dataset_select(all, idx, m, fit, &err);
-    kpca_free(idx);
-    if (st != KPCA_OK)
+    if (st != KPCA_OK) {
+        kpca_free(idx);
         return cli_fail(&err);
+    }
+    *idx_out = idx;
+    *m_out = m;
     if (m == n) {
         snprintf(subset, cap, "all %zu rows", n);
         snprintf(how, howcap, "all rows");
@@ -410,12 +412,16 @@ int cmd_fit(int argc, char **argv)
     if (r != 0)
         return r;
     char subset[KPCA_SOURCE_MAX], how[160];
-    r = draw_rows(pos[0], &all, sample, &fit, subset, sizeof subset, how, sizeof how);
+    size_t *idx = NULL, m = 0;
+    r = draw_rows(pos[0], &all, sample, &idx, &m, subset, sizeof subset, how, sizeof how);
+    kpca_status st = r == 0 ? kpca_dataset_select(&all, idx, m, &fit, &err) : KPCA_OK;
+    kpca_free(idx);
     size_t nall = all.n;
     kpca_dataset_free(&all);
     if (r != 0)
         return r;
-    const size_t m = fit.n;
+    if (st != KPCA_OK)
+        return cli_fail(&err);
     /* the default landmark count is capped by the fit points; a count asked
      * for is not */
     if (p.solver == KPCA_SOLVER_NYSTROM)
@@ -432,7 +438,6 @@ int cmd_fit(int argc, char **argv)
     if (kt == KPCA_KERNEL_RBF)
         p.kernel.sigma = isnan(o.sigma) ? kpca_kernel_default_sigma(fit.x, fit.n, fit.dim) : o.sigma;
     /* the rules that need the data: counts against the fit points */
-    kpca_status st = KPCA_OK;
     if (m >= 2 && kpca_fit_check(&p, m, &param, &err) != KPCA_OK) {
         kpca_dataset_free(&fit);
         kpca_free(std_mean);
