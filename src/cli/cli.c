@@ -421,8 +421,7 @@ const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
     return buf;
 }
 
-/* the dimension and the names: 0 or KPCA_EFORMAT (reported) */
-static int check_columns(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path)
 {
     if (ds->dim != model->dim) {
@@ -443,24 +442,10 @@ static int check_columns(const kpca_model *model, const char *model_path, const 
                   model->dim);
         return KPCA_EFORMAT;
     }
-    /* the reader selects the model's columns by name (kpca_read_opts select):
-     * names that still differ are not the columns the model was fit on */
-    for (size_t j = 0; model->colnames != NULL && ds->colnames != NULL && j < model->dim; j++)
-        if (strcmp(model->colnames[j], ds->colnames[j]) != 0) {
-            cli_error("'%s': value column %zu is '%s', but the model '%s' was fit on '%s' there", data_path, j + 1,
-                      ds->colnames[j], model_path, model->colnames[j]);
-            return KPCA_EFORMAT;
-        }
+    if (cli_check_names(model, model_path, ds, data_path) != 0)
+        return KPCA_EFORMAT;
+    cli_warn_range(model, ds, data_path);
     return 0;
-}
-
-int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
-                         const char *data_path)
-{
-    int r = check_columns(model, model_path, ds, data_path);
-    if (r == 0)
-        cli_warn_range(model, ds, data_path);
-    return r;
 }
 
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
@@ -487,10 +472,8 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     }
     cli_input as_fitted = *in;
     as_fitted.smooth = model->smooth;
-    if (model->colnames != NULL) { /* the fit's columns, by name where DATA names its columns */
-        as_fitted.select = (const char *const *)model->colnames;
-        as_fitted.nselect = model->dim;
-    }
+    as_fitted.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
+    as_fitted.nselect = model->colnames != NULL ? model->dim : 0;
     int r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);

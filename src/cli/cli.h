@@ -110,9 +110,12 @@ int cli_image_like(size_t dim, const double *lo, const double *hi);
 /* Checks that DATA (as read: after --input-range, --round and the
  * smoothing, before the standardisation) fits MODEL: the same dimension,
  * and the same column names where both have them (else reports it and
- * returns KPCA_EFORMAT); then cli_warn_range. */
+ * returns KPCA_EFORMAT; cli_check_names); then cli_warn_range. */
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);
+/* DATA's value column names against the model's where both have them (the
+ * same dimension): KPCA_EFORMAT (reported) for a difference, else 0. */
+int cli_check_names(const kpca_model *model, const char *model_path, const kpca_dataset *ds, const char *data_path);
 /* Warns of DATA's values outside the fit data's range by a margin that
  * matters (modeldata.c), the model's ranges taken back to DATA's units when
  * it standardises:

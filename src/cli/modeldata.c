@@ -34,6 +34,19 @@ int cli_image_like(size_t dim, const double *lo, const double *hi)
     return 2 * wide >= dim;
 }
 
+int cli_check_names(const kpca_model *model, const char *model_path, const kpca_dataset *ds, const char *data_path)
+{
+    /* the reader selects the model's columns by name (kpca_read_opts select):
+     * names that still differ are not the columns the model was fit on */
+    for (size_t j = 0; model->colnames != NULL && ds->colnames != NULL && j < model->dim; j++)
+        if (strcmp(model->colnames[j], ds->colnames[j]) != 0) {
+            cli_error("'%s': value column %zu is '%s', but the model '%s' was fit on '%s' there", data_path, j + 1,
+                      ds->colnames[j], model_path, model->colnames[j]);
+            return KPCA_EFORMAT;
+        }
+    return 0;
+}
+
 void cli_warn_range(const kpca_model *model, const kpca_dataset *ds, const char *data_path)
 {
     const size_t dim = model->dim;
