@@ -108,7 +108,7 @@ assert np.allclose(g[:, 1], a.std(axis=0, ddof=0), rtol=1e-13, atol=0), "scales"
     run --separate-stderr "$KPCA" fit --standardize --kernel linear c.csv -o c.h5
     assert_status 0
     assert_stderr_contains "note:" "constant in the fit rows: scale 1"
-    # the column by its header name once the reader names columns, by number before
+    # the column by its header name where the reader gives one, else by number
     [[ "$stderr" == *"'const' is constant"* || "$stderr" == *"column 3 is constant"* ]] || { show_run; fail "the note names no column"; }
     "$KPCA" info -c c.h5 | grep -q '^standardize 3 2.5 1$' || fail "not mean 2.5, scale 1"
 }
@@ -198,7 +198,7 @@ open("iris.csv", "w").write("a,b,c,d,target\n" + "".join(",".join(map(repr, x)) 
     run --separate-stderr "$KPCA" transform -q m.h5 far.csv -o z.h5
     assert_status 0
     assert_stderr_contains "warning:" "far.csv" "outside the fit data's range" "extrapolates"
-    # the column by its header name once the reader names columns, by number before
+    # the column by its header name where the reader gives one, else by number
     [[ "$stderr" == *"'proline': 1"* || "$stderr" == *"column 13: 1"* ]] || { show_run; fail "the warning names no column"; }
     [[ "$stderr" != *"--input-range"* ]] || { show_run; fail "--input-range advised for tabular data"; }
     # Iris fit on its first 40 rows (setosa), the rest of Iris projected:
