@@ -168,7 +168,7 @@ measure_m() { # measure_m SOLVER M
     model="$work/model.h5"
     tmpfiles="$tmpfiles $model"
     # shellcheck disable=SC2086
-    OPENBLAS_NUM_THREADS=1 timed fit "$KPCA" fit -q -d 3 -m "$m" -k "$k" $opts "$d" -o "$model" ||
+    OPENBLAS_NUM_THREADS=1 timed fit "$KPCA" fit -q -d 3 -m "$m" --sample first -k "$k" $opts "$d" -o "$model" ||
         die "kpca fit failed ($s, M = $m)"
     row "M,fit,$s,kpca,1,1,$m,$l,$k" "-" <"$work/time.fit" | keep "$name"
     rm -f "$work/time.fit" "$model"

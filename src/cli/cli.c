@@ -401,7 +401,7 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
         return cli_fail_input(&err, spec);
     if (ds->format == KPCA_FMT_CSV || ds->format == KPCA_FMT_ESL) { /* what was read, said as a stream says it */
         cli_data_stats stats;
-        if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, &err) != KPCA_OK) {
+        if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, NULL, &err) != KPCA_OK) {
             kpca_dataset_free(ds);
             return cli_fail(&err);
         }
@@ -506,7 +506,7 @@ int cli_check_model_dims(const kpca_model *model, const char *model_path, const 
                       model->dim);
         return KPCA_EFORMAT;
     }
-    return 0;
+    return cli_check_names(model, model_path, ds, data_path) != 0 ? KPCA_EFORMAT : 0;
 }
 
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
@@ -521,10 +521,10 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
         return err.code;
     }
     cli_data_stats stats;
-    if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, &err) != KPCA_OK)
+    if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, model, &err) != KPCA_OK)
         return 0; /* no memory for a warning's statistics */
     cli_stats_values(&stats, ds->x, ds->n);
-    cli_warn_range(model, &stats, data_path);
+    cli_warn_range(model, &stats, ds->colnames, data_path);
     cli_stats_free(&stats);
     return 0;
 }
@@ -567,6 +567,8 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
         return r;
     cli_input as_fitted = *in;
     as_fitted.smooth = model->smooth;
+    as_fitted.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
+    as_fitted.nselect = model->colnames != NULL ? model->dim : 0;
     r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);

@@ -102,6 +102,10 @@ typedef struct {
     const char *header; /* --header yes|no|auto; NULL: auto */
     const char *label;  /* --label COL; NULL: the default column */
     const char *labels; /* --labels FILE; NULL: none */
+    const char *const *select; /* the value columns to read by header name, in
+                                * this order (a model's fit columns: kpca_read_opts
+                                * select); NULL: none */
+    size_t nselect;
     const char *columns; /* --columns LIST; NULL: all */
     const char *drop;    /* --drop LIST; NULL: none */
     const char *decimal; /* --decimal MARK; NULL: '.' */
@@ -161,8 +165,16 @@ typedef struct {
     int *labels;       /* the distinct labels seen, ascending */
     size_t nlabels;
     int labels_over;   /* 1: more than CLI_LABELS_MAX */
+    /* with a model that has input points (cli_warn_range; else NULL): */
+    double *mlo, *mhi; /* the model points' range per column, in DATA's units */
+    int image;         /* the model points look like images (cli_image_like) */
+    double flo, fhi;   /* the fit data's overall range, in DATA's units */
+    unsigned long long *out; /* per column: values outside [mlo, mhi] by more than half its width */
 } cli_data_stats;
-kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n, kpca_error *err);
+/* model (may be NULL): the model DATA is checked against (cli_warn_range);
+ * n: DATA's rows. */
+kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n, const kpca_model *model,
+                           kpca_error *err);
 void cli_stats_raw(cli_data_stats *s, size_t first, const double *x, const int *y, size_t rows);
 void cli_stats_values(cli_data_stats *s, const double *x, size_t rows);
 /* adds n distinct labels v (another process's), over: that it saw more */
@@ -173,29 +185,65 @@ void cli_stats_free(cli_data_stats *s);
  * looks like class labels; ds describes the data (its format, labels and
  * columns; its rows are not looked at). */
 void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s);
-/* Warns when DATA's values (s->lo, s->hi) lie outside the model's fit
- * range by more than a quarter of its width (not for a precomputed
- * kernel). */
-void cli_warn_range(const kpca_model *model, const cli_data_stats *s, const char *data_path);
-
 /* Checks that DATA (ds: its dim; rows not looked at) has MODEL's dimension
  * (else reports it and returns KPCA_EFORMAT; a precomputed kernel's: the
  * width of its kernel matrix; a file of the model's features is named as
  * such). */
 int cli_check_model_dims(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);
-/* Checks that DATA fits MODEL: the same dimension (else reports it and
+/* modeldata.c: "'NAME'" of column j (0-based) when names has one, else
+ * "column J" (1-based), into buf; returns buf. */
+#define CLI_COLUMN_MAX 96
+const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX]);
+/* 1 when data of dim columns with these per-column ranges [lo[j], hi[j]]
+ * look like images: dim a square of side >= 4 (16 values or more), and the
+ * columns sharing one value range: at least half of them span at least
+ * half of the overall range min lo .. max hi (pixels of one scale, such as
+ * USPS's [-1, 1] or 0..255; tabular data, whose columns each have their own
+ * range and unit, does not pass).  0 otherwise. */
+int cli_image_like(size_t dim, const double *lo, const double *hi);
+/* Checks that DATA (as read: after --input-range, --round and the
+ * smoothing, before the standardisation) fits MODEL: the same dimension,
+ * and the same column names where both have them (else reports it and
  * returns KPCA_EFORMAT; a precomputed kernel's: the width of its kernel
- * matrix), values the kernel takes (chi2: non-negative; KPCA_EFORMAT) and,
- * as a warning, a similar value range (not for a precomputed kernel). */
+ * matrix; cli_check_names), values the kernel takes (chi2: non-negative;
+ * KPCA_EFORMAT); then cli_warn_range (not for a precomputed kernel, which
+ * has no points). */
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);
+/* DATA's value column names against the model's where both have them (the
+ * same dimension): KPCA_EFORMAT (reported) for a difference, else 0. */
+int cli_check_names(const kpca_model *model, const char *model_path, const kpca_dataset *ds, const char *data_path);
+/* Warns of DATA's values outside the fit data's range by a margin that
+ * matters (modeldata.c), the model's ranges taken back to DATA's units when
+ * it standardises:
+ *  - data that looks like images (cli_image_like of the model points'
+ *    column ranges): when DATA's smallest or largest value lies more than a
+ *    quarter of the fit range's width from the fit's (input_lo, input_hi),
+ *    a warning that advises --input-range (a standardised model: no advice);
+ *  - other data: when a value of column j lies outside the fit points'
+ *    range [lo_j, hi_j] of that column by more than half its width
+ *    (hi_j - lo_j; for a column constant at fit, any other value), a
+ *    warning that names how many values and columns and the first such
+ *    column, with no advice of --input-range.  The model points are the
+ *    fit points for the kernel centring; for Nystrom and reduced models
+ *    every column's range is the fit data's overall one (input_lo,
+ *    input_hi).
+ * An ordinary random train/test split stays inside those margins.  DATA is
+ * seen through its statistics s (cli_stats_init with the model: the
+ * model's side then, once; cli_stats_values: each column's range and its
+ * values outside the margin, as the rows pass); colnames: DATA's column
+ * names (NULL: the model's).  Nothing for a model without input points or
+ * statistics without them (no memory). */
+void cli_warn_range(const kpca_model *model, const cli_data_stats *s, char *const *colnames, const char *data_path);
 /* Loads MODEL and reads DATA for it (cli_read_input, then
- * cli_check_model_data), smoothed as the model's fit data was (its `smooth`):
- * a --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
+ * cli_check_model_data), smoothed as the model's fit data was (its `smooth`)
+ * and, when the model has column names, its value columns selected by
+ * those names (a text file with a header; other files by position): a
+ * --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
  * values named), and so are --input-range and --round for a precomputed
- * kernel's model.  0, or an exit code (reported) with neither left
- * allocated. */
+ * kernel's model.  DATA is not standardised (cli_standardize).  0, or an
+ * exit code (reported) with neither left allocated. */
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
                         kpca_dataset *ds);
 /* Loads MODEL for inputs read with `in`: the first half of
@@ -260,6 +308,10 @@ typedef struct {
 } cli_transform_io;
 extern const cli_transform_io *cli_transform_out;
 
+/* Standardises the n rows x (the model's dim values each) as the model's
+ * fit data was (kpca_standardize with its std_mean, std_scale); nothing for
+ * a model without them. */
+void cli_standardize(const kpca_model *model, double *x, size_t n);
 /* Parses "LO,HI" (LO < HI). */
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "X1,X2,..." of numbers in [min, max] into a new array. */

@@ -28,6 +28,8 @@ int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *h
     }
     ro->label = in->label;
     ro->labels = in->labels;
+    ro->select = in->select;
+    ro->nselect = in->nselect;
     ro->columns = in->columns;
     ro->drop = in->drop;
     if (in->decimal != NULL) {
@@ -64,7 +66,50 @@ kpca_status cli_input_steps(const cli_input *in, double lo, double hi, double *x
 
 /* ---- what is said of the data --------------------------------------------- */
 
-kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n, kpca_error *err)
+/* the model side of the range warning (cli_warn_range): the model points'
+ * range per column in DATA's units, whether they look like images, the fit
+ * data's overall range (s->mlo NULL for a model without input points) */
+static kpca_status fit_ranges(cli_data_stats *s, const kpca_model *model, kpca_error *err)
+{
+    const size_t dim = model->dim;
+    double *scratch = kpca_alloc_array(dim, 2, sizeof(double));
+    s->mlo = kpca_alloc_array(dim, 2, sizeof(double));
+    s->out = kpca_calloc(dim, sizeof *s->out);
+    if (scratch == NULL || s->mlo == NULL || s->out == NULL) {
+        kpca_free(scratch);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    s->mhi = s->mlo + dim;
+    kpca_column_stats(model->fitx, model->m, dim, scratch, scratch + dim, s->mlo, s->mhi);
+    kpca_free(scratch);
+    s->image = cli_image_like(dim, s->mlo, s->mhi);
+    /* the model points are the fit points for the kernel centring only;
+     * landmarks and reduced-set vectors span less: the fit data's overall
+     * range then stands for every column's */
+    for (size_t j = 0; model->centring != KPCA_CENTRE_KERNEL && j < dim; j++) {
+        s->mlo[j] = model->input_lo;
+        s->mhi[j] = model->input_hi;
+    }
+    if (model->std_mean != NULL) /* the model points' ranges in DATA's units */
+        for (size_t j = 0; j < dim; j++) {
+            s->mlo[j] = s->mlo[j] * model->std_scale[j] + model->std_mean[j];
+            s->mhi[j] = s->mhi[j] * model->std_scale[j] + model->std_mean[j];
+        }
+    s->flo = model->input_lo;
+    s->fhi = model->input_hi;
+    if (model->std_mean != NULL) { /* input_lo, input_hi are standardised values */
+        s->flo = s->mlo[0];
+        s->fhi = s->mhi[0];
+        for (size_t j = 0; j < dim; j++) {
+            s->flo = s->mlo[j] < s->flo ? s->mlo[j] : s->flo;
+            s->fhi = s->mhi[j] > s->fhi ? s->mhi[j] : s->fhi;
+        }
+    }
+    return KPCA_OK;
+}
+
+kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n, const kpca_model *model,
+                           kpca_error *err)
 {
     memset(s, 0, sizeof *s);
     s->dim = dim;
@@ -75,9 +120,14 @@ kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n,
     s->lo = kpca_alloc_array(dim ? dim : 1, 2, sizeof(double));
     s->head = kpca_calloc(s->nhead ? s->nhead : 1, s->hcols * sizeof(double));
     s->labels = kpca_alloc_array(CLI_LABELS_MAX, 1, sizeof(int));
-    if (s->lo == NULL || s->head == NULL || s->labels == NULL) {
+    kpca_status st = s->lo == NULL || s->head == NULL || s->labels == NULL
+                         ? kpca_fail(err, KPCA_ENOMEM, "out of memory")
+                         : KPCA_OK;
+    if (st == KPCA_OK && model != NULL && model->fitx != NULL && model->dim == dim && n > 0)
+        st = fit_ranges(s, model, err);
+    if (st != KPCA_OK) {
         cli_stats_free(s);
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+        return st;
     }
     s->hi = s->lo + (dim ? dim : 1);
     for (size_t j = 0; j < dim; j++) {
@@ -90,6 +140,8 @@ kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n,
 void cli_stats_free(cli_data_stats *s)
 {
     kpca_free(s->lo);
+    kpca_free(s->mlo);
+    kpca_free(s->out);
     kpca_free(s->head);
     kpca_free(s->labels);
     memset(s, 0, sizeof *s);
@@ -138,6 +190,16 @@ void cli_stats_values(cli_data_stats *s, const double *x, size_t rows)
             s->lo[j] = v < s->lo[j] ? v : s->lo[j];
             s->hi[j] = v > s->hi[j] ? v : s->hi[j];
         }
+    /* the values outside the fit range by more than half its width */
+    for (size_t j = 0; s->mlo != NULL && j < dim; j++) {
+        const double margin = 0.5 * (s->mhi[j] - s->mlo[j]), a = s->mlo[j] - margin, b = s->mhi[j] + margin;
+        unsigned long long c = 0;
+        for (size_t r = 0; r < rows; r++) {
+            double v = x[r * dim + j];
+            c += v < a || v > b;
+        }
+        s->out[j] += c;
+    }
     s->rows += rows;
 }
 
@@ -146,20 +208,6 @@ void cli_stats_merge_labels(cli_data_stats *s, const int *v, size_t n, int over)
     for (size_t i = 0; i < n && !s->labels_over; i++)
         label_add(s, v[i]);
     s->labels_over |= over;
-}
-
-void cli_warn_range(const kpca_model *model, const cli_data_stats *s, const char *data_path)
-{
-    double lo = 0.0, hi = 0.0, span = model->input_hi - model->input_lo;
-    for (size_t j = 0; s->rows > 0 && j < s->dim; j++) {
-        lo = j == 0 || s->lo[j] < lo ? s->lo[j] : lo;
-        hi = j == 0 || s->hi[j] > hi ? s->hi[j] : hi;
-    }
-    /* (a precomputed kernel's values are no points to rescale) */
-    if (span > 0 && model->kernel.type != KPCA_KERNEL_PRECOMPUTED &&
-        (fabs(lo - model->input_lo) > 0.25 * span || fabs(hi - model->input_hi) > 0.25 * span))
-        cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]; "
-                 "rescale with --input-range?", data_path, lo, hi, model->input_lo, model->input_hi);
 }
 
 void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s)
@@ -215,6 +263,8 @@ int cli_model_rows_open(const char *model_path, const char *data_path, const cli
     mr->data_path = data_path;
     mr->in = *in;
     mr->in.smooth = model->smooth; /* the model's smoothing is the one its inputs get */
+    mr->in.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
+    mr->in.nselect = model->colnames != NULL ? model->dim : 0;
     kpca_read_opts ro;
     int r = cli_read_opts(&mr->in, &ro, &mr->lo, &mr->hi);
     if (r != 0)
@@ -239,7 +289,7 @@ int cli_model_rows_open(const char *model_path, const char *data_path, const cli
     shape.x = NULL;
     if ((r = cli_check_model_dims(model, model_path, &shape, data_path)) == 0)
         r = cli_input_check(data_path, &mr->in, mr->dim);
-    if (r == 0 && cli_stats_init(&mr->stats, mr->fdim, mr->dim, mr->n, &err) != KPCA_OK)
+    if (r == 0 && cli_stats_init(&mr->stats, mr->fdim, mr->dim, mr->n, model, &err) != KPCA_OK)
         r = cli_fail(&err);
     if (r != 0)
         cli_model_rows_close(mr);
@@ -280,13 +330,14 @@ kpca_status cli_model_rows_read(cli_model_rows *mr, size_t max, double *x, int *
         return kpca_fail(err, st, "'%s': %.900s", mr->data_path, why);
     }
     cli_stats_values(&mr->stats, x, rows);
+    cli_standardize(mr->model, x, rows); /* as the fit data was, after what is said of it */
     return KPCA_OK;
 }
 
 void cli_model_rows_say(const cli_model_rows *mr)
 {
     cli_say_read(mr->data_path, &mr->in, mr->info, &mr->stats);
-    cli_warn_range(mr->model, &mr->stats, mr->data_path);
+    cli_warn_range(mr->model, &mr->stats, mr->info->colnames, mr->data_path);
 }
 
 void cli_model_rows_close(cli_model_rows *mr)

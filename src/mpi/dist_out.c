@@ -74,6 +74,8 @@ static void out_reduce(cli_data_stats *s)
         MPI_Allreduce(MPI_IN_PLACE, s->lo, (int)s->dim, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
         MPI_Allreduce(MPI_IN_PLACE, s->hi, (int)s->dim, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
+    if (s->out != NULL && s->dim > 0) /* the values outside the fit range, per column */
+        MPI_Allreduce(MPI_IN_PLACE, s->out, (int)s->dim, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     unsigned long long rows = s->rows;
     MPI_Allreduce(MPI_IN_PLACE, &rows, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     s->rows = (size_t)rows;

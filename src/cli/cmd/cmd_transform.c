@@ -51,10 +51,12 @@ const cli_command cli_transform_command = {
     "A model of --kernel precomputed takes as DATA the n x M kernel values\n"
     "k(x_new, x_j) of the new points against all M points of its kernel matrix\n"
     "GRAM, in GRAM's order (the model picks its fit points' columns); another\n"
-    "width is refused.  DATA is read, projected and written a block of rows at\n"
-    "a time: memory holds the model, a block of DATA and a block of features,\n"
-    "whatever the rows (an HDF5 file to standard output is built in memory).\n"
-    "Standard input is read into a temporary file first (TMPDIR).",
+    "width is refused.  DATA gets the model's input steps: its smoothing and\n"
+    "standardisation (kpca info), and its fit columns by name from a file with a\n"
+    "header (by position without).  DATA is read, projected and written a block\n"
+    "of rows at a time: memory holds the model, a block of DATA and a block of\n"
+    "features, whatever the rows (an HDF5 file to standard output is built in\n"
+    "memory).  Standard input is read into a temporary file first (TMPDIR).",
     options, sizeof options / sizeof options[0], cmd_transform, 2, 2,
 };
 
