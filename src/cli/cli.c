@@ -157,10 +157,7 @@ static const struct {
     {"TEST", "TEST (features written by kpca transform, or data)"},
 };
 
-/* The index of path among the command's positional arguments (the same
- * pointer first, else the same string) and what that argument should be;
- * -1 when path is none of them or its role is not known. */
-static int arg_role(const char *path, const char **name, const char **what)
+int cli_arg_role(const char *path, const char **name, const char **what)
 {
     int at = -1;
     for (size_t i = 0; i < cli_ninputs && at < 0; i++)
@@ -242,7 +239,7 @@ int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const c
         const char *name = NULL, *what = NULL;
         cli_inputs = (const char *const *)pos;
         cli_ninputs = (size_t)np;
-        int at = i < np ? arg_role(arg, &name, &what) : -1;
+        int at = i < np ? cli_arg_role(arg, &name, &what) : -1;
         cli_ninputs = 0;
         if (at >= 0 && strcmp(name, "MODEL") == 0)
             continue;
@@ -263,7 +260,7 @@ int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const c
 int cli_fail_input(const kpca_error *err, const char *path)
 {
     const char *name, *what;
-    int at = arg_role(path, &name, &what);
+    int at = cli_arg_role(path, &name, &what);
     /* what cannot be read, or not in the memory allowed, is not of a kind */
     if (at < 0 || err->code == KPCA_EIO || err->code == KPCA_ENOMEM)
         return cli_fail(err);
@@ -386,42 +383,6 @@ int cli_parse_precision(const char *s, kpca_precision *out)
     return cli_usage("option '--precision': expected single or double, got '%s'", s);
 }
 
-int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
-{
-    kpca_error err;
-    kpca_read_opts ro;
-    double lo = 0, hi = 0;
-    int r = cli_read_opts(in, &ro, &lo, &hi);
-    if (r != 0)
-        return r;
-    kpca_progress("read", 0, 1);
-    kpca_status rst = kpca_dataset_read_info(spec, &ro, ds, file, &err);
-    kpca_progress("read", 1, 1);
-    if (rst != KPCA_OK)
-        return cli_fail_input(&err, spec);
-    if (ds->format == KPCA_FMT_CSV || ds->format == KPCA_FMT_ESL) { /* what was read, said as a stream says it */
-        cli_data_stats stats;
-        if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, NULL, &err) != KPCA_OK) {
-            kpca_dataset_free(ds);
-            return cli_fail(&err);
-        }
-        cli_stats_raw(&stats, 0, ds->x, ds->unlabelled ? NULL : ds->y, ds->n);
-        cli_say_read(spec, in, ds, &stats);
-        cli_stats_free(&stats);
-    }
-    /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
-    if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {
-        kpca_dataset_free(ds);
-        return cli_fail(&err);
-    }
-    if ((r = cli_input_check(spec, in, ds->dim)) == 0 &&
-        cli_input_steps(in, lo, hi, ds->x, ds->n, ds->dim, &err) != KPCA_OK)
-        r = cli_fail(&err);
-    if (r != 0)
-        kpca_dataset_free(ds);
-    return r;
-}
-
 int cli_output_format(const char *path, const char *name, kpca_format *out)
 {
     *out = kpca_format_from_name(path);
@@ -478,103 +439,6 @@ const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
     }
     snprintf(buf, CLI_NUMBER_MAX, "%.17g", v);
     return buf;
-}
-
-int cli_check_model_dims(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
-                         const char *data_path)
-{
-    if (ds->dim != model->dim) {
-        const char *name, *what;
-        kpca_file_info fi = {.kind = KPCA_FILE_UNREADABLE};
-        int at = arg_role(data_path, &name, &what);
-        if (at >= 0)
-            kpca_file_sniff(data_path, &fi);
-        if (fi.kind == KPCA_FILE_FEATURES) { /* features of a model, not its kind of data */
-            char desc[200];
-            cli_error("argument %d of %s is %s with the %zu values per point of the model '%s'; '%s' %s", at + 1,
-                      cli_current->name, what, model->dim, model_path, data_path,
-                      kpca_file_describe(&fi, desc, sizeof desc));
-            cli_hint(cli_current);
-            return KPCA_EFORMAT;
-        }
-        if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED)
-            cli_error("'%s' has %zu values per point but the model '%s' of a precomputed kernel needs %zu: each point's "
-                      "kernel values with all %zu points of its kernel matrix, in that matrix's order",
-                      data_path, ds->dim, model_path, model->dim, model->dim);
-        else
-            cli_error("'%s' has %zu values per point but the model '%s' expects %zu", data_path, ds->dim, model_path,
-                      model->dim);
-        return KPCA_EFORMAT;
-    }
-    return cli_check_names(model, model_path, ds, data_path) != 0 ? KPCA_EFORMAT : 0;
-}
-
-int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
-                         const char *data_path)
-{
-    int r = cli_check_model_dims(model, model_path, ds, data_path);
-    if (r != 0)
-        return r;
-    kpca_error err;
-    if (kpca_kernel_check_data(&model->kernel, ds->x, ds->n, ds->dim, &err) != KPCA_OK) {
-        cli_error("'%s': %s", data_path, err.msg);
-        return err.code;
-    }
-    cli_data_stats stats;
-    if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, model, &err) != KPCA_OK)
-        return 0; /* no memory for a warning's statistics */
-    cli_stats_values(&stats, ds->x, ds->n);
-    cli_warn_range(model, &stats, ds->colnames, data_path);
-    cli_stats_free(&stats);
-    return 0;
-}
-
-int cli_load_model(const char *model_path, const cli_input *in, kpca_model *model)
-{
-    kpca_error err;
-    kpca_progress("load model", 0, 1);
-    kpca_status st = kpca_model_load(model_path, model, &err);
-    kpca_progress("load model", 1, 1);
-    if (st != KPCA_OK)
-        return cli_fail_input(&err, model_path);
-    /* the model's smoothing is the one its inputs get: a --smooth given must agree */
-    if (in->smooth != 0.0 && in->smooth != model->smooth) {
-        char have[CLI_NUMBER_MAX], given[CLI_NUMBER_MAX];
-        if (model->smooth == 0.0)
-            cli_usage("option '--smooth': the model '%s' smooths no input (sigma 0), not with sigma %s: drop --smooth",
-                      model_path, cli_number(in->smooth, given));
-        else
-            cli_usage("option '--smooth': the model '%s' smooths its inputs with sigma %s, not %s: drop --smooth or "
-                      "give the model's sigma",
-                      model_path, cli_number(model->smooth, have), cli_number(in->smooth, given));
-        kpca_model_free(model);
-        return KPCA_EUSAGE;
-    }
-    if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED && (in->range != NULL || in->round >= 0)) {
-        cli_usage("option '%s' does not apply to the model '%s' of a precomputed kernel (its inputs are kernel values)",
-                  in->range != NULL ? "--input-range" : "--round", model_path);
-        kpca_model_free(model);
-        return KPCA_EUSAGE;
-    }
-    return 0;
-}
-
-int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
-                        kpca_dataset *ds)
-{
-    int r = cli_load_model(model_path, in, model);
-    if (r != 0)
-        return r;
-    cli_input as_fitted = *in;
-    as_fitted.smooth = model->smooth;
-    as_fitted.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
-    as_fitted.nselect = model->colnames != NULL ? model->dim : 0;
-    r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
-    if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
-        kpca_dataset_free(ds);
-    if (r != 0)
-        kpca_model_free(model);
-    return r;
 }
 
 int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common)

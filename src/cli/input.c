@@ -1,0 +1,288 @@
+/* input.c - reading a command's data files: the read options from the
+ * command line, the input steps (--input-range, --round, --smooth), and
+ * what is said of what was read, from statistics that a few numbers per
+ * column hold, whether the rows come whole or a block at a time (cli.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lib/io/labels.h"
+
+int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->format = KPCA_FMT_AUTO;
+    *lo = *hi = 0.0;
+    if (in->format != NULL && kpca_format_parse(in->format, &ro->format) != 0)
+        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);
+    if (in->header != NULL) {
+        if (strcmp(in->header, "yes") == 0)
+            ro->header = KPCA_HEADER_YES;
+        else if (strcmp(in->header, "no") == 0)
+            ro->header = KPCA_HEADER_NO;
+        else if (strcmp(in->header, "auto") != 0)
+            return cli_usage("option '--header': expected yes, no or auto, got '%s'", in->header);
+    }
+    ro->label = in->label;
+    ro->labels = in->labels;
+    ro->select = in->select;
+    ro->nselect = in->nselect;
+    ro->columns = in->columns;
+    ro->drop = in->drop;
+    if (in->decimal != NULL) {
+        if (strcmp(in->decimal, ",") != 0 && strcmp(in->decimal, ".") != 0)
+            return cli_usage("option '--decimal': expected . or , (the decimal mark), got '%s'", in->decimal);
+        ro->decimal = in->decimal[0];
+    }
+    if (in->range != NULL && cli_parse_range(in->range, lo, hi) != 0)
+        return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
+    return 0;
+}
+
+int cli_input_check(const char *spec, const cli_input *in, size_t dim)
+{
+    if (in->smooth > 0.0 && kpca_image_side(dim) == 0) {
+        cli_error("'%s': option '--smooth' needs square images, but the rows have %zu values", spec, dim);
+        return KPCA_EUSAGE;
+    }
+    return 0;
+}
+
+kpca_status cli_input_steps(const cli_input *in, double lo, double hi, double *x, size_t n, size_t dim,
+                            kpca_error *err)
+{
+    kpca_dataset view = {.n = n, .dim = dim, .x = x};
+    if (in->range != NULL)
+        kpca_dataset_rescale(&view, lo, hi);
+    if (in->round >= 0)
+        kpca_dataset_round(&view, (int)in->round);
+    if (in->smooth > 0.0 && n > 0)
+        return kpca_smooth_images(x, n, kpca_image_side(dim), in->smooth, err);
+    return KPCA_OK;
+}
+
+/* ---- what is said of the data --------------------------------------------- */
+
+/* the model side of the range warning (cli_warn_range): the model points'
+ * range per column in DATA's units, whether they look like images, the fit
+ * data's overall range (s->mlo NULL for a model without input points) */
+static kpca_status fit_ranges(cli_data_stats *s, const kpca_model *model, kpca_error *err)
+{
+    const size_t dim = model->dim;
+    double *scratch = kpca_alloc_array(dim, 2, sizeof(double));
+    s->mlo = kpca_alloc_array(dim, 2, sizeof(double));
+    s->out = kpca_calloc(dim, sizeof *s->out);
+    if (scratch == NULL || s->mlo == NULL || s->out == NULL) {
+        kpca_free(scratch);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory");
+    }
+    s->mhi = s->mlo + dim;
+    kpca_column_stats(model->fitx, model->m, dim, scratch, scratch + dim, s->mlo, s->mhi);
+    kpca_free(scratch);
+    s->image = cli_image_like(dim, s->mlo, s->mhi);
+    /* the model points are the fit points for the kernel centring only;
+     * landmarks and reduced-set vectors span less: the fit data's overall
+     * range then stands for every column's */
+    for (size_t j = 0; model->centring != KPCA_CENTRE_KERNEL && j < dim; j++) {
+        s->mlo[j] = model->input_lo;
+        s->mhi[j] = model->input_hi;
+    }
+    if (model->std_mean != NULL) /* the model points' ranges in DATA's units */
+        for (size_t j = 0; j < dim; j++) {
+            s->mlo[j] = s->mlo[j] * model->std_scale[j] + model->std_mean[j];
+            s->mhi[j] = s->mhi[j] * model->std_scale[j] + model->std_mean[j];
+        }
+    s->flo = model->input_lo;
+    s->fhi = model->input_hi;
+    if (model->std_mean != NULL) { /* input_lo, input_hi are standardised values */
+        s->flo = s->mlo[0];
+        s->fhi = s->mhi[0];
+        for (size_t j = 0; j < dim; j++) {
+            s->flo = s->mlo[j] < s->flo ? s->mlo[j] : s->flo;
+            s->fhi = s->mhi[j] > s->fhi ? s->mhi[j] : s->fhi;
+        }
+    }
+    return KPCA_OK;
+}
+
+kpca_status cli_stats_init(cli_data_stats *s, size_t fdim, size_t dim, size_t n, const kpca_model *model,
+                           kpca_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->dim = dim;
+    s->fdim = fdim;
+    s->n = n;
+    s->nhead = n < KPCA_ESL_DECIDE_ROWS ? n : KPCA_ESL_DECIDE_ROWS;
+    s->hcols = fdim > 1 ? 2 : 1;
+    s->lo = kpca_alloc_array(dim ? dim : 1, 2, sizeof(double));
+    s->head = kpca_calloc(s->nhead ? s->nhead : 1, s->hcols * sizeof(double));
+    s->labels = kpca_alloc_array(CLI_LABELS_MAX, 1, sizeof(int));
+    kpca_status st = s->lo == NULL || s->head == NULL || s->labels == NULL
+                         ? kpca_fail(err, KPCA_ENOMEM, "out of memory")
+                         : KPCA_OK;
+    if (st == KPCA_OK && model != NULL && model->fitx != NULL && model->dim == dim && n > 0)
+        st = fit_ranges(s, model, err);
+    if (st != KPCA_OK) {
+        cli_stats_free(s);
+        return st;
+    }
+    s->hi = s->lo + (dim ? dim : 1);
+    for (size_t j = 0; j < dim; j++) {
+        s->lo[j] = HUGE_VAL;
+        s->hi[j] = -HUGE_VAL;
+    }
+    return KPCA_OK;
+}
+
+void cli_stats_free(cli_data_stats *s)
+{
+    kpca_free(s->lo);
+    kpca_free(s->mlo);
+    kpca_free(s->out);
+    kpca_free(s->head);
+    kpca_free(s->labels);
+    memset(s, 0, sizeof *s);
+}
+
+/* v into the sorted set s->labels (at most CLI_LABELS_MAX; past that,
+ * labels_over) */
+static void label_add(cli_data_stats *s, int v)
+{
+    size_t a = 0, b = s->nlabels;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (s->labels[mid] < v)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a < s->nlabels && s->labels[a] == v)
+        return;
+    if (s->nlabels == CLI_LABELS_MAX) {
+        s->labels_over = 1;
+        return;
+    }
+    memmove(s->labels + a + 1, s->labels + a, (s->nlabels - a) * sizeof(int));
+    s->labels[a] = v;
+    s->nlabels++;
+}
+
+void cli_stats_raw(cli_data_stats *s, size_t first, const double *x, const int *y, size_t rows)
+{
+    for (size_t r = 0; r < rows && first + r < s->nhead; r++) {
+        s->head[(first + r) * s->hcols] = x[r * s->fdim];
+        if (s->hcols == 2)
+            s->head[(first + r) * 2 + 1] = x[r * s->fdim + s->fdim - 1];
+    }
+    for (size_t r = 0; y != NULL && r < rows && !s->labels_over; r++)
+        label_add(s, y[r]);
+}
+
+void cli_stats_values(cli_data_stats *s, const double *x, size_t rows)
+{
+    const size_t dim = s->dim;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t j = 0; j < dim; j++) {
+            double v = x[r * dim + j];
+            s->lo[j] = v < s->lo[j] ? v : s->lo[j];
+            s->hi[j] = v > s->hi[j] ? v : s->hi[j];
+        }
+    /* the values outside the fit range by more than half its width */
+    for (size_t j = 0; s->mlo != NULL && j < dim; j++) {
+        const double margin = 0.5 * (s->mhi[j] - s->mlo[j]), a = s->mlo[j] - margin, b = s->mhi[j] + margin;
+        unsigned long long c = 0;
+        for (size_t r = 0; r < rows; r++) {
+            double v = x[r * dim + j];
+            c += v < a || v > b;
+        }
+        s->out[j] += c;
+    }
+    s->rows += rows;
+}
+
+void cli_stats_merge_labels(cli_data_stats *s, const int *v, size_t n, int over)
+{
+    for (size_t i = 0; i < n && !s->labels_over; i++)
+        label_add(s, v[i]);
+    s->labels_over |= over;
+}
+
+void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s)
+{
+    if (ds->format != KPCA_FMT_CSV && ds->format != KPCA_FMT_ESL)
+        return;
+    char labels[160], index[96] = "", classes[48];
+    if (ds->names != NULL)
+        snprintf(classes, sizeof classes, "%zu classes", ds->nnames);
+    else if (s->labels_over)
+        snprintf(classes, sizeof classes, "more than %d classes", CLI_LABELS_MAX);
+    else
+        snprintf(classes, sizeof classes, "%zu classes", s->n > 0 ? s->nlabels : (size_t)0);
+    if (ds->label_col != 0)
+        snprintf(labels, sizeof labels, "labels from column %zu%s%s%s (%s)", ds->label_col,
+                 ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
+                 ds->label_name != NULL ? "'" : "", classes);
+    else if (!ds->unlabelled)
+        snprintf(labels, sizeof labels, "labels from '%s'", in->labels != NULL ? in->labels : "--labels");
+    else
+        snprintf(labels, sizeof labels, "no labels");
+    if (ds->index_col != 0)
+        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas)",
+                 ds->index_col);
+    cli_info("read '%s': %zu rows x %zu values, %s%s", spec, s->n, s->fdim, labels, index);
+    size_t nclass, h;
+    if (ds->unlabelled && in->label == NULL && in->labels == NULL && s->fdim > 0 &&
+        (h = kpca_labels_class_like(s->head, s->nhead, s->hcols, &nclass)) < s->hcols) {
+        /* the head holds the first and the last value: h 1 is the last */
+        size_t c = h == 1 ? s->fdim - 1 : 0;
+        /* the value's column in the file: the value's index, past the left-out index column */
+        char name[80] = "";
+        if (ds->colnames != NULL && ds->colnames[c][0] != '\0')
+            snprintf(name, sizeof name, " ('%.60s')", ds->colnames[c]);
+        if (in->columns == NULL && in->drop == NULL)
+            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, give "
+                     "--label %zu, so that it is not used as a value", c + 1, name, nclass,
+                     c + 1 + (ds->index_col != 0));
+        else
+            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, name "
+                     "its column with --label", c + 1, name, nclass);
+    }
+}
+
+int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
+{
+    kpca_error err;
+    kpca_read_opts ro;
+    double lo = 0, hi = 0;
+    int r = cli_read_opts(in, &ro, &lo, &hi);
+    if (r != 0)
+        return r;
+    kpca_progress("read", 0, 1);
+    kpca_status rst = kpca_dataset_read_info(spec, &ro, ds, file, &err);
+    kpca_progress("read", 1, 1);
+    if (rst != KPCA_OK)
+        return cli_fail_input(&err, spec);
+    if (ds->format == KPCA_FMT_CSV || ds->format == KPCA_FMT_ESL) { /* what was read, said as a stream says it */
+        cli_data_stats stats;
+        if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, NULL, &err) != KPCA_OK) {
+            kpca_dataset_free(ds);
+            return cli_fail(&err);
+        }
+        cli_stats_raw(&stats, 0, ds->x, ds->unlabelled ? NULL : ds->y, ds->n);
+        cli_say_read(spec, in, ds, &stats);
+        cli_stats_free(&stats);
+    }
+    /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
+    if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {
+        kpca_dataset_free(ds);
+        return cli_fail(&err);
+    }
+    if ((r = cli_input_check(spec, in, ds->dim)) == 0 &&
+        cli_input_steps(in, lo, hi, ds->x, ds->n, ds->dim, &err) != KPCA_OK)
+        r = cli_fail(&err);
+    if (r != 0)
+        kpca_dataset_free(ds);
+    return r;
+}
+
