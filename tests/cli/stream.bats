@@ -1,20 +1,20 @@
 #!/usr/bin/env bats
 # stream.bats - kpca transform reads, projects and writes a block of rows
 # at a time: the bytes of the transform that held the whole input (kpca at
-# 77e5655, tests/ref/transform-77e5655/make.sh) for every model kind and
+# 9bde02d, tests/ref/transform-9bde02d/make.sh) for every model kind and
 # output format, whatever the block; memory that does not grow with the
 # rows; a bad row late in the input stops it with no output.
 
 load ../helper
 
-REF="$BATS_TEST_DIRNAME/../ref/transform-77e5655"
+REF="$BATS_TEST_DIRNAME/../ref/transform-9bde02d"
 
 setup_file() {
     local d
     d="$(file_tmp)"
     mkdir -p "$d/m"
     cp "$REF"/*.h5 "$d/m/"
-    # shellcheck source=../ref/transform-77e5655/inputs.sh
+    # shellcheck source=../ref/transform-9bde02d/inputs.sh
     . "$REF/inputs.sh"
     transform_inputs "$BATS_TEST_DIRNAME/../../data" "$d"
 }
@@ -29,6 +29,7 @@ golden() {
     case $1 in
     precomputed) model=m/precomputed.h5 in=cross.csv ;;
     named) model=m/exact.h5 in=digits.csv ;;
+    columns) model=m/columns.h5 in=reversed.csv ;;
     *) model=m/$1.h5 in=digits.txt ;;
     esac
 }
@@ -38,7 +39,10 @@ golden() {
     # the golden sums were made with Haswell's kernels on one thread (make.sh)
     export OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1
     cd "$FIX"
-    for kind in exact single randomized nystrom reduced linear smooth precomputed named; do
+    local kinds
+    kinds="$(sed -n 's/^KINDS="\(.*\)"$/\1/p' "$REF/make.sh")"
+    [ "$(wc -w <<<"$kinds")" -eq 11 ] || fail "the model kinds of make.sh: '$kinds'"
+    for kind in $kinds; do
         golden "$kind"
         for f in h5 npy csv libsvm; do
             want="$(awk -v f="$kind.$f" '$2 == f { print $1 }' "$REF/SHA256SUMS")"
