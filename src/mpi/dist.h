@@ -1,9 +1,10 @@
 /* dist.h - exact kernel PCA over MPI ranks with ScaLAPACK (kpca-mpi only).
  *
  * Compiled into build/kpca-mpi alone (make mpi); the plain kpca never links
- * MPI.  Every rank runs the same command line and reads the same input; the
- * two steps that are worth distributing are plugged into the library and
- * the CLI as replacements of their single-process versions:
+ * MPI.  Every rank runs the same command line (fit: every rank reads the
+ * whole input; transform: each its own rows); the two steps that are worth
+ * distributing are plugged into the library and the CLI as replacements of
+ * their single-process versions:
  *
  *   kpca_dist_fit        (kpca_model_set_exact_solver) the kernel matrix is
  *                        built in place in ScaLAPACK's 2-D block-cyclic
