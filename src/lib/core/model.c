@@ -53,6 +53,7 @@ int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out)
 kpca_fit_params kpca_fit_defaults(int degree)
 {
     kpca_fit_params p;
+    memset(&p, 0, sizeof p); /* every field a default below leaves unset is 0 */
     p.kernel = kpca_kernel_poly(degree);
     p.solver = KPCA_SOLVER_EXACT;
     p.oversample = KPCA_RSVD_OVERSAMPLE;
@@ -68,6 +69,7 @@ kpca_fit_params kpca_fit_defaults(int degree)
     p.primal = 1;
     p.precision = KPCA_PRECISION_DEFAULT;
     p.gram_index = NULL;
+    p.block = 0;
     return p;
 }
 

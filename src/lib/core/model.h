@@ -109,6 +109,8 @@ typedef struct {
     kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
     size_t kmeans_iter;    /* NYSTROM + KMEANS: Lloyd passes at most */
     uint64_t seed;         /* RANDOMIZED, NYSTROM: the random stream */
+    size_t block;          /* NYSTROM: rows per block of its passes (0: kpca_nys_block_rows);
+                            * the model does not depend on it beyond rounding */
     size_t components;     /* wanted; 0 means as many as the fit points allow */
     double variance;       /* in (0, 1): instead, the fewest components whose
                             * eigenvalues sum to this fraction of the trace of
@@ -152,6 +154,7 @@ typedef struct {
                                * single precision's default: relative to mu_1) */
     kpca_eig_method eig_used; /* driver actually used */
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
+    double sec_signs;         /* Nystrom: the second pass over the rows, for the signs */
     double lowest;            /* a precomputed kernel: the most negative eigenvalue of the
                                * matrix whose negative part the fit drops - the centred
                                * kernel matrix of the fit points (exact, randomized), the
