@@ -107,10 +107,119 @@ typedef struct {
     const char *decimal; /* --decimal MARK; NULL: '.' */
 } cli_input;
 
+/* The read options of the input options in (format, header, labels,
+ * columns, decimal mark) into *ro, and --input-range's LO,HI into *lo,
+ * *hi (0, 0 without it).  0, or KPCA_EUSAGE once reported. */
+int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi);
+/* The summary line of a text data set read (CSV, ESL; others: nothing),
+ * with its label column's number of classes (SIZE_MAX: not known, left
+ * out) and the note of a value column that looks like the labels, which it
+ * looks for in x (xrows rows of ds->dim values). */
+void cli_read_summary(const char *spec, const cli_input *in, const kpca_dataset *ds, const double *x, size_t xrows,
+                      size_t classes);
 /* Reads a data set and applies the input options; 0 or an exit code.  A
  * LIBSVM file narrower than pad_dim is first widened with zeros.  file (may
  * be NULL) receives what a kpca feature file says of itself. */
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file);
+/* A data file read a block of rows at a time (rows.c), for the streamed
+ * Nyström fit: the row source (io/rowsrc.h) with the input options applied
+ * to each block as cli_read_input applies them to a whole file, through
+ * `feed` (core/nystream.h), which hands out the fit rows: the file's rows
+ * idx[0..m) (ascending; all of them when idx is NULL).  The rows are also
+ * checked against `kernel`'s rule for its data (chi2: non-negative), when
+ * set, the message naming the row in the file.  Errors of a read name the
+ * file as the user gave it.  Memory: the source's window and the caller's
+ * block; nothing grows with the rows. */
+typedef struct {
+    kpca_rowsrc *src;
+    const char *spec;
+    const cli_input *in;
+    double lo, hi;             /* --input-range */
+    size_t side;               /* --smooth: the images' side (0: none) */
+    const kpca_kernel *kernel; /* borrowed; NULL: no check */
+    const size_t *idx;         /* borrowed; NULL: all rows */
+    size_t n;                  /* the file's rows (cli_rows_count) */
+    size_t m;                  /* the fit rows */
+    size_t at;                 /* the next fit row */
+    kpca_rowfeed feed;
+} cli_rows;
+/* Opens spec with the input options of in (borrowed while r is open).  0,
+ * or the exit code once reported (*r then holds nothing). */
+int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r);
+/* The file's row count into *n (one pass over a text file), and
+ * cli_read_input's summary line of it.  0 or the exit code (reported). */
+int cli_rows_count(cli_rows *r, size_t *n);
+/* The fit rows: idx[0..m) of the file's (ascending, borrowed; NULL: the
+ * first m). */
+void cli_rows_select(cli_rows *r, const size_t *idx, size_t m);
+void cli_rows_close(cli_rows *r);
+/* The processes of kpca-mpi's Nyström fit (src/mpi/: every rank reads its
+ * own rows); NULL in the plain kpca. */
+extern const kpca_nys_comm *cli_nys_comm;
+
+/* The streamed Nyström fit of kpca fit (fit_rows.c): DATA read a block at
+ * a time through cli_rows, the fit rows drawn by index.  cli_fit_rows_open
+ * opens DATA (in, data: borrowed), counts its rows, draws the fit rows
+ * (subset M of them, 0: all; seed as kpca_subset_indices takes it) and
+ * sets the kernel's defaults that need the data (sigmoid and laplacian
+ * gamma 1/dim when gamma_given is 0, rbf sigma by a pass over the fit rows
+ * when sigma_given is 0, each process its rows with cli_nys_comm) and
+ * p->landmarks (landmarks, or the default capped by the fit rows).  0, or
+ * the exit code once reported (nothing left open). */
+typedef struct {
+    cli_rows rows;
+    size_t *idx;       /* the fit rows among DATA's (owned; NULL: the first m) */
+    size_t nall, m;    /* DATA's rows, the fit rows */
+    const char *data;  /* DATA as given (a spool's path for a stream) */
+    long seed;         /* the subset's seed */
+} cli_fit_rows;
+int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in, size_t subset, long seed,
+                      size_t landmarks, int gamma_given, int sigma_given, kpca_fit_params *p);
+/* The fit on the rows (kpca_nystrom_fit_rows; kpca-mpi: each rank its
+ * rows, through cli_nys_comm): *model and *info as kpca_model_fit leaves
+ * them.  0 or the exit code (reported). */
+int cli_fit_rows_run(cli_fit_rows *fr, const kpca_fit_params *p, kpca_model *model, kpca_fit_info *info);
+/* kpca fit --partial: the accumulator of the fit rows `range` ("A:B",
+ * 0-based from A up to B, either end left out for the first or the last
+ * row; or "I/P": part I of P equal parts, from 0; NULL: all) written to
+ * the partial file `output` (cli_partial_write), the landmarks and basis
+ * being those of the whole fit.  0 or the exit code (reported). */
+int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char *range, const cli_input *in,
+                         const char *output);
+void cli_fit_rows_close(cli_fit_rows *fr);
+
+/* A partial file (partial.c; docs/file-formats.md, "Partial file"): the
+ * accumulator of a range of a Nyström fit's rows with everything kpca
+ * merge needs to check that the partials belong together (the kernel, the
+ * landmarks and basis themselves, the fit rows and how they were drawn, the
+ * input options) and to make the sign pass over DATA. */
+#define CLI_PARTIAL_FORMAT "kpca-partial"
+#define CLI_PARTIAL_VERSION 1
+#define CLI_PARTIAL_NOPTS 8 /* the input options kept as text */
+#define CLI_PARTIAL_OPT_MAX 512
+extern const char *const cli_partial_opts[CLI_PARTIAL_NOPTS];
+typedef struct {
+    kpca_nys_setup setup; /* kernel, fit rows n, l, dim, method, seed, landmarks x and labels y, basis */
+    double tol;           /* the fit's eigenvalue tolerance (resolved) */
+    size_t want;          /* components asked for */
+    size_t lo, hi;        /* this file's fit rows [lo, hi) */
+    char data[KPCA_SOURCE_MAX]; /* DATA as the user named it */
+    size_t nall;          /* DATA's rows */
+    long subset_seed;     /* the fit rows: DATA's first n (0), else kpca_subset_indices' draw with it */
+    char opts[CLI_PARTIAL_NOPTS][CLI_PARTIAL_OPT_MAX]; /* --format, --header, --label, --labels, --columns,
+                                                         * --drop, --decimal, --input-range as given ("": none) */
+    long round;           /* --round (-1: none) */
+    double smooth;        /* --smooth (0: none) */
+    double *acc;          /* the packed accumulator (kpca_nys_acc_pack; owned) */
+} cli_partial;
+/* Writes pt to path (sealed, all or nothing).  0 or the exit code. */
+int cli_partial_write(const char *path, const cli_partial *pt);
+/* Reads path into *pt, its arrays (landmarks, basis, accumulator) only when
+ * `arrays`; checks the format, version, sizes and finite values.  0 or the
+ * exit code (reported; *pt then empty). */
+int cli_partial_read(const char *path, int arrays, cli_partial *pt);
+void cli_partial_free(cli_partial *pt);
+
 /* The format of an output file: from --output-format NAME (hdf5, libsvm or
  * csv) when given, else from the file name's suffix (kpca_format_from_name;
  * LIBSVM for "-" and an existing device, FIFO or directory); a name of no

@@ -18,8 +18,8 @@ static struct {
     const char *eig, *output, *solver, *landmark_method, *precision;
     size_t oversample, landmarks;
     long power_iters, solver_seed;
-    int quiet, no_primal;
-    const char *memory_limit;
+    int quiet, no_primal, partial;
+    const char *memory_limit, *rows;
     int verbose;
     cli_input in;
 } o;
@@ -66,6 +66,12 @@ static const cli_option options[] = {
      "nystrom: uniform (random fit points) or kmeans (k-means centres of the fit points) (default: uniform)"},
     {"solver-seed", 0, "S", CLI_INT, &o.solver_seed, 1, 9007199254740992.0,
      "randomized, nystrom: the seed of their random numbers (default: 1)"},
+    {"partial", 0, NULL, CLI_FLAG, &o.partial, 0, 0,
+     "nystrom: write the accumulator of the fit rows --rows A:B (with the landmarks and all that kpca merge needs) to "
+     "the partial file FILE instead of a model; kpca merge adds such files and finishes the model"},
+    {"rows", 0, "A:B", CLI_STRING, &o.rows, 0, 0,
+     "--partial: the fit rows from A up to B (from 0; A: to the end, :B from the start), or I/P: part I of P "
+     "equal parts, from 0 (default: all)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required; any name but a data file's: .csv .npy .txt .libsvm .svm)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
@@ -139,6 +145,97 @@ static int check_model_name(const char *path)
         }
     }
     return 0;
+}
+
+
+/* The messages of a fit, the model's provenance and the model written */
+static int report_save(const char *data, const kpca_fit_params *pp, size_t m, size_t nall, kpca_model *mp,
+                       kpca_fit_info *ip)
+{
+    const kpca_fit_params p = *pp;
+    kpca_model model = *mp;
+    const kpca_fit_info info = *ip;
+    kpca_error err;
+    kpca_status st;
+    const char *data_name = cli_arg_name(data); /* "<stdin>", not its spool */
+    if (info.lowest < 0.0)
+        cli_warn("'%s' is not positive semi-definite: the most negative eigenvalue of the %s is %.6g; kernel PCA "
+                 "keeps the positive eigenvalues only (the negative part is dropped)",
+                 data, p.solver == KPCA_SOLVER_NYSTROM ? "landmarks' kernel matrix" : "fit points' centred kernel matrix",
+                 info.lowest);
+    if (o.seed)
+        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", data_name, m,
+                 nall, o.seed);
+    else
+        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", data_name, m, nall);
+    model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
+    const size_t noise = info.requested - info.kept - info.negative;
+    if (info.negative > 0)
+        cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "
+                 "%zu %s rounding noise",
+                 info.kept, info.requested, info.negative, info.negative == 1 ? "eigenvalue is" : "eigenvalues are",
+                 kpca_kernel_name(p.kernel.type), noise, noise == 1 ? "is" : "are");
+    else if (info.kept < info.requested)
+        cli_info("kept %zu of %zu components: %zu %s rounding noise (<= %.3g x %s)", info.kept, info.requested,
+                 noise, noise == 1 ? "eigenvalue is" : "eigenvalues are", info.tol,
+                 p.precision == KPCA_PRECISION_SINGLE && o.tol < 0.0 ? "largest, single precision"
+                                                                     : "max(largest, trace K)");
+    else
+        cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
+                 p.variance > 0.0 ? " (the fewest that reach --components)" : "");
+    if (p.solver == KPCA_SOLVER_NYSTROM)
+        cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); landmarks and the pass over the rows %.2f s, %s "
+                 "eigensolves %.2f s, the sign pass %.2f s", model.eigval[0], model.eigval[model.k - 1],
+                 100.0 * kpca_model_explained(&model, 0, model.k), info.sec_kernel, model.solver, info.sec_eig,
+                 info.sec_signs);
+    else
+        cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
+                 model.eigval[0], model.eigval[model.k - 1], 100.0 * kpca_model_explained(&model, 0, model.k),
+                 info.sec_kernel, info.sec_center, model.solver, info.sec_eig);
+    kpca_progress("write", 0, 1);
+    st = cli_rank == 0 ? kpca_model_save(&model, o.output, &err) : KPCA_OK;
+    kpca_progress("write", 1, 1);
+    kpca_model_free(&model);
+    if (st != KPCA_OK)
+        return cli_fail(&err);
+    return 0;
+}
+
+/* --solver nystrom on DATA read a block at a time (fit_rows.c) */
+static int fit_rows(const char *data, kpca_fit_params *p)
+{
+    cli_fit_rows fr;
+    int r = cli_fit_rows_open(&fr, data, &o.in, o.subset, o.seed, o.landmarks, !isnan(o.gamma), !isnan(o.sigma), p);
+    if (r != 0)
+        return r;
+    const char *param;
+    kpca_error err;
+    if (fr.m >= 2 && kpca_fit_check(p, fr.m, &param, &err) != KPCA_OK) {
+        cli_fit_rows_close(&fr);
+        return fit_param_error(param, &err);
+    }
+    if (fr.m < 2) {
+        cli_error("'%s': kernel PCA needs at least 2 fit points, got %zu", data, fr.m);
+        cli_fit_rows_close(&fr);
+        return KPCA_EFORMAT;
+    }
+    char kd[96];
+    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s, read in blocks), kernel %s", fr.m, fr.nall,
+             fr.rows.feed.dim, data, o.seed ? "random subset" : "first rows",
+             kpca_kernel_describe(&p->kernel, kd, sizeof kd));
+    if (o.partial) {
+        r = cli_fit_rows_partial(&fr, p, o.rows, &o.in, o.output);
+        cli_fit_rows_close(&fr);
+        return r;
+    }
+    kpca_model model;
+    kpca_fit_info info;
+    r = cli_fit_rows_run(&fr, p, &model, &info);
+    const size_t m = fr.m, nall = fr.nall;
+    cli_fit_rows_close(&fr);
+    if (r != 0)
+        return r;
+    return report_save(data, p, m, nall, &model, &info);
 }
 
 int cmd_fit(int argc, char **argv)
@@ -266,6 +363,14 @@ int cmd_fit(int argc, char **argv)
     if ((r = check_model_name(o.output)) != 0)
         return r;
 
+    if (o.rows != NULL && !o.partial)
+        return cli_usage("option '--rows' applies to --partial");
+    if (o.partial && (p.solver != KPCA_SOLVER_NYSTROM || pre || cli_ranks > 1))
+        return cli_usage("option '--partial' applies to kpca fit --solver nystrom%s", pre ? ", not to a precomputed kernel"
+                         : cli_ranks > 1 ? ", on one process (kpca-mpi reduces its ranks' sums itself)" : "");
+    if (p.solver == KPCA_SOLVER_NYSTROM && !pre)
+        return fit_rows(pos[0], &p);
+
     kpca_dataset all, fit;
     r = cli_read_input(pos[0], &o.in, 0, &all, NULL);
     if (r != 0)
@@ -344,40 +449,5 @@ int cmd_fit(int argc, char **argv)
                     kpca_solver_name(p.solver), m, m);
         return r;
     }
-    const char *data_name = cli_arg_name(pos[0]); /* "<stdin>", not its spool */
-    if (info.lowest < 0.0)
-        cli_warn("'%s' is not positive semi-definite: the most negative eigenvalue of the %s is %.6g; kernel PCA "
-                 "keeps the positive eigenvalues only (the negative part is dropped)",
-                 pos[0], p.solver == KPCA_SOLVER_NYSTROM ? "landmarks' kernel matrix" : "fit points' centred kernel matrix",
-                 info.lowest);
-    if (o.seed)
-        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", data_name, m,
-                 nall, o.seed);
-    else
-        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", data_name, m, nall);
-    model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
-    const size_t noise = info.requested - info.kept - info.negative;
-    if (info.negative > 0)
-        cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "
-                 "%zu %s rounding noise",
-                 info.kept, info.requested, info.negative, info.negative == 1 ? "eigenvalue is" : "eigenvalues are",
-                 kpca_kernel_name(p.kernel.type), noise, noise == 1 ? "is" : "are");
-    else if (info.kept < info.requested)
-        cli_info("kept %zu of %zu components: %zu %s rounding noise (<= %.3g x %s)", info.kept, info.requested,
-                 noise, noise == 1 ? "eigenvalue is" : "eigenvalues are", info.tol,
-                 p.precision == KPCA_PRECISION_SINGLE && o.tol < 0.0 ? "largest, single precision"
-                                                                     : "max(largest, trace K)");
-    else
-        cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
-                 p.variance > 0.0 ? " (the fewest that reach --components)" : "");
-    cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
-             model.eigval[0], model.eigval[model.k - 1], 100.0 * kpca_model_explained(&model, 0, model.k),
-             info.sec_kernel, info.sec_center, model.solver, info.sec_eig);
-    kpca_progress("write", 0, 1);
-    st = cli_rank == 0 ? kpca_model_save(&model, o.output, &err) : KPCA_OK;
-    kpca_progress("write", 1, 1);
-    kpca_model_free(&model);
-    if (st != KPCA_OK)
-        return cli_fail(&err);
-    return 0;
+    return report_save(pos[0], &p, m, nall, &model, &info);
 }

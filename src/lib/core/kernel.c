@@ -183,13 +183,19 @@ static double ipow(double v, int d)
 
 kpca_status kpca_kernel_check_data(const kpca_kernel *k, const double *x, size_t n, size_t dim, kpca_error *err)
 {
+    return kpca_kernel_check_rows(k, x, n, dim, 0, err);
+}
+
+kpca_status kpca_kernel_check_rows(const kpca_kernel *k, const double *x, size_t n, size_t dim, size_t row0,
+                                   kpca_error *err)
+{
     if (k->type != KPCA_KERNEL_CHI2)
         return KPCA_OK;
     for (size_t i = 0; i < n * dim; i++)
         if (x[i] < 0.0)
             return kpca_fail(err, KPCA_EFORMAT,
                              "the chi2 kernel needs non-negative values: row %zu, column %zu of the values is %g",
-                             i / dim + 1, i % dim + 1, x[i]);
+                             row0 + i / dim + 1, i % dim + 1, x[i]);
     return KPCA_OK;
 }
 
