@@ -229,8 +229,11 @@ typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job
 
 /* Replaces the exact solver for --solver exact with a number of components
  * (NULL: the single-process one, the default).  Process-wide; with a hook
- * set, kpca_model_fit refuses the randomized and Nystrom solvers and a
- * variance fraction (KPCA_EUSAGE) rather than run them outside it. */
+ * set, kpca_model_fit refuses the randomized solver and a variance fraction
+ * (KPCA_EUSAGE) rather than run them outside it; the Nystrom solver is no
+ * exact solve and runs as without the hook, on the caller's rows (the
+ * distributed build spreads it itself: kpca_nystrom_fit_rows with its
+ * ranks, nystream.h). */
 void kpca_model_set_exact_solver(kpca_exact_solver fn);
 
 /* z (n x k, row-major) = the first k components of the n points x (n x dim),

@@ -561,6 +561,9 @@ kpca_status kpca_nystrom_fit_rows(kpca_rowfeed *feed, const kpca_fit_params *p, 
     snprintf(what, sizeof what, "Nystrom kernel PCA with %zu landmarks of %zu values (blocks of %zu rows)", l, dim,
              block);
     kpca_status st = kpca_mem_check(kpca_nys_mem(l, dim, block, p->landmark_method), what, err);
+    if (st == KPCA_OK && comm != NULL && comm->max_pack != 0 && kpca_nys_acc_packed(l, l) > comm->max_pack)
+        st = kpca_fail(err, KPCA_EUSAGE, "%zu landmarks give sums of %zu numbers, more than the %zu of one message "
+                       "between the processes", l, kpca_nys_acc_packed(l, l), comm->max_pack);
     if (comm != NULL) /* every process checks its own budget */
         st = agree(comm, st, err);
     if (st != KPCA_OK)

@@ -66,6 +66,7 @@ void kpca_rowfeed_dataset(kpca_rowfeed *f, const kpca_dataset *ds);
  *           merged (kpca_nys_signs_packed_merge) into process 0's buf. */
 typedef struct {
     int rank, size;
+    size_t max_pack; /* the largest count reduce_acc takes (0: any) */
     void *ctx;
     kpca_status (*agree)(void *ctx, kpca_status st, kpca_error *err);
     void (*sum)(void *ctx, double *buf, size_t count);
