@@ -181,7 +181,10 @@ int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char 
         pt.hi = fr->m;
     kpca_error err;
     kpca_rowfeed *f = &fr->rows.feed;
-    const size_t l = p->landmarks, block = p->block ? p->block : kpca_nys_block_rows(l, l, f->dim);
+    const size_t l = p->landmarks, rows = pt.hi - pt.lo;
+    size_t block = p->block ? p->block : kpca_nys_block_rows(l, l, f->dim);
+    if (block > rows && rows > 0)
+        block = rows;
     char what[160];
     snprintf(what, sizeof what, "a partial Nystrom fit with %zu landmarks of %zu values", l, f->dim);
     kpca_status st = kpca_mem_check(kpca_nys_mem(l, f->dim, block, p->landmark_method), what, &err);

@@ -298,6 +298,8 @@ typedef kpca_status (*block_fn)(void *ctx, const double *x, double *kx, size_t r
 static kpca_status pass(kpca_rowfeed *f, const kpca_nys_setup *s, size_t lo, size_t hi, size_t block,
                         const char *phase, block_fn use, void *ctx, kpca_error *err)
 {
+    if (block > hi - lo)
+        block = hi > lo ? hi - lo : 1;
     double *x = kpca_alloc_array(block, f->dim, sizeof(double));
     double *kx = kpca_alloc_array(block, s->l, sizeof(double));
     kpca_status st = KPCA_OK;
@@ -508,6 +510,8 @@ kpca_status kpca_nys_complete(kpca_rowfeed *feed, const kpca_nys_setup *s, kpca_
     kpca_nys_range(s->n, comm, &lo, &hi);
     if (block == 0)
         block = kpca_nys_block_rows(s->l, res.kept, s->dim);
+    if (block > hi - lo)
+        block = hi > lo ? hi - lo : 1;
     kpca_nys_signs sg;
     double *z = kpca_alloc_array(block, res.kept, sizeof(double));
     st = kpca_nys_signs_init(&sg, res.kept, err);
@@ -556,7 +560,9 @@ kpca_status kpca_nystrom_fit_rows(kpca_rowfeed *feed, const kpca_fit_params *p, 
     memset(model, 0, sizeof *model);
     const size_t n = feed->n, l = p->landmarks, dim = feed->dim;
     const size_t want = p->components ? p->components : l; /* kpca_fit_check: want <= l */
-    const size_t block = p->block ? p->block : kpca_nys_block_rows(l, l, dim);
+    size_t block = p->block ? p->block : kpca_nys_block_rows(l, l, dim);
+    if (block > n && n > 0) /* no block holds more rows than there are */
+        block = n;
     char what[160];
     snprintf(what, sizeof what, "Nystrom kernel PCA with %zu landmarks of %zu values (blocks of %zu rows)", l, dim,
              block);
