@@ -429,37 +429,6 @@ void cli_read_summary(const char *spec, const cli_input *in, const kpca_dataset 
     }
 }
 
-int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi)
-{
-    memset(ro, 0, sizeof *ro);
-    ro->format = KPCA_FMT_AUTO;
-    *lo = *hi = 0.0;
-    if (in->format != NULL && kpca_format_parse(in->format, &ro->format) != 0) {
-        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);
-    }
-    if (in->header != NULL) {
-        if (strcmp(in->header, "yes") == 0)
-            ro->header = KPCA_HEADER_YES;
-        else if (strcmp(in->header, "no") == 0)
-            ro->header = KPCA_HEADER_NO;
-        else if (strcmp(in->header, "auto") != 0)
-            return cli_usage("option '--header': expected yes, no or auto, got '%s'", in->header);
-    }
-    ro->label = in->label;
-    ro->labels = in->labels;
-    ro->columns = in->columns;
-    ro->drop = in->drop;
-    if (in->decimal != NULL) {
-        if (strcmp(in->decimal, ",") != 0 && strcmp(in->decimal, ".") != 0)
-            return cli_usage("option '--decimal': expected . or , (the decimal mark), got '%s'", in->decimal);
-        ro->decimal = in->decimal[0];
-    }
-    if (in->range != NULL && cli_parse_range(in->range, lo, hi) != 0) {
-        return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
-    }
-    return 0;
-}
-
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
 {
     kpca_error err;
