@@ -68,7 +68,7 @@ fit() {
     fi
     say "fit $name: $*"
     # shellcheck disable=SC2068
-    /usr/bin/time -f "%e %M" -o "$work/$name.fit" "$KPCA" fit -q -d 3 -m "$m" "$@" data/zip.train.gz \
+    /usr/bin/time -f "%e %M" -o "$work/$name.fit" "$KPCA" fit -q -d 3 -m "$m" --sample first "$@" data/zip.train.gz \
         -o "$work/$name.h5"
 }
 

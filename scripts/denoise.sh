@@ -75,7 +75,7 @@ for m in $methods; do
     [ "$m" != pca ] || [ "$k" -le 256 ] || k=256
     say "== fit $m on $subset digits ($k components)"
     # shellcheck disable=SC2046
-    "$KPCA" fit -q $(fitopts "$m") -m "$subset" -k "$k" data/zip.train.gz -o "$work/$m.model"
+    "$KPCA" fit -q $(fitopts "$m") -m "$subset" --sample first -k "$k" data/zip.train.gz -o "$work/$m.model"
 done
 
 # one row per method and component count

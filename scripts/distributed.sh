@@ -88,7 +88,7 @@ data_for() {
     29164) [ -s "$work/usps-x4.txt" ] || sh scripts/shifted-usps.sh --copies 4 --out "$work/usps-x4.txt"
            echo "$work/usps-x4.txt" ;;
     *) [ "$1" -lt 7291 ] 2>/dev/null || { echo "distributed.sh: no data set of $1 points (7291, 14582, 29164 or fewer than 7291)" >&2; exit 2; }
-       echo data/zip.train.gz ;; # the first M digits (fit -m M)
+       echo data/zip.train.gz ;; # the first M digits (fit -m M --sample first)
     esac
 }
 
@@ -128,7 +128,7 @@ for mp in $runs; do
         # every rank under /usr/bin/time, its report named by its rank
         # shellcheck disable=SC2016
         lib_spawn mpirun --oversubscribe -n "$p" sh -c 'exec /usr/bin/time -f "%M %e" -o "$0.rank$OMPI_COMM_WORLD_RANK" "$@"' \
-            "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" --eig "$e" "$data" -o "$run.h5" 2>"$run.log"
+            "$run" "$KPCA_MPI" fit -v -d 3 -k "$k" -m "$m" --eig "$e" --sample first "$data" -o "$run.h5" 2>"$run.log"
         mpid=$!
         stopped=0
         if [ "$stop_after" -gt 0 ]; then

@@ -173,7 +173,7 @@ mkdir -p "$nz"
 if [ -n "$force" ] || [ ! -f "$nz/svm.csv" ]; then
     say "== first: d = 1 with --tol 0"
     maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
-    lib_run "$KPCA" fit -q -d 1 --tol 0 -k "$maxk" -m "$ntrain" "$work/first/train.gz" -o "$nz/d1.model"
+    lib_run "$KPCA" fit -q -d 1 --tol 0 -k "$maxk" -m "$ntrain" --sample first "$work/first/train.gz" -o "$nz/d1.model"
     for part in train test; do
         lib_run "$KPCA" transform -q "$nz/d1.model" "$work/first/$part.gz" -o "$nz/$part.h5"
     done

@@ -109,7 +109,7 @@ threshold_acc() {
 nax=19 # the mean digit and 19 axes fill a 4 x 5 grid
 say "== eigen-digits: linear PCA on the first $subset training digits"
 lin="$work/linear-m$subset.model"
-"$KPCA" fit -q --kernel linear -m "$subset" -k "$nax" data/zip.train.gz -o "$lin"
+"$KPCA" fit -q --kernel linear -m "$subset" --sample first -k "$nax" data/zip.train.gz -o "$lin"
 "$KPCA" info -e "$lin" >"$work/linear.info"
 # the background b and b + 2 e_j for every pixel j, ESL text with label 0
 awk 'BEGIN { for (j = 0; j <= 256; j++) { printf "0"; for (i = 1; i <= 256; i++) printf " %d", (i == j ? 1 : -1); printf "\n" } }' \
@@ -181,7 +181,7 @@ rbf|--kernel rbf|kernel PCA, RBF, default σ'
 put "$projections" | while IFS='|' read -r slug opts title; do
     say "== 2-D: $title, fit on the first $subset training digits"
     # shellcheck disable=SC2086
-    "$KPCA" fit -q $opts -m "$subset" -k 2 data/zip.train.gz -o "$work/$slug-2d.model"
+    "$KPCA" fit -q $opts -m "$subset" --sample first -k 2 data/zip.train.gz -o "$work/$slug-2d.model"
     "$KPCA" transform -q "$work/$slug-2d.model" data/zip.train.gz -o "$work/$slug-2d.train.csv"
     "$KPCA" transform -q "$work/$slug-2d.model" data/zip.test.gz -o "$work/$slug-2d.test.csv"
 done
@@ -291,7 +291,7 @@ tmpfiles="$tmpfiles $tmp"
     put "![the mean digit and the first $nax principal axes of linear PCA](eigendigits.png)"
     put
     put "The mean of the first $subset training digits and the first $nax principal axes"
-    put "of linear PCA (\`kpca fit --kernel linear -m $subset\`), each titled with its"
+    put "of linear PCA (\`kpca fit --kernel linear -m $subset --sample first\`), each titled with its"
     put "eigenvalue's share of the trace. The axes were read off \`kpca transform\`:"
     put "v_c[j] = (z_c(b + 2 e_j) − z_c(b)) / 2 with b the all −1 (blank) digit."
     put
@@ -322,7 +322,7 @@ tmpfiles="$tmpfiles $tmp"
     put "$projections" | while IFS='|' read -r slug opts title; do
         acc=$(nearest_mean "$work/$slug-2d.train.csv" "$work/$slug-2d.test.csv")
         [ -n "$acc" ] || die "no nearest-mean accuracy for $slug"
-        put "| $title | \`$opts -m $subset -k 2\` | $acc |"
+        put "| $title | \`$opts -m $subset --sample first -k 2\` | $acc |"
     done
     put
     put "## Two concentric circles: \`circles.png\`"

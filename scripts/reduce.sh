@@ -101,7 +101,7 @@ evaluate() {
 for d in $degrees; do
     model="$work/d$d.h5"
     say "d=$d: fit on $subset digits, $maxk components"
-    lib_run "$KPCA" fit -q -d "$d" -m "$subset" -k "$maxk" data/zip.train.gz -o "$model"
+    lib_run "$KPCA" fit -q -d "$d" -m "$subset" --sample first -k "$maxk" data/zip.train.gz -o "$model"
     for k in $ks; do
         lib_run "$KPCA" transform -q -k "$k" "$model" data/zip.test.gz -o "$work/d$d.test.h5"
         ptime=$(project "$model" "$work/d$d.train.h5" "$k")
@@ -138,7 +138,7 @@ for m in $(echo "$sizes" | tr ',' ' '); do
         done_ny="$done_ny$m:$kk "
         nm="$work/ny-d$nd-l$m-k$kk.h5"
         t0=$(date +%s.%N)
-        lib_run "$KPCA" fit -q -d $nd -m "$subset" --solver nystrom --landmarks "$m" -k "$kk" data/zip.train.gz -o "$nm"
+        lib_run "$KPCA" fit -q -d $nd -m "$subset" --sample first --solver nystrom --landmarks "$m" -k "$kk" data/zip.train.gz -o "$nm"
         t1=$(date +%s.%N)
         rsec=$(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')
         got=$("$KPCA" info "$nm" | awk '$1 == "components" { print $2 }')

@@ -12,8 +12,9 @@
 #   --degrees "D..."  degrees (default: 1 2 3 4 5 6)
 #   --components L    component counts (default: 64,128,256,512,1024,2048)
 #   --subset M        fit points (default: 3000)
-#   --seed S          0: the first M training digits (default); else a
-#                     random subset drawn with seed S
+#   --seed S          0: the first M training digits (default; kpca fit
+#                     --sample first); else a uniform random subset drawn
+#                     with seed S (--sample random --seed S)
 #   --smooth SIGMA    blur the digits by a Gaussian of SIGMA pixels before
 #                     fit and transform (kpca --smooth; default: none)
 #   --eval "OPTS"     options for kpca eval (default: the headline protocol)
@@ -128,6 +129,9 @@ maxk=$(echo "$comps" | tr ',' '\n' | sort -n | tail -n 1)
 # kpca had --precision, so that its cached steps still serve
 fitdir="$work/fit-m$subset-s$seed${smooth:+-smooth$smooth}$([ "$prec" = double ] || echo "-$prec")"
 smoothopt=${smooth:+--smooth $smooth}
+# the fit rows, drawn as named here (kpca fit's own default draw is
+# stratified by label)
+case "$seed" in 0) sampleopt="--sample first" ;; *) sampleopt="--sample random -s $seed" ;; esac
 precopt=${precision:+--precision $precision}
 # cells depend on the fit and on the eval options: one directory per pair
 evaltag=$(printf '%s' "$evalopts" | tr -c 'A-Za-z0-9.,=-' '_')
@@ -157,7 +161,7 @@ for d in $degrees; do
         [ "$(printf '%s\n' "$info" | awk '$1 == "precision" { p = $2 } END { print p == "" ? "double" : p }')" != "$prec" ]; then
         say "== d=$d: fit on $subset digits"
         # shellcheck disable=SC2086
-        lib_run "$KPCA" fit -q $smoothopt $precopt -d "$d" -m "$subset" -s "$seed" -k "$maxk" "$train" -o "$model"
+        lib_run "$KPCA" fit -q $smoothopt $precopt -d "$d" -m "$subset" $sampleopt -k "$maxk" "$train" -o "$model"
         rm -f "$fitdir/d$d.train.h5" "$fitdir/d$d.test.h5" "$celldir/d$d.csv"
     else
         reused=1

@@ -81,7 +81,7 @@ measure() {
     tmpfiles="$tmpfiles $tf $model"
     # shellcheck disable=SC2086
     OPENBLAS_NUM_THREADS=1 "$TIME" -f '%U %S %e %M' -o "$tf" \
-        "$KPCA" fit -q -d 3 -m "$m" -k "$k" $opts "$d" -o "$model" || die "kpca fit failed ($s, M = $m)"
+        "$KPCA" fit -q -d 3 -m "$m" --sample first -k "$k" $opts "$d" -o "$model" || die "kpca fit failed ($s, M = $m)"
     awk -v s="$s" -v m="$m" -v k="$k" 'END { printf "%s,%s,%s,%.3f,%.3f,%.1f\n", s, m, k, $1 + $2, $3, $4 / 1024 }' \
         "$tf" >"$row.tmp"
     mv "$row.tmp" "$row"

@@ -55,7 +55,7 @@ echo "$kernels" | while IFS='|' read -r name opts; do
     if [ ! -f "$model" ]; then
         echo "spectrum.sh: fit $name ($opts) on $subset digits" >&2
         # shellcheck disable=SC2086
-        "$KPCA" fit -q $opts -m "$subset" data/zip.train.gz -o "$model"
+        "$KPCA" fit -q $opts -m "$subset" --sample first data/zip.train.gz -o "$model"
     fi
     # through a file, not a pipe: set -e sees kpca spectrum fail
     "$KPCA" spectrum -q --csv "$work/$name-m$subset.spectrum.csv" "$model" >/dev/null

@@ -551,18 +551,14 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
                       model->dim);
         return KPCA_EFORMAT;
     }
+    if (cli_check_names(model, model_path, ds, data_path) != 0)
+        return KPCA_EFORMAT;
     kpca_error err;
     if (kpca_kernel_check_data(&model->kernel, ds->x, ds->n, ds->dim, &err) != KPCA_OK) {
         cli_error("'%s': %s", data_path, err.msg);
         return err.code;
     }
-    double lo, hi, span = model->input_hi - model->input_lo;
-    kpca_dataset_range(ds, &lo, &hi);
-    /* (a precomputed kernel's values are no points to rescale) */
-    if (span > 0 && model->kernel.type != KPCA_KERNEL_PRECOMPUTED &&
-        (fabs(lo - model->input_lo) > 0.25 * span || fabs(hi - model->input_hi) > 0.25 * span))
-        cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]; "
-                 "rescale with --input-range?", data_path, lo, hi, model->input_lo, model->input_hi);
+    cli_warn_range(model, ds, data_path);
     return 0;
 }
 
@@ -596,6 +592,8 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     }
     cli_input as_fitted = *in;
     as_fitted.smooth = model->smooth;
+    as_fitted.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
+    as_fitted.nselect = model->colnames != NULL ? model->dim : 0;
     int r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);

@@ -102,6 +102,10 @@ typedef struct {
     const char *header; /* --header yes|no|auto; NULL: auto */
     const char *label;  /* --label COL; NULL: the default column */
     const char *labels; /* --labels FILE; NULL: none */
+    const char *const *select; /* the value columns to read by header name, in
+                                * this order (a model's fit columns: kpca_read_opts
+                                * select); NULL: none */
+    size_t nselect;
     const char *columns; /* --columns LIST; NULL: all */
     const char *drop;    /* --drop LIST; NULL: none */
     const char *decimal; /* --decimal MARK; NULL: '.' */
@@ -123,7 +127,8 @@ void cli_read_summary(const char *spec, const cli_input *in, const kpca_dataset 
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file);
 /* A data file read a block of rows at a time (rows.c), for the streamed
  * Nyström fit: the row source (io/rowsrc.h) with the input options applied
- * to each block as cli_read_input applies them to a whole file, through
+ * to each block as cli_read_input applies them to a whole file (then
+ * std_mean, std_scale when set: kpca_standardize), through
  * `feed` (core/nystream.h), which hands out the fit rows: the file's rows
  * idx[0..m) (ascending; all of them when idx is NULL).  The rows are also
  * checked against `kernel`'s rule for its data (chi2: non-negative), when
@@ -136,6 +141,7 @@ typedef struct {
     const cli_input *in;
     double lo, hi;             /* --input-range */
     size_t side;               /* --smooth: the images' side (0: none) */
+    const double *std_mean, *std_scale; /* a standardisation after the options (borrowed; NULL: none) */
     const kpca_kernel *kernel; /* borrowed; NULL: no check */
     const size_t *idx;         /* borrowed; NULL: all rows */
     size_t n;                  /* the file's rows (cli_rows_count) */
@@ -157,42 +163,66 @@ void cli_rows_close(cli_rows *r);
  * own rows); NULL in the plain kpca. */
 extern const kpca_nys_comm *cli_nys_comm;
 
+/* How fit's rows are drawn from a file's n rows (--subset, --sample):
+ * FIRST the first m (all of them when m = n), RANDOM kpca_subset_indices,
+ * STRATIFIED kpca_subset_stratified on the labels. */
+typedef enum { CLI_DRAW_FIRST = 0, CLI_DRAW_RANDOM, CLI_DRAW_STRATIFIED } cli_draw;
+/* The m fit rows of n (ascending, new: free them) as `draw` says with seed
+ * (labels y: STRATIFIED only), the classes seen into *nclasses (may be
+ * NULL).  0 or the exit code (reported). */
+int cli_draw_rows(size_t n, const int *y, size_t m, cli_draw draw, long seed, size_t **idx, size_t *nclasses);
+/* "first", "random", "stratified"; cli_draw_parse: 0, or -1 for other names. */
+const char *cli_draw_name(cli_draw d);
+int cli_draw_parse(const char *name, cli_draw *out);
+
 /* The streamed Nyström fit of kpca fit (fit_rows.c): DATA read a block at
- * a time through cli_rows, the fit rows drawn by index.  cli_fit_rows_open
- * opens DATA (in, data: borrowed), counts its rows, draws the fit rows
- * (subset M of them, 0: all; seed as kpca_subset_indices takes it) and
- * sets the kernel's defaults that need the data (sigmoid and laplacian
- * gamma 1/dim when gamma_given is 0, rbf sigma by a pass over the fit rows
- * when sigma_given is 0, each process its rows with cli_nys_comm) and
- * p->landmarks (landmarks, or the default capped by the fit rows).  0, or
- * the exit code once reported (nothing left open). */
+ * a time through cli_rows, the fit rows drawn by index.  The steps, in
+ * order: open (DATA and its row count; in borrowed), labels (every row's,
+ * for a stratified draw: one pass, n ints), select (the fit rows: idx
+ * taken over, m of them, checked against kernel's data rule as they are
+ * read), stats (a pass over the fit rows, each process its own with
+ * cli_nys_comm: every column's mean, population sd, range; with
+ * `standardize` the standardisation of kpca_standardize_fit, which the
+ * rows get from then on, and rbf's default sigma of the rows as the fit
+ * sees them), then run or partial, and close.  Each returns 0 or the exit
+ * code once reported. */
 typedef struct {
     cli_rows rows;
-    size_t *idx;       /* the fit rows among DATA's (owned; NULL: the first m) */
-    size_t nall, m;    /* DATA's rows, the fit rows */
-    const char *data;  /* DATA as given (a spool's path for a stream) */
-    long seed;         /* the subset's seed */
+    size_t *idx;          /* the fit rows among DATA's (owned) */
+    size_t nall, m;       /* DATA's rows, the fit rows */
+    int unlabelled;       /* DATA has no labels */
+    const char *data;     /* DATA as given (a spool's path for a stream) */
+    char **colnames;      /* the value columns' names (owned; NULL: none) */
+    double *mean, *sd, *lo, *hi; /* the fit rows' column statistics (dim each, one block, owned) */
+    unsigned char *flag;  /* standardize: the constant columns (dim, owned) */
+    size_t nconst;        /* their number */
+    double *std_mean, *std_scale; /* standardize: the standardisation (owned; NULL: none) */
+    double sigma;         /* rbf's default sigma of the fit rows */
 } cli_fit_rows;
-int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in, size_t subset, long seed,
-                      size_t landmarks, int gamma_given, int sigma_given, kpca_fit_params *p);
+int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in);
+int cli_fit_rows_labels(cli_fit_rows *fr, int **y);
+void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_kernel *kernel);
+int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *comm);
 /* The fit on the rows (kpca_nystrom_fit_rows; kpca-mpi: each rank its
  * rows, through cli_nys_comm): *model and *info as kpca_model_fit leaves
- * them.  0 or the exit code (reported). */
+ * them. */
 int cli_fit_rows_run(cli_fit_rows *fr, const kpca_fit_params *p, kpca_model *model, kpca_fit_info *info);
 /* kpca fit --partial: the accumulator of the fit rows `range` ("A:B",
  * 0-based from A up to B, either end left out for the first or the last
  * row; or "I/P": part I of P equal parts, from 0; NULL: all) written to
- * the partial file `output` (cli_partial_write), the landmarks and basis
- * being those of the whole fit.  0 or the exit code (reported). */
+ * the partial file `output` (cli_partial_write) with the landmarks and
+ * basis of the whole fit and how its rows were drawn (subset: the model's
+ * text of it; draw and seed). */
 int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char *range, const cli_input *in,
-                         const char *output);
+                         const char *subset, cli_draw draw, long seed, const char *output);
 void cli_fit_rows_close(cli_fit_rows *fr);
 
 /* A partial file (partial.c; docs/file-formats.md, "Partial file"): the
  * accumulator of a range of a Nyström fit's rows with everything kpca
  * merge needs to check that the partials belong together (the kernel, the
  * landmarks and basis themselves, the fit rows and how they were drawn, the
- * input options) and to make the sign pass over DATA. */
+ * input options and the standardisation) and to make the sign pass over
+ * DATA. */
 #define CLI_PARTIAL_FORMAT "kpca-partial"
 #define CLI_PARTIAL_VERSION 1
 #define CLI_PARTIAL_NOPTS 8 /* the input options kept as text */
@@ -205,7 +235,10 @@ typedef struct {
     size_t lo, hi;        /* this file's fit rows [lo, hi) */
     char data[KPCA_SOURCE_MAX]; /* DATA as the user named it */
     size_t nall;          /* DATA's rows */
-    long subset_seed;     /* the fit rows: DATA's first n (0), else kpca_subset_indices' draw with it */
+    cli_draw draw;        /* how the fit rows were drawn from them (cli_draw_rows) */
+    long seed;            /* with this seed */
+    char subset[KPCA_SOURCE_MAX]; /* the model's text of it */
+    double *std_mean, *std_scale; /* --standardize's (dim each, owned; NULL: none) */
     char opts[CLI_PARTIAL_NOPTS][CLI_PARTIAL_OPT_MAX]; /* --format, --header, --label, --labels, --columns,
                                                          * --drop, --decimal, --input-range as given ("": none) */
     long round;           /* --round (-1: none) */
@@ -214,7 +247,8 @@ typedef struct {
 } cli_partial;
 /* Writes pt to path (sealed, all or nothing).  0 or the exit code. */
 int cli_partial_write(const char *path, const cli_partial *pt);
-/* Reads path into *pt, its arrays (landmarks, basis, accumulator) only when
+/* Reads path into *pt, its arrays (landmarks, basis, accumulator,
+ * standardisation) only when
  * `arrays`; checks the format, version, sizes and finite values.  0 or the
  * exit code (reported; *pt then empty). */
 int cli_partial_read(const char *path, int arrays, cli_partial *pt);
@@ -236,20 +270,61 @@ void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
  * returns buf. */
 #define CLI_NUMBER_MAX 32
 const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
-/* Checks that DATA fits MODEL: the same dimension (else reports it and
+/* modeldata.c: "'NAME'" of column j (0-based) when names has one, else
+ * "column J" (1-based), into buf; returns buf. */
+#define CLI_COLUMN_MAX 96
+const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX]);
+/* 1 when data of dim columns with these per-column ranges [lo[j], hi[j]]
+ * look like images: dim a square of side >= 4 (16 values or more), and the
+ * columns sharing one value range: at least half of them span at least
+ * half of the overall range min lo .. max hi (pixels of one scale, such as
+ * USPS's [-1, 1] or 0..255; tabular data, whose columns each have their own
+ * range and unit, does not pass).  0 otherwise. */
+int cli_image_like(size_t dim, const double *lo, const double *hi);
+/* Checks that DATA (as read: after --input-range, --round and the
+ * smoothing, before the standardisation) fits MODEL: the same dimension,
+ * and the same column names where both have them (else reports it and
  * returns KPCA_EFORMAT; a precomputed kernel's: the width of its kernel
- * matrix), values the kernel takes (chi2: non-negative; KPCA_EFORMAT) and,
- * as a warning, a similar value range (not for a precomputed kernel). */
+ * matrix; cli_check_names), values the kernel takes (chi2: non-negative;
+ * KPCA_EFORMAT); then cli_warn_range (not for a precomputed kernel, which
+ * has no points). */
 int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
                          const char *data_path);
+/* DATA's value column names against the model's where both have them (the
+ * same dimension): KPCA_EFORMAT (reported) for a difference, else 0. */
+int cli_check_names(const kpca_model *model, const char *model_path, const kpca_dataset *ds, const char *data_path);
+/* Warns of DATA's values outside the fit data's range by a margin that
+ * matters (modeldata.c), the model's ranges taken back to DATA's units when
+ * it standardises:
+ *  - data that looks like images (cli_image_like of the model points'
+ *    column ranges): when DATA's smallest or largest value lies more than a
+ *    quarter of the fit range's width from the fit's (input_lo, input_hi),
+ *    a warning that advises --input-range (a standardised model: no advice);
+ *  - other data: when a value of column j lies outside the fit points'
+ *    range [lo_j, hi_j] of that column by more than half its width
+ *    (hi_j - lo_j; for a column constant at fit, any other value), a
+ *    warning that names how many values and columns and the first such
+ *    column, with no advice of --input-range.  The model points are the
+ *    fit points for the kernel centring; for Nystrom and reduced models
+ *    every column's range is the fit data's overall one (input_lo,
+ *    input_hi).
+ * An ordinary random train/test split stays inside those margins.  Cost:
+ * two passes over DATA and the model points; nothing when out of memory. */
+void cli_warn_range(const kpca_model *model, const kpca_dataset *ds, const char *data_path);
 /* Loads MODEL and reads DATA for it (cli_read_input, then
- * cli_check_model_data), smoothed as the model's fit data was (its `smooth`):
- * a --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
+ * cli_check_model_data), smoothed as the model's fit data was (its `smooth`)
+ * and, when the model has column names, its value columns selected by
+ * those names (a text file with a header; other files by position): a
+ * --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
  * values named), and so are --input-range and --round for a precomputed
- * kernel's model.  0, or an exit code (reported) with neither left
- * allocated. */
+ * kernel's model.  DATA is not standardised (cli_standardize).  0, or an
+ * exit code (reported) with neither left allocated. */
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
                         kpca_dataset *ds);
+/* Standardises the n rows x (the model's dim values each) as the model's
+ * fit data was (kpca_standardize with its std_mean, std_scale); nothing for
+ * a model without them. */
+void cli_standardize(const kpca_model *model, double *x, size_t n);
 /* Parses "LO,HI" (LO < HI). */
 int cli_parse_range(const char *s, double *lo, double *hi);
 /* Parses "X1,X2,..." of numbers in [min, max] into a new array. */

@@ -12,6 +12,8 @@ void cli_partial_free(cli_partial *pt)
 {
     kpca_nys_setup_free(&pt->setup);
     kpca_free(pt->acc);
+    kpca_free(pt->std_mean);
+    kpca_free(pt->std_scale);
     memset(pt, 0, sizeof *pt);
 }
 
@@ -48,7 +50,9 @@ int cli_partial_write(const char *path, const cli_partial *pt)
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "rows_to", (long)pt->hi, &err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "data", pt->data, &err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "data_rows", (long)pt->nall, &err);
-    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "subset_seed", pt->subset_seed, &err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "sample", cli_draw_name(pt->draw), &err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "sample_seed", pt->seed, &err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "subset", pt->subset, &err);
     for (size_t i = 0; st == KPCA_OK && i < CLI_PARTIAL_NOPTS; i++)
         st = kpca_h5_attr_write_string(f, path, cli_partial_opts[i], pt->opts[i], &err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "round", pt->round, &err);
@@ -57,6 +61,11 @@ int cli_partial_write(const char *path, const cli_partial *pt)
     if (st == KPCA_OK) st = kpca_h5_write_ints(f, path, "landmark_labels", l, s->y, &err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "basis", d_w, s->basis.w, &err);
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "accumulator", d_acc, pt->acc, &err);
+    const size_t d_dim[2] = {s->dim, 0};
+    if (st == KPCA_OK && pt->std_mean != NULL)
+        st = kpca_h5_write_doubles(f, path, "std_mean", d_dim, pt->std_mean, &err);
+    if (st == KPCA_OK && pt->std_mean != NULL)
+        st = kpca_h5_write_doubles(f, path, "std_scale", d_dim, pt->std_scale, &err);
     st = kpca_h5_writer_close(&w, st, &err);
     return st == KPCA_OK ? 0 : cli_fail(&err);
 }
@@ -108,7 +117,11 @@ static kpca_status read_attrs(hid_t f, const char *path, cli_partial *pt, kpca_e
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown landmark method '%s'", path, name);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "tol", &pt->tol, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "data", pt->data, sizeof pt->data, err);
-    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "subset_seed", &pt->subset_seed, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_string(f, path, "sample", name, sizeof name, err);
+    if (st == KPCA_OK && cli_draw_parse(name, &pt->draw) != 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown sample '%s'", path, name);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "sample_seed", &pt->seed, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "subset", pt->subset, sizeof pt->subset, err);
     for (size_t i = 0; st == KPCA_OK && i < CLI_PARTIAL_NOPTS; i++)
         st = kpca_h5_attr_read_text(f, path, cli_partial_opts[i], pt->opts[i], sizeof pt->opts[i], err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "round", &pt->round, err);
@@ -165,6 +178,14 @@ int cli_partial_read(const char *path, int arrays, cli_partial *pt)
     if (st == KPCA_OK) st = read_array(f, path, "landmarks", l, s->dim, &s->x, &err);
     if (st == KPCA_OK) st = read_array(f, path, "basis", r, l, &s->basis.w, &err);
     if (st == KPCA_OK) st = read_array(f, path, "accumulator", kpca_nys_acc_packed(l, r), 0, &pt->acc, &err);
+    if (st == KPCA_OK && H5Lexists(f, "std_mean", H5P_DEFAULT) > 0) {
+        st = read_array(f, path, "std_mean", s->dim, 0, &pt->std_mean, &err);
+        if (st == KPCA_OK) st = read_array(f, path, "std_scale", s->dim, 0, &pt->std_scale, &err);
+        for (size_t j = 0; st == KPCA_OK && j < s->dim; j++)
+            if (!isfinite(pt->std_mean[j]) || !(pt->std_scale[j] > 0.0 && isfinite(pt->std_scale[j])))
+                st = kpca_fail(&err, KPCA_EFORMAT, "'%s': the standardisation of column %zu is not finite and "
+                               "positive", path, j + 1);
+    }
     size_t ny = 0;
     if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "landmark_labels", &ny, &s->y, &err);
     if (st == KPCA_OK && ny != l)

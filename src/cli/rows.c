@@ -26,6 +26,8 @@ int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *h
     }
     ro->label = in->label;
     ro->labels = in->labels;
+    ro->select = in->select;
+    ro->nselect = in->nselect;
     ro->columns = in->columns;
     ro->drop = in->drop;
     if (in->decimal != NULL) {
@@ -66,13 +68,15 @@ static kpca_status prepare(cli_rows *r, double *x, size_t rows, kpca_error *err)
         if (st != KPCA_OK)
             return st;
     }
-    if (r->kernel != NULL)
+    if (r->kernel != NULL) /* the data as read, as cli_read_input's caller checks it */
         for (size_t i = 0; i < rows; i++) {
             const size_t at = r->at + i, row = r->idx != NULL ? r->idx[at] : at;
             kpca_error why;
             if (kpca_kernel_check_rows(r->kernel, x + i * dim, 1, dim, row, &why) != KPCA_OK)
                 return kpca_fail(err, KPCA_EFORMAT, "'%s': %s", r->spec, why.msg);
         }
+    if (r->std_mean != NULL)
+        kpca_standardize(x, rows, dim, r->std_mean, r->std_scale);
     return KPCA_OK;
 }
 

@@ -7,7 +7,7 @@
  *   file/      atomic outputs, clobber checks, input names, HDF5 helpers
  *   io/        dataset readers, feature files
  *   core/      kernels, Gram products, centring, eigensolvers, approximate solvers,
- *              the model, its file and projection, image smoothing
+ *              the model, its file and projection, image smoothing, standardisation
  *   ext/       pre-images and reduced sets, built on a fitted model
  *   classify/  classifiers on features (LIBSVM, LIBLINEAR, LDA), evaluation
  *
@@ -37,6 +37,7 @@
 #include "core/nystream.h"
 #include "core/model.h"
 #include "core/smooth.h"
+#include "core/standardize.h"
 
 #include "ext/preimage.h"
 #include "ext/reduce.h"

@@ -68,15 +68,16 @@ setup() {
     [ -s "$D/train.h5" ] || fail "setup_file could not write the data"
 }
 
-# project NAME FILE [OPTIONS]: fits a model of FILE (degree 3, M = 200,
+# project NAME FILE [OPTIONS]: fits a model of FILE (degree 3, its first 200 rows,
 # k = 12) and projects the one test file with it to $OUT/NAME.csv; the
-# model's description, without the line naming its source, to $OUT/NAME.info
+# model's description, without the lines naming its source and saying whether
+# a header named its columns, to $OUT/NAME.info
 project() {
     local name="$1" file="$2"
     shift 2
-    "$KPCA" fit -q -d 3 -m 200 -k 12 "$@" "$file" -o "$OUT/$name.h5"
+    "$KPCA" fit -q -d 3 -m 200 --sample first -k 12 "$@" "$file" -o "$OUT/$name.h5"
     "$KPCA" transform -q "$OUT/$name.h5" "$D/test.esl" -o "$OUT/$name.csv"
-    "$KPCA" info "$OUT/$name.h5" | grep -v '^source ' >"$OUT/$name.info"
+    "$KPCA" info "$OUT/$name.h5" | grep -v -e '^source ' -e '^column_names ' >"$OUT/$name.info"
 }
 
 # same NAME: NAME's projection and description are the ESL model's

@@ -14,8 +14,10 @@ setup() {
     head_rows "$DATA/zip.train.gz" 1200 "$TMP/fit.txt"
 }
 
-# same_model A.h5 B.h5 [TOL [nolabels]]: two Nyström models agree to TOL
-# (default 1e-10): landmarks, labels (unless nolabels), range exactly; eigenvalues relative to the
+# same_model A.h5 B.h5 [TOL [FLAGS]]: two Nyström models agree to TOL
+# (default 1e-10): landmarks, labels (unless FLAGS has nolabels), range, the
+# subset's text, the standardisation and column names (unless nocolumns)
+# exactly; eigenvalues relative to the
 # largest; trace, colmean and each component's alpha relative to their
 # largest entry, with the same signs
 same_model() {
@@ -23,11 +25,14 @@ same_model() {
 import sys, h5py, numpy as np
 a, b, tol = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r'), float(sys.argv[3])
 bad = []
-for k in ('m', 'k', 'dim', 'fit_points', 'kernel', 'solver', 'input_lo', 'input_hi'):
-    if a.attrs[k] != b.attrs[k]:
-        bad.append('%s: %s vs %s' % (k, a.attrs[k], b.attrs[k]))
+for k in ('m', 'k', 'dim', 'fit_points', 'kernel', 'solver', 'input_lo', 'input_hi', 'subset'):
+    if a.attrs.get(k) != b.attrs.get(k):
+        bad.append('%s: %s vs %s' % (k, a.attrs.get(k), b.attrs.get(k)))
+for k in ('standardize_mean', 'standardize_scale', 'columns')[:2 if 'nocolumns' in sys.argv[4] else 3]:
+    if (k in a) != (k in b) or (k in a and not np.array_equal(a[k][:], b[k][:])):
+        bad.append(k + ' differ')
 if not bad:
-    for k in ('fit_x', 'fit_y')[:1 if sys.argv[4] == 'nolabels' else 2]:
+    for k in ('fit_x', 'fit_y')[:1 if 'nolabels' in sys.argv[4] else 2]:
         if not np.array_equal(a[k][:], b[k][:]):
             bad.append(k + ' differ')
     ea, eb = a['eigenvalues'][:], b['eigenvalues'][:]
@@ -62,7 +67,7 @@ EOF
         run --separate-stderr "$KPCA" fit --solver nystrom --landmarks 150 -k 20 "$TMP/$f" -o "$OUT/m.h5"
         assert_status 0
         assert_stderr_contains "read in blocks" "the sign pass"
-        same_model "$TMP/esl.h5" "$OUT/m.h5" 0 "$([ "$f" != fit.npy ] || echo nolabels)"
+        same_model "$TMP/esl.h5" "$OUT/m.h5" 0 "$([ "$f" != fit.npy ] || echo nolabels) nocolumns"
         rm -f "$OUT/m.h5"
     done
     run --separate-stderr "$KPCA" fit -q --solver nystrom --landmarks 150 -k 20 - -o "$OUT/stdin.h5" <"$TMP/fit.txt"
@@ -73,8 +78,8 @@ EOF
     same_model "$TMP/esl.h5" "$OUT/pipe.h5" 0
 }
 
-@test "fit --partial over three row ranges, merged in any order, is the single-process model (subset, input options)" {
-    local args="--solver nystrom --landmarks 120 -k 15 -m 1000 -s 7 --input-range -1,1 --round 2"
+@test "fit --partial over three row ranges, merged in any order, is the single-process model (subset, options, standardised)" {
+    local args="--solver nystrom --landmarks 120 -k 15 -m 1000 -s 7 --input-range -1,1 --round 2 --standardize"
     # shellcheck disable=SC2086
     "$KPCA" fit -q $args "$TMP/fit.txt" -o "$TMP/one.h5"
     # shellcheck disable=SC2086
@@ -89,8 +94,8 @@ EOF
     assert_status 0
     assert_stderr_contains "merge: 3 parts, 1000 fit rows"
     same_model "$TMP/one.h5" "$OUT/merged.h5"
-    [ "$("$PY" -c 'import h5py, sys; print(h5py.File(sys.argv[1])["/"].attrs["source"].decode())' "$OUT/merged.h5")" = \
-      "$TMP/fit.txt: 1000 of 1200 rows, random subset, seed 7" ] || fail "the merged model's source differs"
+    [ "$("$PY" -c 'import h5py, sys; print(h5py.File(sys.argv[1]).attrs["source"].decode())' "$OUT/merged.h5")" = \
+      "$TMP/fit.txt: stratified by label 1000 of 1200 rows, seed 7" ] || fail "the merged model's source differs"
     # part I of P: the ranges of P equal parts
     local p
     for p in 0 1 2 3; do

@@ -91,7 +91,7 @@ features() {
     assert_no_output "$OUT/z.svm"
     run --separate-stderr "$KPCA" eval -q "$OUT/z.h5" "$OUT/z.h5"
     assert_status 2
-    assert_stderr_contains "'$OUT/z.h5' has no labels: kpca eval needs labelled TRAIN and TEST"
+    assert_stderr_contains "'$OUT/z.h5' has no labels: kpca eval trains on labelled TRAIN"
 }
 
 @test "transform -o f.npy writes float64 n x k that numpy reads" {

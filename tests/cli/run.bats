@@ -114,9 +114,12 @@ esl_run() {
         "$KPCA" transform -q "$TMP/m$rep.h5" "$DATA/zip.test.gz" -o "$TMP/z$rep.svm"
     done
     cmp "$TMP/z1.svm" "$TMP/z2.svm"
-    "$KPCA" fit -q -d 2 -m 200 -k 8 "$DATA/zip.train.gz" -o "$TMP/m0.h5"
+    "$KPCA" fit -q -d 2 -m 200 --sample first -k 8 "$DATA/zip.train.gz" -o "$TMP/m0.h5"
     "$KPCA" transform -q "$TMP/m0.h5" "$DATA/zip.test.gz" -o "$TMP/z0.svm"
     ! cmp -s "$TMP/z0.svm" "$TMP/z1.svm" || fail "--seed 42 gave the first rows"
+    "$KPCA" fit -q -d 2 -m 200 -k 8 "$DATA/zip.train.gz" -o "$TMP/m9.h5"
+    "$KPCA" transform -q "$TMP/m9.h5" "$DATA/zip.test.gz" -o "$TMP/z9.svm"
+    ! cmp -s "$TMP/z9.svm" "$TMP/z1.svm" || fail "--seed 42 gave the default seed's rows"
 }
 
 @test "determinism: eval prints the same table twice" {

@@ -63,7 +63,7 @@ kfeatures() {
     shift 2
     head_rows "$DATA/zip.train.gz" "$m" "$TMP/train.txt"
     head_rows "$DATA/zip.test.gz" 500 "$TMP/test.txt"
-    run --separate-stderr "$KPCA" fit -q "$@" -m "$m" -k "$k" "$DATA/zip.train.gz" -o "$TMP/model.h5"
+    run --separate-stderr "$KPCA" fit -q "$@" -m "$m" --sample first -k "$k" "$DATA/zip.train.gz" -o "$TMP/model.h5"
     assert_status 0
     run --separate-stderr "$KPCA" transform -q "$TMP/model.h5" "$TMP/train.txt" -o "$TMP/train.h5"
     assert_status 0

@@ -116,6 +116,10 @@ printf '1 1:0.5 2:1\n2 1:-1 2:0.25\n1 1:0.3 2:-0.7\n2 1:0.9 2:0.1\n' >"$t/lin.tx
 # reduction, rho)
 "$K" fit -q -d 2 -m 20 -k 3 --smooth 0.75 data/zip.train.gz -o "$c/model/smooth.model"
 "$K" reduce -q -m 5 "$c/model/poly2.model" -o "$c/model/reduced.model"
+# version 4's optional inputs: the columns' names (a header row), the
+# standardisation (the means and scales) and the subset
+printf 'a,b,c,label\n0.5,1,2,0\n-1,0.25,3,1\n0.3,-0.7,2.5,0\n0.9,0.1,1,1\n0.2,0.4,0.6,0\n' >"$t/named.csv"
+"$K" fit -q --standardize --kernel rbf -m 4 -k 2 "$t/named.csv" -o "$c/model/inputs.model"
 # a laplacian one (gamma of another kernel) and a precomputed one
 # (gram_index in place of fit_x: 12 of 15 points of a 15 x 15 matrix)
 "$K" fit -q --kernel laplacian -m 20 -k 3 data/zip.train.gz -o "$c/model/laplacian.model"

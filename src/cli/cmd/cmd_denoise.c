@@ -148,7 +148,21 @@ int cmd_denoise(int argc, char **argv)
     pp.tol = o.tol;
     pp.plain = o.plain;
     kpca_preimage_info info;
-    st = kpca_preimage(&model, noisy.x, n, dim, o.components, &pp, z, NULL, &info, &err);
+    /* a standardised model works on standardised points: the pre-images
+     * come back in DATA's units */
+    double *in = noisy.x;
+    if (model.std_mean != NULL && (in = kpca_alloc_array(n ? n : 1, dim, sizeof(double))) == NULL)
+        st = kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu standardised points", n, dim);
+    if (st == KPCA_OK && in != noisy.x) {
+        memcpy(in, noisy.x, n * dim * sizeof(double));
+        cli_standardize(&model, in, n);
+    }
+    if (st == KPCA_OK)
+        st = kpca_preimage(&model, in, n, dim, o.components, &pp, z, NULL, &info, &err);
+    if (st == KPCA_OK && model.std_mean != NULL)
+        kpca_unstandardize(z, n, dim, model.std_mean, model.std_scale);
+    if (in != noisy.x)
+        kpca_free(in);
     double mse_in = mse(noisy.x, clean.x, n * dim), mse_out = mse(z, clean.x, n * dim);
     kpca_features_meta meta = {cli_arg_name(pos[0]), cli_arg_name(pos[1]), NULL, "kpca-preimages", 'x', 0, clean.names, clean.nnames};
     const int *labels = clean.unlabelled ? NULL : clean.y; /* none written for data without them */

@@ -15,6 +15,9 @@
 #define DEFAULT_SCALE "norm"
 #define DEFAULT_COST "10"
 #define DEFAULT_OPTIONS "--multiclass " DEFAULT_MULTICLASS " --scale " DEFAULT_SCALE " -c " DEFAULT_COST
+/* check_classes: TRAIN's integer labels are a likely regression target
+ * beyond half the points and this many classes */
+#define EVAL_MIN_TARGET_CLASSES 10
 
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
@@ -73,6 +76,10 @@ const cli_command cli_eval_command = {
     "in each file, and names in one file against integers in the other are\n"
     "an error. Test labels that TRAIN lacks are named in a warning (their\n"
     "points count as errors), and TRAIN and TEST sharing no label is an error.\n"
+    "Integer labels with more distinct values than half the training points\n"
+    "and more than " CLI_STR(EVAL_MIN_TARGET_CLASSES) " (a target such as 151.0) are refused as a likely\n"
+    "regression target.  A TEST without labels gets its predicted labels\n"
+    "(--predictions, required) and no error table.\n"
     "For each number k in --components, a C-SVC with the linear kernel is\n"
     "trained on the first k features of TRAIN and tested on TEST (or, with\n"
     "--classifier lda, a Gaussian classifier with a pooled covariance, which\n"
@@ -189,6 +196,35 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
                  npoints);
     }
     kpca_free(unseen);
+    return r;
+}
+
+/* Integer labels with more classes than half the training points (and
+ * more than EVAL_MIN_TARGET_CLASSES, so that a handful of points in two or
+ * three classes pass) are refused as a likely regression target (a
+ * measured quantity such as scikit-learn's diabetes target, 151.0, read as
+ * integers): 0 or KPCA_EFORMAT (reported).  Class names are classes
+ * whatever their count. */
+static int check_classes(const kpca_dataset *tr, const char *trn)
+{
+    if (tr->names != NULL || tr->n == 0)
+        return 0;
+    kpca_error err;
+    int *labels;
+    size_t nlabels, dummy;
+    /* TRAIN's distinct labels: those of TRAIN unseen in an empty set */
+    if (kpca_labels_unseen(tr->y, 0, tr->y, tr->n, &labels, &nlabels, &dummy, &err) != KPCA_OK)
+        return cli_fail(&err);
+    int r = 0;
+    if (2 * nlabels > tr->n && nlabels > EVAL_MIN_TARGET_CLASSES) {
+        char list[160];
+        label_list(labels, nlabels < 4 ? nlabels : 4, NULL, 0, list, sizeof list);
+        cli_error("'%s': %zu distinct integer labels (%s%s) for %zu training points: more classes than half the "
+                  "points is a likely regression target, not classes; kpca eval trains classifiers",
+                  trn, nlabels, list, nlabels > 4 ? ", ..." : "", tr->n);
+        r = KPCA_EFORMAT;
+    }
+    kpca_free(labels);
     return r;
 }
 
@@ -363,11 +399,28 @@ int cmd_eval(int argc, char **argv)
         kpca_dataset_free(&tr);
         return r;
     }
-    if (tr.unlabelled || te.unlabelled) {
-        cli_error("'%s' has no labels: kpca eval needs labelled TRAIN and TEST", tr.unlabelled ? pos[0] : pos[1]);
+    if (tr.unlabelled) {
+        cli_error("'%s' has no labels: kpca eval trains on labelled TRAIN", pos[0]);
         r = KPCA_EUSAGE;
         goto out;
     }
+    /* TEST without labels: its predicted labels, and no error table */
+    const int predict_only = te.unlabelled;
+    if (predict_only && o.predictions == NULL) {
+        cli_error("'%s' (TEST) has no labels, so there are no errors to count: --predictions FILE writes the "
+                  "labels predicted for it",
+                  pos[1]);
+        r = KPCA_EUSAGE;
+        goto out;
+    }
+    if (predict_only && (o.csv || o.markdown || o.json)) {
+        r = cli_usage("option '--%s': '%s' (TEST) has no labels, so there is no error table to write (--predictions "
+                      "writes the predicted labels)",
+                      o.csv ? "csv" : o.markdown ? "markdown" : "json", pos[1]);
+        goto out;
+    }
+    if ((r = check_classes(&tr, pos[0])) != 0)
+        goto out;
     /* the pairing rules (lib/classify/featpair.h): one model, no raw data against
      * features, LIBSVM widths padded, then equal widths */
     kpca_error err;
@@ -377,11 +430,11 @@ int cmd_eval(int argc, char **argv)
         goto out;
     }
     /* class names: TEST's recoded to TRAIN's codes, by name */
-    if (kpca_labels_match_names(&tr, pos[0], &te, pos[1], &err) != KPCA_OK) {
+    if (!predict_only && kpca_labels_match_names(&tr, pos[0], &te, pos[1], &err) != KPCA_OK) {
         r = cli_fail(&err);
         goto out;
     }
-    if ((r = check_labels(&tr, pos[0], &te, pos[1])) != 0)
+    if (!predict_only && (r = check_labels(&tr, pos[0], &te, pos[1])) != 0)
         goto out;
     if (pair.padded)
         cli_warn("'%s': %zu features, padded with zeros to the %zu of '%s' (LIBSVM files omit zeros; rows "
@@ -415,6 +468,9 @@ int cmd_eval(int argc, char **argv)
         r = KPCA_ENOMEM;
         goto out;
     }
+    if (predict_only)
+        cli_info("note: '%s' (TEST) has no labels: its predicted labels go to '%s', and no error table is printed",
+                 pos[1], o.predictions);
     if (ncost >= 2)
         cli_info("eval: %zu training and %zu test points, C by %d-fold cross-validation among %s, %s, scale %s, "
                  "backend %s", tr.n, te.n, p.folds, o.cost, kpca_multiclass_name(p.svm.scheme), kpca_scale_name(p.scale),
@@ -431,7 +487,8 @@ int cmd_eval(int argc, char **argv)
         r = KPCA_ENOMEM;
         goto out;
     }
-    if (kpca_eval_pred(tr.x, tr.y, tr.n, te.x, te.y, te.n, tr.dim, ks, nk, &p, rows, pred, &err) != KPCA_OK) {
+    if (kpca_eval_pred(tr.x, tr.y, tr.n, te.x, predict_only ? NULL : te.y, te.n, tr.dim, ks, nk, &p, rows, pred,
+                       &err) != KPCA_OK) {
         r = cli_fail(&err);
         free(rows);
         free(pred);
@@ -443,7 +500,7 @@ int cmd_eval(int argc, char **argv)
     int to_stdout = (o.csv && strcmp(o.csv, "-") == 0) || (o.markdown && strcmp(o.markdown, "-") == 0) ||
                     (o.json && strcmp(o.json, "-") == 0) ||
                     (o.predictions && strcmp(o.predictions, "-") == 0);
-    if (to_stdout) {
+    if (to_stdout || predict_only) {
         /* nothing here */
     } else if (ncost >= 2) {
         printf("%10s %9s %8s %7s %10s %9s\n", "components", "error_pct", "errors", "total", "C", "cv_error");

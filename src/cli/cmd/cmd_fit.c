@@ -8,6 +8,9 @@
 #include "cli/cli.h"
 #include "lib/core/primal.h"
 
+/* the seed of --sample random and stratified when --seed is not given */
+#define FIT_DEFAULT_SEED 1
+
 static struct {
     const char *kernel;
     long degree;
@@ -15,10 +18,10 @@ static struct {
     const char *components;
     size_t subset;
     long seed;
-    const char *eig, *output, *solver, *landmark_method, *precision;
+    const char *eig, *output, *solver, *landmark_method, *precision, *sample;
     size_t oversample, landmarks;
     long power_iters, solver_seed;
-    int quiet, no_primal, partial;
+    int quiet, no_primal, standardize, partial;
     const char *memory_limit, *rows;
     int verbose;
     cli_input in;
@@ -40,9 +43,17 @@ static const cli_option options[] = {
      "components to keep: a count, or a fraction in (0, 1) of the centred kernel's trace to explain, "
      "e.g. 0.95 (default: all with a non-zero eigenvalue)"},
     {"subset", 'm', "M", CLI_SIZE, &o.subset, 2, 1e9,
-     "fit on M rows of the data (default: all rows); precomputed: on M of GRAM's points, their rows and columns"},
+     "fit on M rows of the data, drawn as --sample says (default: all rows, in order); precomputed: on M of GRAM's "
+     "points, their rows and columns"},
+    {"sample", 0, "HOW", CLI_STRING, &o.sample, 0, 0,
+     "how --subset draws its M rows: stratified (at random within each label, each class in proportion by largest "
+     "remainders and at least one row each when M allows), random (uniform) or first (the first M rows, in order) "
+     "(default: stratified for labelled data, else random)"},
     {"seed", 's', "S", CLI_INT, &o.seed, 0, 9007199254740992.0,
-     "0: the first M rows (default); else a random subset drawn with seed S"},
+     "the seed of --sample random and stratified, 1 or more (default: " CLI_STR(FIT_DEFAULT_SEED) ")"},
+    {"standardize", 0, NULL, CLI_FLAG, &o.standardize, 0, 0,
+     "centre each column on the fit rows' mean and divide it by their standard deviation (a constant column: by 1), "
+     "after --input-range, --round and --smooth; the model records both and applies them to every input"},
     {"tol", 0, "T", CLI_DOUBLE, &o.tol, 0, 1,
      "drop eigenvalues <= T * max(largest, trace of K) (default: M * 2.2e-16; single precision: "
      CLI_STR(KPCA_SINGLE_TOL_FACTOR) " * 1.2e-7 * largest)"},
@@ -85,6 +96,9 @@ const cli_command cli_fit_command = {
     "usps.h5:train), plain or gzip, the format found from the content (--format forces it).\n"
     "The kernel matrix of the M fit points is centred in feature space and its\n"
     "largest eigenpairs are kept, normalised so that mu (alpha.alpha) = 1.\n"
+    "The model records how the M rows were drawn (--subset, --sample, --seed),\n"
+    "the columns' names from a header row and the standardisation, which\n"
+    "transform and denoise apply to their inputs.\n"
     "--kernel precomputed: DATA is the kernel matrix GRAM itself, k(x_i, x_j) of\n"
     "M points in any format (labels as for any data), square, finite and\n"
     "symmetric within a relative 1e-6 (else refused); a clearly indefinite\n"
@@ -147,10 +161,162 @@ static int check_model_name(const char *path)
     return 0;
 }
 
+typedef enum { SAMPLE_DEFAULT, SAMPLE_FIRST, SAMPLE_RANDOM, SAMPLE_STRATIFIED } sample_kind;
 
-/* The messages of a fit, the model's provenance and the model written */
-static int report_save(const char *data, const kpca_fit_params *pp, size_t m, size_t nall, kpca_model *mp,
-                       kpca_fit_info *ip)
+/* --sample and --seed before the data is read: 0 or KPCA_EUSAGE (reported) */
+static int check_sample(sample_kind *kind)
+{
+    if (o.sample != NULL) {
+        if (strcmp(o.sample, "first") == 0)
+            *kind = SAMPLE_FIRST;
+        else if (strcmp(o.sample, "random") == 0)
+            *kind = SAMPLE_RANDOM;
+        else if (strcmp(o.sample, "stratified") == 0)
+            *kind = SAMPLE_STRATIFIED;
+        else
+            return cli_usage("option '--sample': expected first, random or stratified, got '%s'", o.sample);
+    }
+    /* 0 drew the first rows once: that is --sample first, not a seed */
+    if (o.seed == 0)
+        return cli_usage("option '--seed': 0 is not a seed (1 or more); the first M rows are --sample first");
+    if (!o.subset && (o.sample != NULL || o.seed > 0))
+        return cli_usage("option '%s' applies to --subset M: without it fit takes all rows",
+                         o.sample != NULL ? "--sample" : "--seed");
+    if (*kind == SAMPLE_FIRST && o.seed > 0)
+        return cli_usage("option '--seed' does not apply to --sample first");
+    return 0;
+}
+
+/* Draws the fit rows of n rows (labels y; NULL when unlabelled or when the
+ * draw is not stratified) as --subset, --sample and --seed say: their
+ * indices, ascending, into *idx_out (new; *m_out of them; free them), how
+ * into subset (the model's field) and into how (fit's summary line).  0 or
+ * an exit code (reported). */
+static int draw_rows(const char *path, size_t n, const int *y, int unlabelled, sample_kind kind, size_t **idx_out,
+                     size_t *m_out, char *subset, size_t cap, char *how, size_t howcap)
+{
+    const size_t m = o.subset ? o.subset : n;
+    const long seed = o.seed > 0 ? o.seed : FIT_DEFAULT_SEED;
+    if (m > n) {
+        cli_error("'%s' has %zu rows: cannot fit on a subset of %zu", path, n, m);
+        return KPCA_EUSAGE;
+    }
+    if (kind == SAMPLE_DEFAULT)
+        kind = unlabelled ? SAMPLE_RANDOM : SAMPLE_STRATIFIED;
+    if (kind == SAMPLE_STRATIFIED && unlabelled) {
+        cli_error("'%s' has no labels: --sample stratified draws within each label (--sample random draws without)",
+                  path);
+        return KPCA_EUSAGE;
+    }
+    size_t *idx = NULL, nclasses = 0;
+    const cli_draw draw = m == n || kind == SAMPLE_FIRST ? CLI_DRAW_FIRST
+                          : kind == SAMPLE_RANDOM        ? CLI_DRAW_RANDOM
+                                                         : CLI_DRAW_STRATIFIED;
+    int r = cli_draw_rows(n, y, m, draw, seed, &idx, &nclasses);
+    if (r != 0)
+        return r;
+    *idx_out = idx;
+    *m_out = m;
+    if (m == n) {
+        snprintf(subset, cap, "all %zu rows", n);
+        snprintf(how, howcap, "all rows");
+    } else if (kind == SAMPLE_FIRST) {
+        snprintf(subset, cap, "first %zu of %zu rows", m, n);
+        snprintf(how, howcap, "first rows");
+    } else if (kind == SAMPLE_RANDOM) {
+        snprintf(subset, cap, "random %zu of %zu rows, seed %ld", m, n, seed);
+        snprintf(how, howcap, "random, seed %ld", seed);
+    } else {
+        snprintf(subset, cap, "stratified by label %zu of %zu rows, seed %ld", m, n, seed);
+        snprintf(how, howcap, "stratified by label: %zu of %zu classes, seed %ld", m < nclasses ? m : nclasses,
+                 nclasses, seed);
+    }
+    return 0;
+}
+
+/* "a, b, c" of up to 6 columns whose flag is set, ", ..." after; into buf */
+static void column_list(char *const *names, const unsigned char *flag, size_t dim, char *buf, size_t cap)
+{
+    size_t len = 0, shown = 0;
+    buf[0] = '\0';
+    for (size_t j = 0; j < dim && len + 1 < cap; j++) {
+        if (!flag[j])
+            continue;
+        char col[CLI_COLUMN_MAX];
+        int w = shown < 6 ? snprintf(buf + len, cap - len, "%s%s", shown ? ", " : "", cli_column_name(names, j, col))
+                          : snprintf(buf + len, cap - len, ", ...");
+        len += w > 0 ? (size_t)w : 0;
+        if (shown++ >= 6)
+            break;
+    }
+}
+
+/* --standardize: standardises fit's values in place, the means and scales
+ * into *mean, *scale (new, dim each), a note naming the constant columns;
+ * else the warning of columns whose spreads differ by more than
+ * FIT_SPREAD_RATIO when the data do not look like images.  0 or an exit
+ * code (reported). */
+#define FIT_SPREAD_RATIO 100.0
+static void column_report(char *const *names, size_t dim, const double *sd, const double *lo, const double *hi,
+                          const unsigned char *flag, size_t nconst)
+{
+    char list[400];
+    if (o.standardize) {
+        column_list(names, flag, dim, list, sizeof list);
+        if (nconst > 0)
+            cli_info("note: %s %s constant in the fit rows: scale 1 (standardised to 0)", list,
+                     nconst == 1 ? "is" : "are");
+        return;
+    }
+    size_t a = dim, b = dim; /* the columns of the smallest and largest positive spread */
+    for (size_t j = 0; j < dim; j++)
+        if (sd[j] > 0.0) {
+            a = a < dim && sd[a] <= sd[j] ? a : j;
+            b = b < dim && sd[b] >= sd[j] ? b : j;
+        }
+    if (a < dim && sd[b] > FIT_SPREAD_RATIO * sd[a] && !cli_image_like(dim, lo, hi)) {
+        char ca[CLI_COLUMN_MAX], cb[CLI_COLUMN_MAX];
+        cli_warn("the columns' standard deviations range from %.3g (%s) to %.3g (%s), %.0f times as large: the "
+                 "kernel sees mostly the widest columns; --standardize scales every column to 1",
+                 sd[a], cli_column_name(names, a, ca), sd[b], cli_column_name(names, b, cb), sd[b] / sd[a]);
+    }
+}
+
+static int standardize(kpca_dataset *fit, double **mean, double **scale)
+{
+    const size_t dim = fit->dim;
+    double *st = kpca_alloc_array(dim, 4, sizeof(double));
+    unsigned char *flag = kpca_alloc_array(dim, 1, 1);
+    double *mu = o.standardize ? kpca_alloc_array(dim, 1, sizeof(double)) : NULL;
+    double *sd = o.standardize ? kpca_alloc_array(dim, 1, sizeof(double)) : NULL;
+    if (st == NULL || flag == NULL || (o.standardize && (mu == NULL || sd == NULL))) {
+        kpca_free(st);
+        kpca_free(flag);
+        kpca_free(mu);
+        kpca_free(sd);
+        cli_error("out of memory for the statistics of %zu columns", dim);
+        return KPCA_ENOMEM;
+    }
+    double *lo = st + 2 * dim, *hi = st + 3 * dim, *csd = st + dim;
+    size_t nconst = 0;
+    if (o.standardize) {
+        nconst = kpca_standardize_fit(fit->x, fit->n, dim, mu, sd, lo, hi, flag);
+        kpca_standardize(fit->x, fit->n, dim, mu, sd);
+        *mean = mu;
+        *scale = sd;
+    } else {
+        kpca_column_stats(fit->x, fit->n, dim, st, csd, lo, hi);
+    }
+    column_report(fit->colnames, dim, csd, lo, hi, flag, nconst);
+    kpca_free(st);
+    kpca_free(flag);
+    return 0;
+}
+
+/* The messages of a fit, the model's provenance (subset: how the rows were
+ * drawn; colnames, std_mean, std_scale: taken over) and the model written */
+static int report_save(const char *data, const kpca_fit_params *pp, const char *subset, char **colnames,
+                       double *std_mean, double *std_scale, kpca_model *mp, const kpca_fit_info *ip)
 {
     const kpca_fit_params p = *pp;
     kpca_model model = *mp;
@@ -163,11 +329,11 @@ static int report_save(const char *data, const kpca_fit_params *pp, size_t m, si
                  "keeps the positive eigenvalues only (the negative part is dropped)",
                  data, p.solver == KPCA_SOLVER_NYSTROM ? "landmarks' kernel matrix" : "fit points' centred kernel matrix",
                  info.lowest);
-    if (o.seed)
-        snprintf(model.source, sizeof model.source, "%s: %zu of %zu rows, random subset, seed %ld", data_name, m,
-                 nall, o.seed);
-    else
-        snprintf(model.source, sizeof model.source, "%s: first %zu of %zu rows", data_name, m, nall);
+    model.colnames = colnames; /* the model owns them and the standardisation */
+    model.std_mean = std_mean;
+    model.std_scale = std_scale;
+    snprintf(model.subset, sizeof model.subset, "%s", subset);
+    snprintf(model.source, sizeof model.source, "%s: %.200s", data_name, subset);
     model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
     const size_t noise = info.requested - info.kept - info.negative;
     if (info.negative > 0)
@@ -201,41 +367,80 @@ static int report_save(const char *data, const kpca_fit_params *pp, size_t m, si
     return 0;
 }
 
-/* --solver nystrom on DATA read a block at a time (fit_rows.c) */
-static int fit_rows(const char *data, kpca_fit_params *p)
+/* --solver nystrom on DATA read a block at a time (fit_rows.c): the fit
+ * rows drawn by index, the columns' statistics by a pass, then the fit
+ * itself (kpca-mpi: over the ranks) or --partial's sums */
+static int fit_rows(const char *data, kpca_fit_params *p, sample_kind sample)
 {
     cli_fit_rows fr;
-    int r = cli_fit_rows_open(&fr, data, &o.in, o.subset, o.seed, o.landmarks, !isnan(o.gamma), !isnan(o.sigma), p);
+    int r = cli_fit_rows_open(&fr, data, &o.in);
     if (r != 0)
         return r;
+    char subset[KPCA_SOURCE_MAX], how[160];
+    size_t *idx = NULL, m = 0;
+    int *y = NULL;
+    const size_t msub = o.subset ? o.subset : fr.nall;
+    const int strat = msub < fr.nall && !fr.unlabelled && sample != SAMPLE_FIRST && sample != SAMPLE_RANDOM;
+    if (strat && (r = cli_fit_rows_labels(&fr, &y)) != 0) {
+        cli_fit_rows_close(&fr);
+        return r;
+    }
+    r = draw_rows(data, fr.nall, y, fr.unlabelled, sample, &idx, &m, subset, sizeof subset, how, sizeof how);
+    kpca_free(y);
+    if (r == 0) {
+        cli_fit_rows_select(&fr, idx, m, &p->kernel);
+        r = cli_fit_rows_stats(&fr, o.standardize, cli_nys_comm);
+    }
+    if (r != 0) {
+        cli_fit_rows_close(&fr);
+        return r;
+    }
+    const size_t dim = fr.rows.feed.dim;
+    column_report(fr.colnames, dim, fr.sd, fr.lo, fr.hi, fr.flag, fr.nconst);
+    const kpca_kernel_type kt = p->kernel.type;
+    if ((kt == KPCA_KERNEL_SIGMOID || kt == KPCA_KERNEL_LAPLACIAN) && isnan(o.gamma))
+        p->kernel.gamma = 1.0 / (double)dim;
+    if (kt == KPCA_KERNEL_RBF)
+        p->kernel.sigma = isnan(o.sigma) ? fr.sigma : o.sigma;
+    p->landmarks = o.landmarks ? o.landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
     const char *param;
     kpca_error err;
-    if (fr.m >= 2 && kpca_fit_check(p, fr.m, &param, &err) != KPCA_OK) {
-        cli_fit_rows_close(&fr);
-        return fit_param_error(param, &err);
-    }
-    if (fr.m < 2) {
-        cli_error("'%s': kernel PCA needs at least 2 fit points, got %zu", data, fr.m);
+    if (m < 2) {
+        cli_error("'%s': kernel PCA needs at least 2 fit points, got %zu", data, m);
         cli_fit_rows_close(&fr);
         return KPCA_EFORMAT;
     }
+    if (kpca_fit_check(p, m, &param, &err) != KPCA_OK) {
+        cli_fit_rows_close(&fr);
+        return fit_param_error(param, &err);
+    }
     char kd[96];
-    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s, read in blocks), kernel %s", fr.m, fr.nall,
-             fr.rows.feed.dim, data, o.seed ? "random subset" : "first rows",
-             kpca_kernel_describe(&p->kernel, kd, sizeof kd));
+    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s%s, read in blocks), kernel %s", m, fr.nall, dim,
+             data, how, o.standardize ? "; standardised" : "", kpca_kernel_describe(&p->kernel, kd, sizeof kd));
     if (o.partial) {
-        r = cli_fit_rows_partial(&fr, p, o.rows, &o.in, o.output);
+        const cli_draw draw = m == fr.nall || sample == SAMPLE_FIRST                 ? CLI_DRAW_FIRST
+                              : sample == SAMPLE_RANDOM || (fr.unlabelled && !strat) ? CLI_DRAW_RANDOM
+                                                                                      : CLI_DRAW_STRATIFIED;
+        r = cli_fit_rows_partial(&fr, p, o.rows, &o.in, subset, draw, o.seed > 0 ? o.seed : FIT_DEFAULT_SEED,
+                                 o.output);
         cli_fit_rows_close(&fr);
         return r;
     }
     kpca_model model;
     kpca_fit_info info;
     r = cli_fit_rows_run(&fr, p, &model, &info);
-    const size_t m = fr.m, nall = fr.nall;
+    char **colnames = fr.colnames;
+    double *mu = fr.std_mean, *sd = fr.std_scale;
+    fr.colnames = NULL; /* the model's now */
+    fr.std_mean = fr.std_scale = NULL;
     cli_fit_rows_close(&fr);
-    if (r != 0)
+    if (r != 0) {
+        kpca_free_strings(colnames, colnames != NULL ? dim : 0);
+        kpca_free(mu);
+        kpca_free(sd);
         return r;
-    return report_save(data, p, m, nall, &model, &info);
+    }
+    return report_save(data, p, subset, colnames, mu, sd, &model, &info);
 }
 
 int cmd_fit(int argc, char **argv)
@@ -244,6 +449,7 @@ int cmd_fit(int argc, char **argv)
     o.gamma = o.coef0 = o.sigma = NAN; /* NAN: not given */
     o.power_iters = -1;
     o.tol = -1.0;
+    o.seed = -1; /* not given */
     o.in.round = -1;
     char *pos[1];
     int npos;
@@ -281,6 +487,8 @@ int cmd_fit(int argc, char **argv)
         stray = "--input-range";
     else if (pre && o.in.round >= 0)
         stray = "--round";
+    else if (pre && o.standardize)
+        stray = "--standardize";
     if (stray != NULL) {
         cli_usage("option '%s' does not apply to --kernel %s%s", stray, kpca_kernel_name(kt),
                   pre ? " (DATA holds kernel values, not points)" : "");
@@ -348,6 +556,9 @@ int cmd_fit(int argc, char **argv)
         cli_usage("option '%s' does not apply to --solver %s", stray_opt, kpca_solver_name(p.solver));
         return KPCA_EUSAGE;
     }
+    sample_kind sample = SAMPLE_DEFAULT;
+    if ((r = check_sample(&sample)) != 0)
+        return r;
     if (o.oversample)
         p.oversample = o.oversample;
     if (o.power_iters >= 0)
@@ -369,7 +580,7 @@ int cmd_fit(int argc, char **argv)
         return cli_usage("option '--partial' applies to kpca fit --solver nystrom%s", pre ? ", not to a precomputed kernel"
                          : cli_ranks > 1 ? ", on one process (kpca-mpi reduces its ranks' sums itself)" : "");
     if (p.solver == KPCA_SOLVER_NYSTROM && !pre)
-        return fit_rows(pos[0], &p);
+        return fit_rows(pos[0], &p, sample);
 
     kpca_dataset all, fit;
     r = cli_read_input(pos[0], &o.in, 0, &all, NULL);
@@ -394,28 +605,27 @@ int cmd_fit(int argc, char **argv)
         kpca_dataset_free(&all);
         return cst;
     }
-    size_t m = o.subset ? o.subset : all.n;
-    if (m > all.n) {
-        cli_error("'%s' has %zu rows: cannot fit on a subset of %zu", pos[0], all.n, m);
-        kpca_dataset_free(&all);
-        return KPCA_EUSAGE;
+    char subset[KPCA_SOURCE_MAX], how[160];
+    size_t *idx = NULL, m = 0;
+    r = draw_rows(pos[0], all.n, all.y, all.unlabelled, sample, &idx, &m, subset, sizeof subset, how, sizeof how);
+    kpca_status st = r == 0 ? kpca_dataset_select(&all, idx, m, &fit, &err) : KPCA_OK;
+    size_t nall = all.n;
+    kpca_dataset_free(&all);
+    if (r != 0 || st != KPCA_OK) {
+        kpca_free(idx);
+        return r != 0 ? r : cli_fail(&err);
     }
+    p.gram_index = pre ? idx : NULL; /* the fit points among GRAM's (their columns) */
     /* the default landmark count is capped by the fit points; a count asked
      * for is not */
     if (p.solver == KPCA_SOLVER_NYSTROM)
         p.landmarks = o.landmarks ? o.landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
-    size_t *idx = kpca_alloc_array(m ? m : 1, 1, sizeof *idx);
-    kpca_status st = idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", m)
-                                 : kpca_subset_indices(all.n, m, (uint64_t)o.seed, idx, &err);
-    if (st == KPCA_OK)
-        st = kpca_dataset_select(&all, idx, m, &fit, &err);
-    size_t nall = all.n;
-    kpca_dataset_free(&all);
-    if (st != KPCA_OK) {
+    double *std_mean = NULL, *std_scale = NULL;
+    if ((r = standardize(&fit, &std_mean, &std_scale)) != 0) {
+        kpca_dataset_free(&fit);
         kpca_free(idx);
-        return cli_fail(&err);
+        return r;
     }
-    p.gram_index = pre ? idx : NULL; /* the fit points among GRAM's (their columns) */
 
     /* the data-dependent defaults need the fit points */
     if ((kt == KPCA_KERNEL_SIGMOID || kt == KPCA_KERNEL_LAPLACIAN) && isnan(o.gamma))
@@ -425,19 +635,26 @@ int cmd_fit(int argc, char **argv)
     /* the rules that need the data: counts against the fit points */
     if (m >= 2 && kpca_fit_check(&p, m, &param, &err) != KPCA_OK) {
         kpca_dataset_free(&fit);
+        kpca_free(std_mean);
+        kpca_free(std_scale);
         kpca_free(idx);
         return fit_param_error(param, &err);
     }
     char kd[96];
-    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s), kernel %s", m, nall, fit.dim, pos[0],
-             o.seed ? "random subset" : "first rows", kpca_kernel_describe(&p.kernel, kd, sizeof kd));
+    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s%s), kernel %s", m, nall, fit.dim, pos[0], how,
+             o.standardize ? "; standardised" : "", kpca_kernel_describe(&p.kernel, kd, sizeof kd));
     kpca_model model;
     kpca_fit_info info;
+    char **colnames = fit.colnames; /* the model keeps them */
     const size_t dim = fit.dim;
+    fit.colnames = NULL;
     st = kpca_model_fit(&fit, &p, &model, &info, &err);
     kpca_dataset_free(&fit);
     kpca_free(idx);
     if (st != KPCA_OK) {
+        kpca_free_strings(colnames, colnames != NULL ? dim : 0);
+        kpca_free(std_mean);
+        kpca_free(std_scale);
         r = cli_fail(&err);
         /* the m x m kernel matrix is what does not fit (not in the D x D
          * fit of the primal path, model.c): the ways out */
@@ -449,5 +666,5 @@ int cmd_fit(int argc, char **argv)
                     kpca_solver_name(p.solver), m, m);
         return r;
     }
-    return report_save(pos[0], &p, m, nall, &model, &info);
+    return report_save(pos[0], &p, subset, colnames, std_mean, std_scale, &model, &info);
 }

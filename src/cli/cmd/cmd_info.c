@@ -5,11 +5,13 @@
 #include "cli/cli.h"
 
 static struct {
-    int eigenvalues;
+    int eigenvalues, columns;
 } o;
 
 static const cli_option options[] = {
     {"eigenvalues", 'e', NULL, CLI_FLAG, &o.eigenvalues, 0, 0, "also print every eigenvalue, one per line"},
+    {"columns", 'c', NULL, CLI_FLAG, &o.columns, 0, 0,
+     "also print each fit column's name ('column J NAME') and standardisation ('standardize J MEAN SCALE')"},
 };
 
 const cli_command cli_info_command = {
@@ -24,8 +26,14 @@ const cli_command cli_info_command = {
     "points of its kernel matrix, the width transform takes), components,\n"
     "trace, explained (sum of the kept eigenvalues / trace), input_lo, input_hi,\n"
     "smooth (the sigma of the blur fit gave its data, which transform and\n"
-    "denoise give every input; 0: none), source; with -e, then 'eigenvalue N\n"
-    "MU' lines.  A reduced model (kpca reduce) has centring reduced,\n"
+    "denoise give every input; 0: none), standardize (yes: fit --standardize;\n"
+    "transform and denoise standardise every input as the fit data; no),\n"
+    "column_names (yes: the fit file's header named the columns, and inputs\n"
+    "with a header are read by those names; no), subset (how the fit rows\n"
+    "were drawn, e.g. 'stratified by label 40 of 150 rows, seed 1'; unknown\n"
+    "before version 4), source; with -e, then 'eigenvalue N MU' lines; with\n"
+    "-c, 'column J NAME' and 'standardize J MEAN SCALE' lines.\n"
+    "A reduced model (kpca reduce) has centring reduced,\n"
     "model_points = its reduced-set vectors, and adds reduction (how it was\n"
     "made), residual_mean and residual_max (of rho_c = |V_c - V~_c|^2, where\n"
     "|V_c| = 1), and with -e 'residual N RHO' lines.",
@@ -71,14 +79,19 @@ int cmd_info(int argc, char **argv)
     printf("model_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
            kpca_model_explained(&md, 0, md.k));
     char smooth[CLI_NUMBER_MAX];
-    printf("input_lo %.17g\ninput_hi %.17g\nsmooth %s\nsource %s\n", md.input_lo, md.input_hi,
-           cli_number(md.smooth, smooth), md.source);
+    printf("input_lo %.17g\ninput_hi %.17g\nsmooth %s\nstandardize %s\ncolumn_names %s\nsubset %s\nsource %s\n",
+           md.input_lo, md.input_hi, cli_number(md.smooth, smooth), md.std_mean != NULL ? "yes" : "no",
+           md.colnames != NULL ? "yes" : "no", md.subset[0] ? md.subset : "unknown", md.source);
     if (o.eigenvalues)
         for (size_t c = 0; c < md.k; c++)
             printf("eigenvalue %zu %.17g\n", c + 1, md.eigval[c]);
     if (o.eigenvalues && md.centring == KPCA_CENTRE_REDUCED)
         for (size_t c = 0; c < md.k; c++)
             printf("residual %zu %.17g\n", c + 1, md.rho[c]);
+    for (size_t j = 0; o.columns && md.colnames != NULL && j < md.dim; j++)
+        printf("column %zu %s\n", j + 1, md.colnames[j]);
+    for (size_t j = 0; o.columns && md.std_mean != NULL && j < md.dim; j++)
+        printf("standardize %zu %.17g %.17g\n", j + 1, md.std_mean[j], md.std_scale[j]);
     kpca_model_free(&md);
     return 0;
 }

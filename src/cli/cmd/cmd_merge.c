@@ -61,9 +61,12 @@ static int differs(const cli_partial *a, const cli_partial *b, char *why, size_t
         snprintf(why, cap, "%zu features at tolerance %g, not %zu at %g", t->basis.r, b->tol, s->basis.r, a->tol);
     else if (a->want != b->want)
         snprintf(why, cap, "%zu components, not %zu", b->want, a->want);
-    else if (s->n != t->n || a->nall != b->nall || a->subset_seed != b->subset_seed)
-        snprintf(why, cap, "%zu fit rows of %zu (subset seed %ld), not %zu of %zu (seed %ld)", t->n, b->nall,
-                 b->subset_seed, s->n, a->nall, a->subset_seed);
+    else if (s->n != t->n || a->nall != b->nall || a->draw != b->draw || a->seed != b->seed)
+        snprintf(why, cap, "%zu fit rows of %zu (%s, seed %ld), not %zu of %zu (%s, seed %ld)", t->n, b->nall,
+                 cli_draw_name(b->draw), b->seed, s->n, a->nall, cli_draw_name(a->draw), a->seed);
+    else if ((a->std_mean == NULL) != (b->std_mean == NULL))
+        snprintf(why, cap, "%s, not %s", b->std_mean != NULL ? "--standardize" : "no --standardize",
+                 a->std_mean != NULL ? "--standardize" : "none");
     else if (strcmp(a->data, b->data) != 0)
         snprintf(why, cap, "the data '%.250s', not '%.250s'", b->data, a->data);
     else {
@@ -155,7 +158,7 @@ static int check_data(const char *data, cli_rows *rows, const kpca_nys_setup *s)
 }
 
 /* DATA's fit rows, read as the parts read them, into *fr */
-static int open_data(const cli_partial *p, cli_input *in, cli_rows *rows, size_t **idx)
+static int open_data(const cli_partial *p, cli_input *in, cli_fit_rows *fr)
 {
     const char *data = o.data != NULL ? o.data : p->data;
     const char *opt[CLI_PARTIAL_NOPTS];
@@ -172,32 +175,29 @@ static int open_data(const cli_partial *p, cli_input *in, cli_rows *rows, size_t
     in->range = opt[7];
     in->round = p->round;
     in->smooth = p->smooth;
-    int r = cli_rows_open(data, in, rows);
-    size_t nall = 0;
-    if (r == 0 && (r = cli_rows_count(rows, &nall)) == 0 && (nall != p->nall || rows->feed.dim != p->setup.dim)) {
-        cli_error("'%s' has %zu rows of %zu values; the parts were made from %zu rows of %zu (%s)", data, nall,
-                  rows->feed.dim, p->nall, p->setup.dim, p->data);
+    int r = cli_fit_rows_open(fr, data, in);
+    if (r != 0)
+        return r;
+    if (fr->nall != p->nall || fr->rows.feed.dim != p->setup.dim) {
+        cli_error("'%s' has %zu rows of %zu values; the parts were made from %zu rows of %zu (%s)", data, fr->nall,
+                  fr->rows.feed.dim, p->nall, p->setup.dim, p->data);
         r = KPCA_EFORMAT;
     }
-    kpca_error err;
-    *idx = NULL;
-    if (r == 0 && p->subset_seed != 0) {
-        *idx = kpca_alloc_array(p->setup.n, 1, sizeof(size_t));
-        kpca_status st = *idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", p->setup.n)
-                                      : kpca_subset_indices(nall, p->setup.n, (uint64_t)p->subset_seed, *idx, &err);
-        if (st != KPCA_OK)
-            r = cli_fail(&err);
-    }
+    int *y = NULL;
+    size_t *idx = NULL;
+    if (r == 0 && p->draw == CLI_DRAW_STRATIFIED)
+        r = cli_fit_rows_labels(fr, &y);
+    if (r == 0)
+        r = cli_draw_rows(fr->nall, y, p->setup.n, p->draw, p->seed, &idx, NULL);
+    kpca_free(y);
     if (r == 0) {
-        cli_rows_select(rows, *idx, p->setup.n);
-        rows->kernel = &p->setup.kernel;
-        r = check_data(data, rows, &p->setup);
+        cli_fit_rows_select(fr, idx, p->setup.n, &p->setup.kernel);
+        fr->rows.std_mean = p->std_mean;
+        fr->rows.std_scale = p->std_scale;
+        r = check_data(data, &fr->rows, &p->setup);
     }
-    if (r != 0) {
-        kpca_free(*idx);
-        *idx = NULL;
-        cli_rows_close(rows);
-    }
+    if (r != 0)
+        cli_fit_rows_close(fr);
     return r;
 }
 
@@ -219,6 +219,11 @@ static int add_parts(char **pos, const size_t *order, size_t np, const cli_parti
         if (memcmp(t->x, s->x, s->l * s->dim * sizeof(double)) != 0 || memcmp(t->y, s->y, s->l * sizeof(int)) != 0) {
             cli_error("'%s' was made with other landmarks than '%s' (the same data, seed and options give the same "
                       "ones)", pos[order[j]], pos[order[0]]);
+            r = KPCA_EFORMAT;
+        } else if (first->std_mean != NULL && (memcmp(p.std_mean, first->std_mean, s->dim * sizeof(double)) != 0 ||
+                                               memcmp(p.std_scale, first->std_scale, s->dim * sizeof(double)) != 0)) {
+            cli_error("'%s' was standardised otherwise than '%s' (the fit rows' means and deviations differ)",
+                      pos[order[j]], pos[order[0]]);
             r = KPCA_EFORMAT;
         } else if (memcmp(t->basis.w, s->basis.w, s->basis.r * s->l * sizeof(double)) != 0) {
             cli_error("'%s' was made with another basis of the same landmarks than '%s': the eigenvectors of their "
@@ -287,29 +292,30 @@ int cmd_merge(int argc, char **argv)
         if (r == 0)
             r = add_parts(pos, order, np, &first, &acc);
     }
-    cli_rows rows;
+    cli_fit_rows fr;
     cli_input in;
-    size_t *idx = NULL;
     if (r == 0)
-        r = open_data(&first, &in, &rows, &idx);
+        r = open_data(&first, &in, &fr);
     kpca_model model;
     kpca_fit_info info;
     if (r == 0) {
         cli_info("merge: %zu parts, %zu fit rows of '%s', %zu landmarks; the sign pass over the rows", np,
                  first.setup.n, first.data, first.setup.l);
-        if (kpca_nys_complete(&rows.feed, &first.setup, &acc, first.want, first.tol, 0, NULL, &model, &info, &err) !=
+        if (kpca_nys_complete(&fr.rows.feed, &first.setup, &acc, first.want, first.tol, 0, NULL, &model, &info, &err) !=
             KPCA_OK)
             r = cli_fail(&err);
-        cli_rows_close(&rows);
-        kpca_free(idx);
+        if (r == 0) { /* what kpca fit's model records besides the numbers */
+            model.colnames = fr.colnames;
+            fr.colnames = NULL;
+            model.std_mean = first.std_mean;
+            model.std_scale = first.std_scale;
+            first.std_mean = first.std_scale = NULL;
+        }
+        cli_fit_rows_close(&fr);
     }
     if (r == 0) {
-        if (first.subset_seed != 0)
-            snprintf(model.source, sizeof model.source, "%.900s: %zu of %zu rows, random subset, seed %ld", first.data,
-                     first.setup.n, first.nall, first.subset_seed);
-        else
-            snprintf(model.source, sizeof model.source, "%.900s: first %zu of %zu rows", first.data, first.setup.n,
-                     first.nall);
+        snprintf(model.subset, sizeof model.subset, "%s", first.subset);
+        snprintf(model.source, sizeof model.source, "%.700s: %.200s", first.data, first.subset);
         model.smooth = first.smooth;
         cli_info("kept %zu of %zu components; eigenvalues %.6g .. %.6g (%.2f%% of the trace); the sign pass %.2f s",
                  info.kept, info.requested, model.eigval[0], model.eigval[model.k - 1],

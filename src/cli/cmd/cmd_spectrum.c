@@ -104,6 +104,9 @@ int cmd_spectrum(int argc, char **argv)
     else
         cli_info("%zu components kept (of at most M - 1 = %zu), explaining %.4f%% of trace(K~) = %.17g; "
                  "variance = mu / %s", md.k, n - 1, 100.0 * kept, md.trace, o.bessel ? "(M - 1)" : "M");
+    if (md.std_mean != NULL) /* spectrum reads no data: nothing to standardise */
+        cli_info("note: the model was fit on standardised columns (fit --standardize): these are the eigenvalues "
+                 "of their kernel matrix");
     if (md.kernel.type == KPCA_KERNEL_SIGMOID)
         cli_info("note: the sigmoid kernel is indefinite; trace(K~) includes its negative eigenvalues, so "
                  "explained is a share of a signed total");

@@ -45,7 +45,9 @@ const cli_command cli_transform_command = {
     "A model of --kernel precomputed takes as DATA the n x M kernel values\n"
     "k(x_new, x_j) of the new points against all M points of its kernel matrix\n"
     "GRAM, in GRAM's order (the model picks its fit points' columns); another\n"
-    "width is refused.",
+    "width is refused.  DATA gets the model's input steps: its smoothing and\n"
+    "standardisation (kpca info), and its fit columns by name from a file with a\n"
+    "header (by position without).",
     options, sizeof options / sizeof options[0], cmd_transform, 2, 2,
 };
 
@@ -94,6 +96,7 @@ int cmd_transform(int argc, char **argv)
         kpca_model_free(&model);
         return KPCA_EUSAGE;
     }
+    cli_standardize(&model, ds.x, ds.n); /* as the fit data was */
     double *z = kpca_alloc_array(ds.n, k, sizeof(double));
     kpca_status st = z == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu x %zu features", ds.n, k)
                                : cli_project(&model, ds.x, ds.n, ds.dim, k, z, &err);

@@ -8,62 +8,108 @@
 
 #include "cli/cli.h"
 
-#define VARIANCE_BLOCK 4096 /* rows per block of the pass for rbf's sigma */
+#define STATS_BLOCK 4096 /* rows per block of the statistics and labels passes */
 
-/* rbf's default sigma (kpca_kernel_default_sigma) by a pass over the fit
- * rows: each column's count, mean and centred sum of squares per block,
- * merged by the pairwise update; with comm, each process its rows, the
- * processes' columns merged in rank order (each in its slot of a sum). */
-static kpca_status default_sigma(kpca_rowfeed *f, const kpca_nys_comm *comm, double *sigma, kpca_error *err)
+const char *cli_draw_name(cli_draw d)
 {
-    const size_t dim = f->dim, procs = comm != NULL ? (size_t)comm->size : 1, slot = 1 + 2 * dim;
-    size_t lo, hi;
-    kpca_nys_range(f->n, comm, &lo, &hi);
-    double *x = kpca_alloc_array(VARIANCE_BLOCK, dim, sizeof(double));
+    return d == CLI_DRAW_RANDOM ? "random" : d == CLI_DRAW_STRATIFIED ? "stratified" : "first";
+}
+
+int cli_draw_parse(const char *name, cli_draw *out)
+{
+    for (int d = CLI_DRAW_FIRST; d <= CLI_DRAW_STRATIFIED; d++)
+        if (strcmp(name, cli_draw_name((cli_draw)d)) == 0) {
+            *out = (cli_draw)d;
+            return 0;
+        }
+    return -1;
+}
+
+int cli_draw_rows(size_t n, const int *y, size_t m, cli_draw draw, long seed, size_t **idx, size_t *nclasses)
+{
+    kpca_error err;
+    *idx = kpca_alloc_array(m ? m : 1, 1, sizeof **idx);
+    kpca_status st = *idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", m) : KPCA_OK;
+    if (st == KPCA_OK && draw == CLI_DRAW_FIRST)
+        st = kpca_subset_indices(n, m, 0, *idx, &err);
+    else if (st == KPCA_OK && draw == CLI_DRAW_RANDOM)
+        st = kpca_subset_indices(n, m, (uint64_t)seed, *idx, &err);
+    else if (st == KPCA_OK)
+        st = kpca_subset_stratified(y, n, m, (uint64_t)seed, *idx, nclasses, &err);
+    if (st != KPCA_OK) {
+        kpca_free(*idx);
+        *idx = NULL;
+        return cli_fail(&err);
+    }
+    return 0;
+}
+
+/* The column statistics of the fit rows by a pass: each column's count,
+ * mean and centred sum of squares per block, merged by the pairwise update;
+ * with comm, each process its rows, the processes' columns merged in rank
+ * order (each in its slot of a sum).  mean, m2 (dim each): the totals; lo,
+ * hi: the ranges. */
+static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, double *mean, double *m2, double *lo,
+                               double *hi, kpca_error *err)
+{
+    const size_t dim = f->dim, procs = comm != NULL ? (size_t)comm->size : 1, slot = 1 + 4 * dim;
+    size_t from, to;
+    kpca_nys_range(f->n, comm, &from, &to);
+    double *x = kpca_alloc_array(STATS_BLOCK, dim, sizeof(double));
     double *all = kpca_calloc(procs * slot, sizeof(double));
     kpca_status st = x == NULL || all == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory") : KPCA_OK;
-    double *mine = all + (comm != NULL ? (size_t)comm->rank : 0) * slot, *mean = mine + 1, *m2 = mine + 1 + dim;
-    if (st == KPCA_OK && lo < hi)
-        st = f->seek(f->ctx, lo, err);
-    for (size_t at = lo; st == KPCA_OK && at < hi;) {
+    double *mine = all + (comm != NULL ? (size_t)comm->rank : 0) * slot;
+    for (size_t j = 0; st == KPCA_OK && j < dim; j++) { /* -lo and hi, so that a sum of one slot keeps them */
+        mine[1 + 2 * dim + j] = -INFINITY;
+        mine[1 + 3 * dim + j] = -INFINITY;
+    }
+    if (st == KPCA_OK && from < to)
+        st = f->seek(f->ctx, from, err);
+    for (size_t at = from; st == KPCA_OK && at < to;) {
         size_t got = 0;
-        st = f->read(f->ctx, hi - at < VARIANCE_BLOCK ? hi - at : VARIANCE_BLOCK, x, NULL, &got, err);
+        st = f->read(f->ctx, to - at < STATS_BLOCK ? to - at : STATS_BLOCK, x, NULL, &got, err);
         if (st == KPCA_OK && got == 0)
             st = kpca_fail(err, KPCA_EFORMAT, "the data ended at row %zu of %zu", at, f->n);
         for (size_t j = 0; st == KPCA_OK && j < dim; j++) {
-            double bm = 0.0, bs = 0.0;
-            for (size_t i = 0; i < got; i++)
-                bm += x[i * dim + j];
+            double bm = 0.0, bs = 0.0, *nl = &mine[1 + 2 * dim + j], *nh = &mine[1 + 3 * dim + j];
+            for (size_t i = 0; i < got; i++) {
+                const double v = x[i * dim + j];
+                bm += v;
+                *nl = fmax(*nl, -v);
+                *nh = fmax(*nh, v);
+            }
             bm /= (double)got;
             for (size_t i = 0; i < got; i++)
                 bs += (x[i * dim + j] - bm) * (x[i * dim + j] - bm);
-            const double na = mine[0], nb = (double)got, d = bm - mean[j];
-            m2[j] += bs + d * d * na * nb / (na + nb);
-            mean[j] += d * nb / (na + nb);
+            const double na = mine[0], nb = (double)got, d = bm - mine[1 + j];
+            mine[1 + dim + j] += bs + d * d * na * nb / (na + nb);
+            mine[1 + j] += d * nb / (na + nb);
         }
         mine[0] += (double)got;
         at += got;
     }
     if (comm != NULL) {
         st = comm->agree(comm->ctx, st, err);
-        if (st == KPCA_OK)
+        if (st == KPCA_OK) /* the others' slots are 0 here */
             comm->sum(comm->ctx, all, procs * slot);
-        for (size_t p = 1; st == KPCA_OK && p < procs; p++) { /* into slot 0, in rank order */
-            const double *o = all + p * slot;
-            const double na = all[0], nb = o[0];
-            for (size_t j = 0; nb > 0.0 && j < dim; j++) {
-                const double d = o[1 + j] - all[1 + j];
-                all[1 + dim + j] += o[1 + dim + j] + d * d * na * nb / (na + nb);
-                all[1 + j] += d * nb / (na + nb);
-            }
-            all[0] += nb;
-        }
     }
-    if (st == KPCA_OK) {
-        double total = 0.0;
-        for (size_t j = 0; j < dim && all[0] > 0.0; j++)
-            total += all[1 + dim + j] / all[0];
-        *sigma = total > 0.0 && isfinite(total) ? sqrt(total) : 1.0;
+    for (size_t p = 1; st == KPCA_OK && p < procs; p++) { /* into slot 0, in rank order */
+        const double *o = all + p * slot;
+        const double na = all[0], nb = o[0];
+        for (size_t j = 0; nb > 0.0 && j < dim; j++) {
+            const double d = o[1 + j] - all[1 + j];
+            all[1 + dim + j] += o[1 + dim + j] + d * d * na * nb / (na + nb);
+            all[1 + j] += d * nb / (na + nb);
+            all[1 + 2 * dim + j] = fmax(all[1 + 2 * dim + j], o[1 + 2 * dim + j]);
+            all[1 + 3 * dim + j] = fmax(all[1 + 3 * dim + j], o[1 + 3 * dim + j]);
+        }
+        all[0] += nb;
+    }
+    for (size_t j = 0; st == KPCA_OK && j < dim; j++) {
+        mean[j] = all[1 + j];
+        m2[j] = all[1 + dim + j];
+        lo[j] = -all[1 + 2 * dim + j];
+        hi[j] = all[1 + 3 * dim + j];
     }
     kpca_free(x);
     kpca_free(all);
@@ -72,17 +118,21 @@ static kpca_status default_sigma(kpca_rowfeed *f, const kpca_nys_comm *comm, dou
 
 void cli_fit_rows_close(cli_fit_rows *fr)
 {
+    const size_t dim = fr->rows.feed.dim;
     cli_rows_close(&fr->rows);
     kpca_free(fr->idx);
+    kpca_free_strings(fr->colnames, fr->colnames != NULL ? dim : 0);
+    kpca_free(fr->mean);
+    kpca_free(fr->flag);
+    kpca_free(fr->std_mean);
+    kpca_free(fr->std_scale);
     memset(fr, 0, sizeof *fr);
 }
 
-int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in, size_t subset, long seed,
-                      size_t landmarks, int gamma_given, int sigma_given, kpca_fit_params *p)
+int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in)
 {
     memset(fr, 0, sizeof *fr);
     fr->data = data;
-    fr->seed = seed;
     int r = cli_rows_open(data, in, &fr->rows);
     if (r != 0)
         return r;
@@ -90,37 +140,89 @@ int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in, s
         cli_fit_rows_close(fr);
         return r;
     }
-    const size_t n = fr->nall, m = subset ? subset : n;
-    if (m > n) {
-        cli_error("'%s' has %zu rows: cannot fit on a subset of %zu", data, n, m);
-        cli_fit_rows_close(fr);
-        return KPCA_EUSAGE;
-    }
-    fr->m = m;
-    kpca_error err;
-    if (m < n && seed != 0) { /* the first m rows need no indices */
-        fr->idx = kpca_alloc_array(m, 1, sizeof(size_t));
-        kpca_status st = fr->idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", m)
-                                         : kpca_subset_indices(n, m, (uint64_t)seed, fr->idx, &err);
-        if (st != KPCA_OK) {
-            cli_fit_rows_close(fr);
-            return cli_fail(&err);
-        }
-    }
-    cli_rows_select(&fr->rows, fr->idx, m);
-    fr->rows.kernel = &p->kernel; /* chi2: non-negative values, checked as the rows are read */
+    const kpca_dataset *info = kpca_rowsrc_info(fr->rows.src);
+    fr->unlabelled = !kpca_rowsrc_labelled(fr->rows.src);
     const size_t dim = fr->rows.feed.dim;
-    const kpca_kernel_type kt = p->kernel.type;
-    if ((kt == KPCA_KERNEL_SIGMOID || kt == KPCA_KERNEL_LAPLACIAN) && !gamma_given)
-        p->kernel.gamma = 1.0 / (double)dim;
-    if (kt == KPCA_KERNEL_RBF && !sigma_given && m > 0) {
-        kpca_status st = default_sigma(&fr->rows.feed, cli_nys_comm, &p->kernel.sigma, &err);
-        if (st != KPCA_OK) {
-            cli_fit_rows_close(fr);
-            return cli_fail(&err);
-        }
+    if (info->colnames != NULL && (fr->colnames = kpca_strings_dup(info->colnames, dim)) == NULL) {
+        cli_error("out of memory for the names of %zu columns", dim);
+        cli_fit_rows_close(fr);
+        return KPCA_ENOMEM;
     }
-    p->landmarks = landmarks ? landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
+    return 0;
+}
+
+int cli_fit_rows_labels(cli_fit_rows *fr, int **y)
+{
+    const size_t n = fr->nall, dim = fr->rows.feed.dim;
+    kpca_error err;
+    double *x = kpca_alloc_array(STATS_BLOCK, dim, sizeof(double));
+    *y = kpca_alloc_array(n ? n : 1, 1, sizeof(int));
+    kpca_status st = x == NULL || *y == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu labels", n)
+                                             : kpca_rowsrc_seek(fr->rows.src, 0, &err);
+    for (size_t at = 0; st == KPCA_OK && at < n;) {
+        size_t got = 0;
+        st = kpca_rowsrc_read(fr->rows.src, n - at < STATS_BLOCK ? n - at : STATS_BLOCK, x, *y + at, &got, &err);
+        if (st == KPCA_OK && got == 0)
+            st = kpca_fail(&err, KPCA_EFORMAT, "'%s' ended at row %zu of %zu", fr->data, at, n);
+        at += got;
+    }
+    kpca_free(x);
+    if (st != KPCA_OK) {
+        kpca_free(*y);
+        *y = NULL;
+        return cli_fail(&err);
+    }
+    return 0;
+}
+
+void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_kernel *kernel)
+{
+    kpca_free(fr->idx);
+    fr->idx = idx;
+    fr->m = m;
+    cli_rows_select(&fr->rows, idx, m);
+    fr->rows.kernel = kernel; /* chi2: non-negative values, checked as the rows are read */
+}
+
+int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *comm)
+{
+    const size_t dim = fr->rows.feed.dim;
+    fr->mean = kpca_alloc_array(dim, 5, sizeof(double));
+    fr->flag = kpca_calloc(dim, 1);
+    if (standardize) {
+        fr->std_mean = kpca_alloc_array(dim, 1, sizeof(double));
+        fr->std_scale = kpca_alloc_array(dim, 1, sizeof(double));
+    }
+    if (fr->mean == NULL || fr->flag == NULL || (standardize && (fr->std_mean == NULL || fr->std_scale == NULL))) {
+        cli_error("out of memory for the statistics of %zu columns", dim);
+        return KPCA_ENOMEM;
+    }
+    fr->sd = fr->mean + dim;
+    fr->lo = fr->mean + 2 * dim;
+    fr->hi = fr->mean + 3 * dim;
+    double *m2 = fr->mean + 4 * dim;
+    kpca_error err;
+    if (column_pass(&fr->rows.feed, comm, fr->mean, m2, fr->lo, fr->hi, &err) != KPCA_OK)
+        return cli_fail(&err);
+    const double n = (double)fr->m;
+    double total = 0.0; /* the rows' total variance as the fit sees them */
+    for (size_t j = 0; j < dim; j++) {
+        /* kpca_standardize_fit's rule: a constant column is exactly 0 */
+        fr->sd[j] = fr->lo[j] == fr->hi[j] || !(n > 0.0) ? 0.0 : sqrt(m2[j] / n);
+        double scale = 1.0;
+        if (standardize) {
+            const int c = fr->lo[j] == fr->hi[j] || !(fr->sd[j] > 0.0 && isfinite(fr->sd[j]));
+            fr->std_mean[j] = fr->lo[j] == fr->hi[j] ? fr->lo[j] : fr->mean[j];
+            fr->std_scale[j] = scale = c ? 1.0 : fr->sd[j];
+            fr->flag[j] = (unsigned char)c;
+            fr->nconst += (size_t)c;
+        }
+        if (fr->lo[j] != fr->hi[j])
+            total += m2[j] / n / (scale * scale);
+    }
+    fr->sigma = total > 0.0 && isfinite(total) ? sqrt(total) : 1.0;
+    fr->rows.std_mean = fr->std_mean; /* the rows are standardised from now on */
+    fr->rows.std_scale = fr->std_scale;
     return 0;
 }
 
@@ -170,7 +272,7 @@ static int parse_range(const char *s, size_t n, size_t *lo, size_t *hi)
 }
 
 int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char *range, const cli_input *in,
-                         const char *output)
+                         const char *subset, cli_draw draw, long seed, const char *output)
 {
     cli_partial pt;
     memset(&pt, 0, sizeof pt);
@@ -209,7 +311,11 @@ int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char 
     pt.want = p->components ? p->components : l;
     snprintf(pt.data, sizeof pt.data, "%s", cli_arg_name(fr->data));
     pt.nall = fr->nall;
-    pt.subset_seed = fr->m < fr->nall ? fr->seed : 0;
+    pt.draw = draw;
+    pt.seed = draw == CLI_DRAW_FIRST ? 0 : seed;
+    snprintf(pt.subset, sizeof pt.subset, "%s", subset);
+    pt.std_mean = fr->std_mean; /* borrowed for the write */
+    pt.std_scale = fr->std_scale;
     const char *given[CLI_PARTIAL_NOPTS] = {in->format,  in->header, in->label,   in->labels,
                                            in->columns, in->drop,   in->decimal, in->range};
     for (size_t i = 0; i < CLI_PARTIAL_NOPTS; i++)
@@ -219,6 +325,7 @@ int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char 
     cli_info("partial: rows %zu:%zu of %zu fit rows, %zu landmarks, %zu features", pt.lo, pt.hi, fr->m, l,
              pt.setup.basis.r);
     r = cli_partial_write(output, &pt);
+    pt.std_mean = pt.std_scale = NULL;
     cli_partial_free(&pt);
     return r;
 }

@@ -447,7 +447,7 @@ kpca_status kpca_eval_pred(const double *xtrain, const int *ytrain, size_t ntrai
         if (st != KPCA_OK)
             goto done;
         size_t errors = 0;
-        for (size_t i = 0; i < ntest; i++)
+        for (size_t i = 0; ytest != NULL && i < ntest; i++)
             errors += pred[i] != ytest[i];
         for (size_t i = 0; i < np; i++) {
             if (prefixes[i] != k)

@@ -96,7 +96,10 @@ typedef struct {
  * p->costs by p->folds-fold cross-validation on the training features
  * alone (kpca_cv_folds with KPCA_CV_SEED; the smallest C wins ties), then
  * trains on all training features with it.  The test set is never looked
- * at.  Memory: kpca_eval_memory_need's estimate, checked against the
+ * at.  ytest may be NULL (test points without labels): every row then
+ * counts 0 errors of ntest, and only the predictions (kpca_eval_pred) say
+ * anything of the test set.
+ * Memory: kpca_eval_memory_need's estimate, checked against the
  * budget (KPCA_ENOMEM, the sizes named, before anything large is
  * allocated); the SVM workers are as many as p->svm.threads asks and the
  * budget holds. */

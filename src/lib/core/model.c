@@ -84,7 +84,38 @@ void kpca_model_free(kpca_model *model)
     kpca_free(model->eigval);
     kpca_free(model->colmean);
     kpca_free(model->rho);
+    kpca_free_strings(model->colnames, model->colnames != NULL ? model->dim : 0);
+    kpca_free(model->std_mean);
+    kpca_free(model->std_scale);
     memset(model, 0, sizeof *model);
+}
+
+kpca_status kpca_model_copy_inputs(kpca_model *dst, const kpca_model *src, kpca_error *err)
+{
+    char **names = NULL;
+    double *mean = NULL, *scale = NULL;
+    if (src->colnames != NULL && (names = kpca_strings_dup(src->colnames, src->dim)) == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu column names", src->dim);
+    if (src->std_mean != NULL) {
+        mean = kpca_alloc_array(src->dim, 1, sizeof(double));
+        scale = kpca_alloc_array(src->dim, 1, sizeof(double));
+        if (mean == NULL || scale == NULL) {
+            kpca_free(mean);
+            kpca_free(scale);
+            kpca_free_strings(names, names != NULL ? src->dim : 0);
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory for the standardisation of %zu columns", src->dim);
+        }
+        memcpy(mean, src->std_mean, src->dim * sizeof(double));
+        memcpy(scale, src->std_scale, src->dim * sizeof(double));
+    }
+    kpca_free_strings(dst->colnames, dst->colnames != NULL ? dst->dim : 0);
+    kpca_free(dst->std_mean);
+    kpca_free(dst->std_scale);
+    dst->colnames = names;
+    dst->std_mean = mean;
+    dst->std_scale = scale;
+    memcpy(dst->subset, src->subset, sizeof dst->subset);
+    return KPCA_OK;
 }
 
 typedef struct {
@@ -597,6 +628,20 @@ kpca_status kpca_model_validate(const kpca_model *md, const char *path, kpca_err
     if (!(md->smooth == 0.0 || (md->smooth > 0.0 && isfinite(md->smooth))))
         return kpca_fail(err, KPCA_EFORMAT, "'%s': smoothing sigma %g is neither 0 (none) nor a finite positive number",
                          path, md->smooth);
+    if ((md->std_mean == NULL) != (md->std_scale == NULL))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': a standardisation needs both the column means and the scales", path);
+    for (size_t j = 0; md->std_mean != NULL && j < md->dim; j++) {
+        if (!isfinite(md->std_mean[j]))
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': the standardisation's mean of column %zu is not finite", path,
+                             j + 1);
+        if (!(md->std_scale[j] > 0.0 && isfinite(md->std_scale[j])))
+            return kpca_fail(err, KPCA_EFORMAT,
+                             "'%s': the standardisation's scale of column %zu (%g) is not a finite positive number",
+                             path, j + 1, md->std_scale[j]);
+    }
+    for (size_t j = 0; md->colnames != NULL && j < md->dim; j++)
+        if (md->colnames[j] == NULL)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': column %zu has no name entry", path, j + 1);
     return KPCA_OK;
 }
 

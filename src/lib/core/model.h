@@ -26,7 +26,7 @@
 #include "core/kernel.h"
 #include "io/sniff.h" /* KPCA_MODEL_FORMAT */
 
-#define KPCA_MODEL_VERSION 3     /* the version kpca_model_save writes (docs/file-formats.md) */
+#define KPCA_MODEL_VERSION 4     /* the version kpca_model_save writes (docs/file-formats.md) */
 #define KPCA_MODEL_VERSION_MIN 2 /* the oldest version kpca_model_load reads */
 #define KPCA_SOURCE_MAX 1024
 
@@ -72,6 +72,20 @@ typedef struct {
                        * the model; 0: none.  Set by the caller that smoothed
                        * the fit data (kpca_model_fit leaves it 0) */
     char source[KPCA_SOURCE_MAX]; /* free-text provenance (file, subset) */
+    char subset[KPCA_SOURCE_MAX]; /* how the fit rows were drawn from the file, e.g.
+                                   * "random 40 of 150 rows, seed 1"; "": not
+                                   * recorded (files before version 4) */
+    char **colnames;  /* dim names of the fit data's columns, "" for an unnamed
+                       * one (owned); NULL: the fit file named none.  Inputs
+                       * with a header are read by these names */
+    double *std_mean, *std_scale; /* dim each (owned): the fit data's column
+                       * means and standard deviations (kpca_standardize_fit,
+                       * core/standardize.h) when fit standardised it; NULL
+                       * (both): not standardised.  The fit points and every
+                       * input are standardised with them after the
+                       * smoothing and before they meet the model (the caller
+                       * does it, as for smooth); pre-images come back
+                       * through kpca_unstandardize */
     /* REDUCED only (NULL / empty otherwise): */
     double *rho;      /* k residuals ||V_c - V~_c||^2 of the expansions (owned) */
     char reduction[KPCA_SOURCE_MAX]; /* how the reduced set was made */
@@ -237,7 +251,8 @@ typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job
 void kpca_model_set_exact_solver(kpca_exact_solver fn);
 
 /* z (n x k, row-major) = the first k components of the n points x (n x dim),
- * in model->precision: SINGLE rounds each centred kernel block (computed in
+ * given as the model sees them (smoothed and standardised as its fields
+ * say, by the caller), in model->precision: SINGLE rounds each centred kernel block (computed in
  * double) and alpha to binary32 and multiplies them with SGEMM (the kernel
  * block and alpha then take 1.5 times their memory).
  * Where kpca_model_transform_primal(model), the kernel gamma x.y makes the
@@ -276,9 +291,16 @@ int kpca_model_transform_primal(const kpca_model *model);
 
 void kpca_model_free(kpca_model *model);
 
+/* Copies what src says of its inputs (subset, colnames, std_mean and
+ * std_scale; the smoothing, range and source are plain fields) into dst,
+ * whose own are replaced: for a model made from another (kpca reduce).
+ * dst->dim must equal src->dim.  KPCA_ENOMEM, dst's fields then unchanged. */
+kpca_status kpca_model_copy_inputs(kpca_model *dst, const kpca_model *src, kpca_error *err);
+
 /* Checks every invariant of a model (shapes, finiteness, positive descending
- * eigenvalues, valid kernel, smoothing 0 or a finite positive sigma); `path`
- * only names it in messages. */
+ * eigenvalues, valid kernel, smoothing 0 or a finite positive sigma; the
+ * standardisation both or neither of std_mean and std_scale, finite means,
+ * finite positive scales); `path` only names it in messages. */
 kpca_status kpca_model_validate(const kpca_model *model, const char *path, kpca_error *err);
 
 /* The HDF5 model file (docs/file-formats.md, "Model file"), written

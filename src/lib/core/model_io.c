@@ -163,6 +163,29 @@ static unsigned long checksum_v3(const kpca_model *md, int with_precision)
     return crc;
 }
 
+/* The version-4 checksum: the version-3 rule (with `precision` where the
+ * file has it, as every file kpca writes does), then the fields of version
+ * 4, absent ones included as empty: the text `subset`;
+ * the number of column names (0: none), then each name as its length and
+ * its bytes (a name reads back as it was written); 1 and the means and
+ * scales for a standardised model, else 0. */
+static unsigned long checksum_v4(const kpca_model *md, int with_precision)
+{
+    unsigned long crc = checksum_v3(md, with_precision);
+    crc = crc_text(crc, md->subset);
+    crc = crc_int(crc, md->colnames != NULL ? md->dim : 0);
+    for (size_t j = 0; md->colnames != NULL && j < md->dim; j++) {
+        crc = crc_int(crc, strlen(md->colnames[j]));
+        crc = crc_bytes(crc, md->colnames[j], strlen(md->colnames[j]));
+    }
+    crc = crc_int(crc, md->std_mean != NULL);
+    if (md->std_mean != NULL) {
+        crc = crc_doubles(crc, md->std_mean, md->dim);
+        crc = crc_doubles(crc, md->std_scale, md->dim);
+    }
+    return crc;
+}
+
 unsigned long kpca_model_fingerprint(const kpca_model *md)
 {
     return checksum_v2(md);
@@ -240,7 +263,9 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_double(f, path, "smooth", md->smooth, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "source", md->source, err);
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "precision", kpca_precision_name(md->precision), err);
-    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v3(md, 1), err);
+    if (st == KPCA_OK && md->subset[0] != '\0')
+        st = kpca_h5_attr_write_string(f, path, "subset", md->subset, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v4(md, 1), err);
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_PRECOMPUTED)
         st = write_gram_index(f, path, md, err);
     else if (st == KPCA_OK)
@@ -251,6 +276,13 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_write_doubles(f, path, "colmean", d_m, md->colmean, err);
     if (st == KPCA_OK && md->centring == KPCA_CENTRE_REDUCED)
         st = kpca_h5_write_doubles(f, path, "rho", d_k, md->rho, err);
+    size_t d_dim[2] = {md->dim, 0};
+    if (st == KPCA_OK && md->colnames != NULL)
+        st = kpca_h5_write_strings(f, path, "columns", md->dim, (const char *const *)md->colnames, err);
+    if (st == KPCA_OK && md->std_mean != NULL)
+        st = kpca_h5_write_doubles(f, path, "standardize_mean", d_dim, md->std_mean, err);
+    if (st == KPCA_OK && md->std_mean != NULL)
+        st = kpca_h5_write_doubles(f, path, "standardize_scale", d_dim, md->std_scale, err);
     return kpca_h5_writer_close(&w, st, err);
 }
 
@@ -284,6 +316,32 @@ static double v2_smooth(const char *source)
 {
     const char *s = strstr(source, V2_SMOOTH_TEXT);
     return s != NULL ? strtod(s + strlen(V2_SMOOTH_TEXT), NULL) : 0.0;
+}
+
+/* The optional datasets of version 4: the column names and the
+ * standardisation, each of dim entries. */
+static kpca_status read_inputs(hid_t f, const char *path, kpca_model *md, kpca_error *err)
+{
+    kpca_status st = KPCA_OK;
+    size_t dims[2], n = 0;
+    if (H5Lexists(f, "columns", H5P_DEFAULT) > 0) {
+        st = kpca_h5_read_strings(f, path, "columns", &n, &md->colnames, err);
+        if (st == KPCA_OK && n != md->dim) {
+            kpca_free_strings(md->colnames, n);
+            md->colnames = NULL;
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'columns' has %zu names, expected %zu", path, n, md->dim);
+        }
+    }
+    const int with_mean = H5Lexists(f, "standardize_mean", H5P_DEFAULT) > 0;
+    if (st == KPCA_OK && with_mean != (H5Lexists(f, "standardize_scale", H5P_DEFAULT) > 0))
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': a standardisation needs both the column means and the scales", path);
+    if (st == KPCA_OK && with_mean) {
+        st = kpca_h5_read_doubles(f, path, "standardize_mean", 1, dims, &md->std_mean, err);
+        if (st == KPCA_OK) st = expect_dims(path, "standardize_mean", dims, md->dim, 1, err);
+        if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "standardize_scale", 1, dims, &md->std_scale, err);
+        if (st == KPCA_OK) st = expect_dims(path, "standardize_scale", dims, md->dim, 1, err);
+    }
+    return st;
 }
 
 kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
@@ -351,7 +409,9 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "source", md->source, sizeof md->source, err);
     if (st == KPCA_OK && version == 2)
         md->smooth = v2_smooth(md->source);
-    /* optional: absent in the version-3 files before it, which are double */
+    /* optional: absent in the version-3 files before it, which are double
+     * (a file without it, of any version, is read as double: its checksum
+     * then leaves it out) */
     const int with_precision = version >= 3 && H5Aexists(f, "precision") > 0;
     md->precision = KPCA_PRECISION_DOUBLE;
     if (st == KPCA_OK && with_precision) {
@@ -360,6 +420,9 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
         if (st == KPCA_OK && kpca_precision_parse(pname, &md->precision) != 0)
             st = kpca_fail(err, KPCA_EFORMAT, "'%s': unknown precision '%s' (expected double or single)", path, pname);
     }
+    /* optional in version 4, absent before it */
+    if (st == KPCA_OK && version >= 4 && H5Aexists(f, "subset") > 0)
+        st = kpca_h5_attr_read_text(f, path, "subset", md->subset, sizeof md->subset, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_PRECOMPUTED) {
         st = read_gram_index(f, path, md, err);
@@ -378,8 +441,12 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     if (st == KPCA_OK) st = expect_dims(path, "colmean", dims, md->m, 1, err);
     if (st == KPCA_OK && reduced) st = kpca_h5_read_doubles(f, path, "rho", 1, dims, &md->rho, err);
     if (st == KPCA_OK && reduced) st = expect_dims(path, "rho", dims, md->k, 1, err);
+    if (st == KPCA_OK && version >= 4)
+        st = read_inputs(f, path, md, err);
     H5Fclose(f);
-    if (st == KPCA_OK && (unsigned long)checksum != (version == 2 ? checksum_v2(md) : checksum_v3(md, with_precision)))
+    if (st == KPCA_OK && (unsigned long)checksum != (version == 2   ? checksum_v2(md)
+                                                     : version == 3 ? checksum_v3(md, with_precision)
+                                                                    : checksum_v4(md, with_precision)))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);
     if (st == KPCA_OK)
         st = kpca_model_validate(md, path, err);

@@ -559,6 +559,9 @@ kpca_status kpca_reduce(const kpca_model *full, const kpca_reduce_params *p, kpc
     out->input_hi = full->input_hi;
     out->smooth = full->smooth;
     memcpy(out->source, full->source, sizeof out->source);
+    st = kpca_model_copy_inputs(out, full, err); /* its inputs are the full model's */
+    if (st != KPCA_OK)
+        goto done;
     if (method == KPCA_REDUCE_EIG)
         snprintf(out->reduction, sizeof out->reduction,
                  "eig: %zu eigenvectors of the components' quadratic forms (of %zu asked), then %zu lbfgs "

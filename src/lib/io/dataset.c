@@ -344,6 +344,101 @@ kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, 
     return KPCA_OK;
 }
 
+static int cmp_stratum(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* a class's place in the order of its allocation's remainder: larger
+ * remainders first, then smaller labels (classes are sorted by label) */
+typedef struct {
+    uint64_t rem;
+    size_t c;
+} class_rem;
+
+static int cmp_rem(const void *a, const void *b)
+{
+    const class_rem *x = a, *y = b;
+    if (x->rem != y->rem)
+        return x->rem > y->rem ? -1 : 1;
+    return x->c < y->c ? -1 : x->c > y->c;
+}
+
+kpca_status kpca_subset_stratified(const int *y, size_t n, size_t m, uint64_t seed, size_t *idx, size_t *nclasses,
+                                   kpca_error *err)
+{
+    if (m > n)
+        return kpca_fail(err, KPCA_EUSAGE, "subset of %zu rows requested but the data has only %zu", m, n);
+    if ((uint64_t)n > UINT32_MAX) /* m n_c below must fit 64 bits */
+        return kpca_fail(err, KPCA_EUSAGE, "a stratified subset of %zu rows: at most 2^32 - 1 rows", n);
+    int *label = kpca_alloc_array(n ? n : 1, 1, sizeof(int));
+    size_t *cls = kpca_alloc_array(n ? n : 1, 1, sizeof(size_t));
+    /* per class: rows, rows allocated, rows seen, rows taken */
+    size_t *count = kpca_alloc_array(n ? n : 1, 4, sizeof(size_t));
+    class_rem *order = kpca_alloc_array(n ? n : 1, 1, sizeof(class_rem));
+    if (label == NULL || cls == NULL || count == NULL || order == NULL) {
+        kpca_free(label);
+        kpca_free(cls);
+        kpca_free(count);
+        kpca_free(order);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a stratified subset of %zu rows", n);
+    }
+    memcpy(label, y, n * sizeof(int));
+    qsort(label, n, sizeof(int), cmp_stratum);
+    size_t nc = 0;
+    for (size_t i = 0; i < n; i++)
+        if (nc == 0 || label[i] != label[nc - 1])
+            label[nc++] = label[i];
+    size_t *rows = count, *alloc = count + nc, *seen = count + 2 * nc, *taken = count + 3 * nc;
+    memset(count, 0, 4 * nc * sizeof(size_t));
+    for (size_t i = 0; i < n; i++) {
+        const int *at = bsearch(&y[i], label, nc, sizeof(int), cmp_stratum);
+        cls[i] = (size_t)(at - label);
+        rows[cls[i]]++;
+    }
+    /* largest remainders (m n_c <= n^2 < 2^64) */
+    size_t given = 0;
+    for (size_t c = 0; c < nc; c++) {
+        uint64_t q = (uint64_t)m * (uint64_t)rows[c];
+        alloc[c] = (size_t)(q / n);
+        order[c].rem = q % n;
+        order[c].c = c;
+        given += alloc[c];
+    }
+    qsort(order, nc, sizeof(class_rem), cmp_rem);
+    for (size_t r = 0; given < m; r++, given++)
+        alloc[order[r].c]++;
+    /* every class one row, when there are rows enough */
+    for (size_t c = 0; m >= nc && c < nc; c++) {
+        if (alloc[c] > 0)
+            continue;
+        size_t big = 0;
+        for (size_t d = 1; d < nc; d++)
+            if (alloc[d] > alloc[big])
+                big = d;
+        alloc[big]--;
+        alloc[c] = 1;
+    }
+    uint64_t s = seed;
+    size_t chosen = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = cls[i];
+        if (kpca_rng_below(&s, (uint64_t)(rows[c] - seen[c])) < (uint64_t)(alloc[c] - taken[c])) {
+            idx[chosen++] = i;
+            taken[c]++;
+        }
+        seen[c]++;
+    }
+    if (nclasses != NULL)
+        *nclasses = nc;
+    kpca_free(label);
+    kpca_free(cls);
+    kpca_free(count);
+    kpca_free(order);
+    return KPCA_OK;
+}
+
 void kpca_dataset_add_noise(kpca_dataset *ds, double sd, uint64_t seed)
 {
     uint64_t s = seed;

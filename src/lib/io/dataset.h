@@ -185,6 +185,24 @@ kpca_status kpca_dataset_select(const kpca_dataset *src, const size_t *idx, size
  * seed (deterministic on every platform). */
 kpca_status kpca_subset_indices(size_t n, size_t m, uint64_t seed, size_t *idx, kpca_error *err);
 
+/* Writes m distinct row indices of 0..n-1, ascending, into idx: a sample
+ * stratified by the labels y[0..n-1] (any ints; equal ints are a class).
+ * Allocation: class c of n_c rows gets a_c = floor(m n_c / n) rows, then the
+ * m - sum a_c rows left go one each to the classes of the largest
+ * remainders m n_c mod n (ties: the smaller label); then, when m is at
+ * least the number of classes, a class left with no row takes one from the
+ * class holding the most (ties: the smaller label), until every class has
+ * one.  Draw: one splitmix64 stream (rng.h) from `seed` (any value), one
+ * number per row in order: row i of class c is taken when
+ * kpca_rng_below(n_c - rows of c seen) < a_c - rows of c taken (selection
+ * sampling within each class: every a_c-subset of the class equally
+ * likely; with one class it is kpca_subset_indices's draw for seed != 0).
+ * The same seed gives the same rows on every platform.  *nclasses (may be
+ * NULL) receives the number of classes.  O(n log n); O(n) scratch
+ * (KPCA_ENOMEM); KPCA_EUSAGE for m > n or n >= 2^32. */
+kpca_status kpca_subset_stratified(const int *y, size_t n, size_t m, uint64_t seed, size_t *idx, size_t *nclasses,
+                                   kpca_error *err);
+
 /* Adds independent Gaussian noise of standard deviation sd to every value,
  * row by row: kpca_rng_normal_pair (rng.h) from `seed`, so the
  * same seed gives the same noise on every platform with an IEEE libm.

@@ -46,8 +46,7 @@ static void win_close(csv_win *w)
 {
     if (w->gz != NULL)
         gzclose(w->gz);
-    kpca_free_strings(w->hdr, w->hdr != NULL ? w->R.ncols : 0);
-    w->R.hdr = NULL;
+    kpca_free_strings(w->hdr, w->hdr != NULL ? w->R.ncols : 0); /* R.hdr, the array, points at them */
     kpca_csv_rows_free(&w->R);
     kpca_free(w->s.f);
     kpca_free(w->s.fline);

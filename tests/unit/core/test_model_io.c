@@ -1,9 +1,11 @@
 /* test_model_io.c - the model file's versions (docs/file-formats.md, "Model
- * file"): version 3 as kpca_model_save writes it (the smoothing attribute, a
- * checksum over every field), version 2 as the files of kpca before it
- * (tests/ref/models-3038552, tests/ref/model-v2-smooth) load: their own
- * checksum rule, the smoothing taken from their source text.  The damaged
- * and truncated files of any version: test_model.c. */
+ * file"): version 4 as kpca_model_save writes it (the fit columns' names,
+ * the standardisation and the subset, each optional; a checksum over every
+ * field), version 3 (the smoothing attribute; tests/ref/model-v3-double)
+ * and version 2 as the files of kpca before it (tests/ref/models-3038552,
+ * tests/ref/model-v2-smooth) load: their own checksum rule, the smoothing
+ * taken from their source text.  The damaged and truncated files of any
+ * version: test_model.c. */
 #include "testutil.h"
 
 #include "lib/file/h5write.h"
@@ -141,7 +143,7 @@ static void assert_same_fields(const kpca_model *a, const kpca_model *b)
     assert_string_equal(a->source, b->source);
 }
 
-static void test_v3_smooth_roundtrip(void **state)
+static void test_smooth_roundtrip(void **state)
 {
     (void)state;
     kpca_model md, back;
@@ -152,7 +154,7 @@ static void test_v3_smooth_roundtrip(void **state)
     save(&md, "tests/out/io_v3.h5");
     assert_int_equal(get_long("tests/out/io_v3.h5", "version"), KPCA_MODEL_VERSION);
     load("tests/out/io_v3.h5", &back);
-    assert_int_equal(back.version, 3);
+    assert_int_equal(back.version, 4);
     assert_same_fields(&md, &back);
     assert_int_equal(kpca_model_fingerprint(&md), kpca_model_fingerprint(&back));
     kpca_model_free(&back);
@@ -243,7 +245,7 @@ static void test_v3_control_character_in_source(void **state)
 }
 
 /* Version 2: each reference model loads, its checksum (the version-2 rule)
- * is its fingerprint, it has no smoothing; saved again it is a version-3
+ * is its fingerprint, it has no smoothing; saved again it is a version-4
  * file of the same model. */
 static void test_v2_models_load(void **state)
 {
@@ -256,7 +258,7 @@ static void test_v2_models_load(void **state)
         assert_int_equal((long long)kpca_model_fingerprint(&md), get_long(v2_models[i], "checksum"));
         save(&md, "tests/out/io_resaved.h5");
         load("tests/out/io_resaved.h5", &back);
-        assert_int_equal(back.version, 3);
+        assert_int_equal(back.version, 4);
         assert_same_fields(&md, &back);
         assert_int_equal(kpca_model_fingerprint(&md), kpca_model_fingerprint(&back));
         kpca_model_free(&back);
@@ -298,18 +300,227 @@ static void test_versions_out_of_range(void **state)
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
     save(&md, "tests/out/io_version.h5");
     kpca_model_free(&md);
-    const long long versions[] = {0, 1, 4};
+    const long long versions[] = {0, 1, 5};
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
         copy_file("tests/out/io_version.h5", "tests/out/io_edit.h5");
         set_long("tests/out/io_edit.h5", "version", versions[i]);
-        expect_refused("tests/out/io_edit.h5", "versions 2 to 3", "a version out of range");
+        expect_refused("tests/out/io_edit.h5", "versions 2 to 4", "a version out of range");
     }
+}
+
+/* The inputs of version 4 on a model fit on 30 x 16 points */
+static const char *const names16[16] = {"a", "", "b c", "d,e", "\"q\"", "f", "g", "h",
+                                        "\xc3\xa9t\xc3\xa9", "i", "j", "k", "l", "m", "n", "o"};
+
+static void add_inputs(kpca_model *md, int names, int std)
+{
+    assert_int_equal(md->dim, 16);
+    if (names) {
+        md->colnames = kpca_strings_dup((char *const *)names16, 16);
+        assert_non_null(md->colnames);
+    }
+    if (std) {
+        md->std_mean = kpca_alloc_array(16, 1, sizeof(double));
+        md->std_scale = kpca_alloc_array(16, 1, sizeof(double));
+        assert_non_null(md->std_mean);
+        assert_non_null(md->std_scale);
+        for (size_t j = 0; j < 16; j++) {
+            md->std_mean[j] = 0.25 * (double)j - 1.0;
+            md->std_scale[j] = j == 3 ? 1.0 : 0.5 + 0.125 * (double)j;
+        }
+    }
+    snprintf(md->subset, sizeof md->subset, "stratified by label 30 of 90 rows, seed 1");
+}
+
+/* Each of the three inputs, alone and together, is written and read back
+ * as it was; absent ones stay absent; the fingerprint (the version-2 rule)
+ * does not see them, the checksum does (below). */
+static void test_v4_inputs_roundtrip(void **state)
+{
+    (void)state;
+    for (int mask = 0; mask < 4; mask++) {
+        kpca_model md, back;
+        fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
+        unsigned long fp = kpca_model_fingerprint(&md);
+        add_inputs(&md, mask & 1, mask & 2);
+        if (mask == 0)
+            md.subset[0] = '\0';
+        save(&md, "tests/out/io_v4.h5");
+        load("tests/out/io_v4.h5", &back);
+        assert_int_equal(back.version, 4);
+        assert_same_fields(&md, &back);
+        assert_string_equal(back.subset, md.subset);
+        assert_int_equal(back.colnames != NULL, (mask & 1) != 0);
+        for (size_t j = 0; back.colnames != NULL && j < 16; j++)
+            assert_string_equal(back.colnames[j], names16[j]);
+        assert_int_equal(back.std_mean != NULL, (mask & 2) != 0);
+        assert_int_equal(back.std_scale != NULL, (mask & 2) != 0);
+        if (mask & 2) {
+            assert_memory_equal(back.std_mean, md.std_mean, 16 * sizeof(double));
+            assert_memory_equal(back.std_scale, md.std_scale, 16 * sizeof(double));
+        }
+        assert_int_equal(kpca_model_fingerprint(&back), fp);
+        /* a model made from it keeps them (kpca reduce) */
+        kpca_model other;
+        memset(&other, 0, sizeof other);
+        other.dim = 16;
+        kpca_error err;
+        assert_int_equal(kpca_model_copy_inputs(&other, &back, &err), KPCA_OK);
+        assert_string_equal(other.subset, md.subset);
+        assert_int_equal(other.colnames != NULL, (mask & 1) != 0);
+        assert_int_equal(other.std_mean != NULL, (mask & 2) != 0);
+        if (mask & 2)
+            assert_memory_equal(other.std_scale, md.std_scale, 16 * sizeof(double));
+        kpca_model_free(&other);
+        kpca_model_free(&back);
+        kpca_model_free(&md);
+    }
+}
+
+/* Rewrites a rank-1 dataset of path with n doubles (or n strings) and seals
+ * the file again. */
+static void set_doubles(const char *path, const char *name, const double *v, size_t n)
+{
+    hid_t f = open_rw(path);
+    if (H5Lexists(f, name, H5P_DEFAULT) > 0)
+        assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+    kpca_error err;
+    size_t dims[2] = {n, 0};
+    assert_int_equal(kpca_h5_write_doubles(f, path, name, dims, v, &err), KPCA_OK);
+    H5Fclose(f);
+    tu_reseal(path);
+}
+
+static void set_strings(const char *path, const char *name, const char *const *v, size_t n)
+{
+    hid_t f = open_rw(path);
+    assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+    kpca_error err;
+    assert_int_equal(kpca_h5_write_strings(f, path, name, n, v, &err), KPCA_OK);
+    H5Fclose(f);
+    tu_reseal(path);
+}
+
+static void drop(const char *path, const char *name, int attribute)
+{
+    hid_t f = open_rw(path);
+    assert_true((attribute ? H5Adelete(f, name) : H5Ldelete(f, name, H5P_DEFAULT)) >= 0);
+    H5Fclose(f);
+    tu_reseal(path);
+}
+
+/* The inputs of version 4 are under its checksum: changed, added or
+ * removed, the file is refused; shapes and values are checked as well. */
+static void test_v4_inputs_checked(void **state)
+{
+    (void)state;
+    kpca_model md, plain;
+    fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
+    fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &plain);
+    add_inputs(&md, 1, 1);
+    const char *M = "tests/out/io_in.h5", *P = "tests/out/io_plain.h5", *bad = "tests/out/io_edit.h5";
+    save(&md, M);
+    save(&plain, P);
+    const char *chk = "checksum mismatch: the file is damaged";
+    double v[16];
+    memcpy(v, md.std_mean, sizeof v);
+    v[5] += 0.5;
+    copy_file(M, bad);
+    set_doubles(bad, "standardize_mean", v, 16);
+    expect_refused(bad, chk, "a mean edited");
+    memcpy(v, md.std_scale, sizeof v);
+    v[0] *= 2.0;
+    copy_file(M, bad);
+    set_doubles(bad, "standardize_scale", v, 16);
+    expect_refused(bad, chk, "a scale edited");
+    const char *renamed[16];
+    memcpy(renamed, names16, sizeof renamed);
+    renamed[2] = "b d";
+    copy_file(M, bad);
+    set_strings(bad, "columns", renamed, 16);
+    expect_refused(bad, chk, "a column name edited");
+    copy_file(M, bad);
+    set_string(bad, "subset", "first 30 of 90 rows");
+    expect_refused(bad, chk, "the subset edited");
+    copy_file(M, bad);
+    drop(bad, "subset", 1);
+    expect_refused(bad, chk, "the subset removed");
+    copy_file(M, bad);
+    drop(bad, "columns", 0);
+    expect_refused(bad, chk, "the column names removed");
+    copy_file(M, bad);
+    drop(bad, "standardize_mean", 0);
+    drop(bad, "standardize_scale", 0);
+    expect_refused(bad, chk, "the standardisation removed");
+    copy_file(P, bad);
+    set_doubles(bad, "standardize_mean", md.std_mean, 16);
+    set_doubles(bad, "standardize_scale", md.std_scale, 16);
+    expect_refused(bad, chk, "a standardisation added");
+    /* shapes, and values kpca_model_validate refuses */
+    copy_file(M, bad);
+    set_strings(bad, "columns", names16, 15);
+    expect_refused(bad, "dataset 'columns' has 15 names, expected 16", "15 names for 16 columns");
+    copy_file(M, bad);
+    set_doubles(bad, "standardize_scale", md.std_scale, 15);
+    expect_refused(bad, "'standardize_scale' is 15 x 1, expected 16 x 1", "15 scales for 16 columns");
+    copy_file(M, bad);
+    drop(bad, "standardize_scale", 0);
+    expect_refused(bad, "needs both the column means and the scales", "a mean without its scale");
+    kpca_error err;
+    const double bad_scale[] = {0.0, -1.0, INFINITY, NAN};
+    for (size_t i = 0; i < sizeof bad_scale / sizeof bad_scale[0]; i++) {
+        double keep = md.std_scale[7];
+        md.std_scale[7] = bad_scale[i];
+        assert_int_equal(kpca_model_save(&md, "tests/out/io_bad.h5", &err), KPCA_EFORMAT);
+        assert_non_null(strstr(err.msg, "scale of column 8"));
+        md.std_scale[7] = keep;
+    }
+    md.std_mean[0] = NAN;
+    assert_int_equal(kpca_model_save(&md, "tests/out/io_bad.h5", &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "mean of column 1 is not finite"));
+    kpca_model_free(&md);
+    kpca_model_free(&plain);
+}
+
+/* A version-3 file (written before version 4) loads without the inputs of
+ * version 4, which it cannot hold: an attribute or dataset of theirs in it
+ * is not read (its checksum does not cover them). */
+static void test_v3_file_has_no_inputs(void **state)
+{
+    (void)state;
+    const char *v3 = "tests/ref/model-v3-double/poly2.h5", *bad = "tests/out/io_edit.h5";
+    kpca_model md, back;
+    load(v3, &md);
+    assert_int_equal(md.version, 3);
+    assert_null(md.colnames);
+    assert_null(md.std_mean);
+    assert_string_equal(md.subset, "");
+    save(&md, "tests/out/io_resaved.h5");
+    load("tests/out/io_resaved.h5", &back);
+    assert_int_equal(back.version, 4);
+    assert_same_fields(&md, &back);
+    kpca_model_free(&back);
+    double *v = calloc(md.dim, sizeof(double));
+    assert_non_null(v);
+    for (size_t j = 0; j < md.dim; j++)
+        v[j] = 1.0;
+    copy_file(v3, bad);
+    set_doubles(bad, "standardize_mean", v, md.dim);
+    set_doubles(bad, "standardize_scale", v, md.dim);
+    free(v);
+    load(bad, &back);
+    assert_null(back.std_mean);
+    kpca_model_free(&back);
+    kpca_model_free(&md);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_v3_smooth_roundtrip),
+        cmocka_unit_test(test_smooth_roundtrip),
+        cmocka_unit_test(test_v4_inputs_roundtrip),
+        cmocka_unit_test(test_v4_inputs_checked),
+        cmocka_unit_test(test_v3_file_has_no_inputs),
         cmocka_unit_test(test_v3_checksum_covers_every_field),
         cmocka_unit_test(test_v3_control_character_in_source),
         cmocka_unit_test(test_v2_models_load),

@@ -343,7 +343,7 @@ static void test_model_file_precision(void **state)
     assert_string_equal(text, "single");
     assert_int_equal(kpca_model_load(S, &back, &err), KPCA_OK);
     assert_int_equal(back.precision, KPCA_PRECISION_SINGLE);
-    assert_int_equal(back.version, 3);
+    assert_int_equal(back.version, KPCA_MODEL_VERSION);
     assert_memory_equal(back.alpha, s.alpha, s.k * s.m * sizeof(double));
     /* the fingerprint (version-2 rule) does not see the precision */
     s.precision = KPCA_PRECISION_DOUBLE;
