@@ -55,9 +55,12 @@ static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, doubl
     const size_t dim = f->dim, procs = comm != NULL ? (size_t)comm->size : 1, slot = 1 + 4 * dim;
     size_t from, to;
     kpca_nys_range(f->n, comm, &from, &to);
-    double *x = kpca_alloc_array(STATS_BLOCK, dim, sizeof(double));
+    const size_t block = to - from < STATS_BLOCK ? (to > from ? to - from : 1) : STATS_BLOCK;
+    double *x = kpca_alloc_array(block, dim, sizeof(double));
     double *all = kpca_calloc(procs * slot, sizeof(double));
-    kpca_status st = x == NULL || all == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory") : KPCA_OK;
+    kpca_status st = x == NULL || all == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory for a block of %zu rows "
+                                                          "of %zu values (the columns' statistics)", block, dim)
+                                              : KPCA_OK;
     double *mine = all + (comm != NULL ? (size_t)comm->rank : 0) * slot;
     for (size_t j = 0; st == KPCA_OK && j < dim; j++) { /* -lo and hi, so that a sum of one slot keeps them */
         mine[1 + 2 * dim + j] = -INFINITY;
@@ -67,7 +70,7 @@ static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, doubl
         st = f->seek(f->ctx, from, err);
     for (size_t at = from; st == KPCA_OK && at < to;) {
         size_t got = 0;
-        st = f->read(f->ctx, to - at < STATS_BLOCK ? to - at : STATS_BLOCK, x, NULL, &got, err);
+        st = f->read(f->ctx, to - at < block ? to - at : block, x, NULL, &got, err);
         if (st == KPCA_OK && got == 0)
             st = kpca_fail(err, KPCA_EFORMAT, "the data ended at row %zu of %zu", at, f->n);
         for (size_t j = 0; st == KPCA_OK && j < dim; j++) {
@@ -155,13 +158,14 @@ int cli_fit_rows_labels(cli_fit_rows *fr, int **y)
 {
     const size_t n = fr->nall, dim = fr->rows.feed.dim;
     kpca_error err;
-    double *x = kpca_alloc_array(STATS_BLOCK, dim, sizeof(double));
+    const size_t block = n < STATS_BLOCK ? (n ? n : 1) : STATS_BLOCK;
+    double *x = kpca_alloc_array(block, dim, sizeof(double));
     *y = kpca_alloc_array(n ? n : 1, 1, sizeof(int));
     kpca_status st = x == NULL || *y == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu labels", n)
                                              : kpca_rowsrc_seek(fr->rows.src, 0, &err);
     for (size_t at = 0; st == KPCA_OK && at < n;) {
         size_t got = 0;
-        st = kpca_rowsrc_read(fr->rows.src, n - at < STATS_BLOCK ? n - at : STATS_BLOCK, x, *y + at, &got, &err);
+        st = kpca_rowsrc_read(fr->rows.src, n - at < block ? n - at : block, x, *y + at, &got, &err);
         if (st == KPCA_OK && got == 0)
             st = kpca_fail(&err, KPCA_EFORMAT, "'%s' ended at row %zu of %zu", fr->data, at, n);
         at += got;
