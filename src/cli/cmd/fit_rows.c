@@ -68,6 +68,7 @@ static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, doubl
     }
     if (st == KPCA_OK && from < to)
         st = f->seek(f->ctx, from, err);
+    kpca_progress("statistics", 0, to - from);
     for (size_t at = from; st == KPCA_OK && at < to;) {
         size_t got = 0;
         st = f->read(f->ctx, to - at < block ? to - at : block, x, NULL, &got, err);
@@ -90,6 +91,7 @@ static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, doubl
         }
         mine[0] += (double)got;
         at += got;
+        kpca_progress("statistics", at - from, to - from);
     }
     if (comm != NULL) {
         st = comm->agree(comm->ctx, st, err);
@@ -163,12 +165,14 @@ int cli_fit_rows_labels(cli_fit_rows *fr, int **y)
     *y = kpca_alloc_array(n ? n : 1, 1, sizeof(int));
     kpca_status st = x == NULL || *y == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu labels", n)
                                              : kpca_rowsrc_seek(fr->rows.src, 0, &err);
+    kpca_progress("labels", 0, n);
     for (size_t at = 0; st == KPCA_OK && at < n;) {
         size_t got = 0;
         st = kpca_rowsrc_read(fr->rows.src, n - at < block ? n - at : block, x, *y + at, &got, &err);
         if (st == KPCA_OK && got == 0)
             st = kpca_fail(&err, KPCA_EFORMAT, "'%s' ended at row %zu of %zu", fr->data, at, n);
         at += got;
+        kpca_progress("labels", at, n);
     }
     kpca_free(x);
     if (st != KPCA_OK) {
