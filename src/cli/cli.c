@@ -160,10 +160,7 @@ static const struct {
     {"TEST", "TEST (features written by kpca transform, or data)"},
 };
 
-/* The index of path among the command's positional arguments (the same
- * pointer first, else the same string) and what that argument should be;
- * -1 when path is none of them or its role is not known. */
-static int arg_role(const char *path, const char **name, const char **what)
+int cli_arg_role(const char *path, const char **name, const char **what)
 {
     int at = -1;
     for (size_t i = 0; i < cli_ninputs && at < 0; i++)
@@ -245,7 +242,7 @@ int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const c
         const char *name = NULL, *what = NULL;
         cli_inputs = (const char *const *)pos;
         cli_ninputs = (size_t)np;
-        int at = i < np ? arg_role(arg, &name, &what) : -1;
+        int at = i < np ? cli_arg_role(arg, &name, &what) : -1;
         cli_ninputs = 0;
         if (at >= 0 && strcmp(name, "MODEL") == 0)
             continue;
@@ -266,7 +263,7 @@ int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const c
 int cli_fail_input(const kpca_error *err, const char *path)
 {
     const char *name, *what;
-    int at = arg_role(path, &name, &what);
+    int at = cli_arg_role(path, &name, &what);
     /* what cannot be read, or not in the memory allowed, is not of a kind */
     if (at < 0 || err->code == KPCA_EIO || err->code == KPCA_ENOMEM)
         return cli_fail(err);
@@ -389,84 +386,6 @@ int cli_parse_precision(const char *s, kpca_precision *out)
     return cli_usage("option '--precision': expected single or double, got '%s'", s);
 }
 
-/* What was read from a text file, where the labels came from and a column
- * left out, on one line (unless -q); a note when unlabelled data has a
- * column that looks like class labels. */
-void cli_read_summary(const char *spec, const cli_input *in, const kpca_dataset *ds, const double *x, size_t xrows,
-                      size_t classes)
-{
-    if (ds->format != KPCA_FMT_CSV && ds->format != KPCA_FMT_ESL)
-        return;
-    char labels[160], index[96] = "", cls[48] = "";
-    if (classes != (size_t)-1)
-        snprintf(cls, sizeof cls, " (%zu classes)", classes);
-    if (ds->label_col != 0)
-        snprintf(labels, sizeof labels, "labels from column %zu%s%s%s%s", ds->label_col,
-                 ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
-                 ds->label_name != NULL ? "'" : "", cls);
-    else if (!ds->unlabelled)
-        snprintf(labels, sizeof labels, "labels from '%s'", in->labels != NULL ? in->labels : "--labels");
-    else
-        snprintf(labels, sizeof labels, "no labels");
-    if (ds->index_col != 0)
-        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas)",
-                 ds->index_col);
-    cli_info("read '%s': %zu rows x %zu values, %s%s", spec, ds->n, ds->dim, labels, index);
-    size_t c, distinct;
-    if (ds->unlabelled && in->label == NULL && in->labels == NULL &&
-        (c = kpca_labels_class_like(x, xrows, ds->dim, &distinct)) < ds->dim) {
-        /* the value's column in the file: the value's index, past the left-out index column */
-        char name[80] = "";
-        if (ds->colnames != NULL && ds->colnames[c][0] != '\0')
-            snprintf(name, sizeof name, " ('%.60s')", ds->colnames[c]);
-        if (in->columns == NULL && in->drop == NULL)
-            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, give "
-                     "--label %zu, so that it is not used as a value", c + 1, name, distinct,
-                     c + 1 + (ds->index_col != 0));
-        else
-            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, name "
-                     "its column with --label", c + 1, name, distinct);
-    }
-}
-
-int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
-{
-    kpca_error err;
-    kpca_read_opts ro;
-    double lo, hi;
-    int r = cli_read_opts(in, &ro, &lo, &hi);
-    if (r != 0)
-        return r;
-    kpca_progress("read", 0, 1);
-    kpca_status rst = kpca_dataset_read_info(spec, &ro, ds, file, &err);
-    kpca_progress("read", 1, 1);
-    if (rst != KPCA_OK)
-        return cli_fail_input(&err, spec);
-    cli_read_summary(spec, in, ds, ds->x, ds->n, kpca_dataset_classes(ds));
-    /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
-    if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {
-        kpca_dataset_free(ds);
-        return cli_fail(&err);
-    }
-    if (in->range != NULL)
-        kpca_dataset_rescale(ds, lo, hi);
-    if (in->round >= 0)
-        kpca_dataset_round(ds, (int)in->round);
-    if (in->smooth > 0.0) {
-        size_t side = kpca_image_side(ds->dim);
-        if (side == 0) {
-            cli_error("'%s': option '--smooth' needs square images, but the rows have %zu values", spec, ds->dim);
-            kpca_dataset_free(ds);
-            return KPCA_EUSAGE;
-        }
-        if (kpca_smooth_images(ds->x, ds->n, side, in->smooth, &err) != KPCA_OK) {
-            kpca_dataset_free(ds);
-            return cli_fail(&err);
-        }
-    }
-    return 0;
-}
-
 int cli_output_format(const char *path, const char *name, kpca_format *out)
 {
     *out = kpca_format_from_name(path);
@@ -523,83 +442,6 @@ const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
     }
     snprintf(buf, CLI_NUMBER_MAX, "%.17g", v);
     return buf;
-}
-
-int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
-                         const char *data_path)
-{
-    if (ds->dim != model->dim) {
-        const char *name, *what;
-        kpca_file_info fi = {.kind = KPCA_FILE_UNREADABLE};
-        int at = arg_role(data_path, &name, &what);
-        if (at >= 0)
-            kpca_file_sniff(data_path, &fi);
-        if (fi.kind == KPCA_FILE_FEATURES) { /* features of a model, not its kind of data */
-            char desc[200];
-            cli_error("argument %d of %s is %s with the %zu values per point of the model '%s'; '%s' %s", at + 1,
-                      cli_current->name, what, model->dim, model_path, data_path,
-                      kpca_file_describe(&fi, desc, sizeof desc));
-            cli_hint(cli_current);
-            return KPCA_EFORMAT;
-        }
-        if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED)
-            cli_error("'%s' has %zu values per point but the model '%s' of a precomputed kernel needs %zu: each point's "
-                      "kernel values with all %zu points of its kernel matrix, in that matrix's order",
-                      data_path, ds->dim, model_path, model->dim, model->dim);
-        else
-            cli_error("'%s' has %zu values per point but the model '%s' expects %zu", data_path, ds->dim, model_path,
-                      model->dim);
-        return KPCA_EFORMAT;
-    }
-    if (cli_check_names(model, model_path, ds, data_path) != 0)
-        return KPCA_EFORMAT;
-    kpca_error err;
-    if (kpca_kernel_check_data(&model->kernel, ds->x, ds->n, ds->dim, &err) != KPCA_OK) {
-        cli_error("'%s': %s", data_path, err.msg);
-        return err.code;
-    }
-    cli_warn_range(model, ds, data_path);
-    return 0;
-}
-
-int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
-                        kpca_dataset *ds)
-{
-    kpca_error err;
-    kpca_progress("load model", 0, 1);
-    kpca_status st = kpca_model_load(model_path, model, &err);
-    kpca_progress("load model", 1, 1);
-    if (st != KPCA_OK)
-        return cli_fail_input(&err, model_path);
-    /* the model's smoothing is the one its inputs get: a --smooth given must agree */
-    if (in->smooth != 0.0 && in->smooth != model->smooth) {
-        char have[CLI_NUMBER_MAX], given[CLI_NUMBER_MAX];
-        if (model->smooth == 0.0)
-            cli_usage("option '--smooth': the model '%s' smooths no input (sigma 0), not with sigma %s: drop --smooth",
-                      model_path, cli_number(in->smooth, given));
-        else
-            cli_usage("option '--smooth': the model '%s' smooths its inputs with sigma %s, not %s: drop --smooth or "
-                      "give the model's sigma",
-                      model_path, cli_number(model->smooth, have), cli_number(in->smooth, given));
-        kpca_model_free(model);
-        return KPCA_EUSAGE;
-    }
-    if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED && (in->range != NULL || in->round >= 0)) {
-        cli_usage("option '%s' does not apply to the model '%s' of a precomputed kernel (its inputs are kernel values)",
-                  in->range != NULL ? "--input-range" : "--round", model_path);
-        kpca_model_free(model);
-        return KPCA_EUSAGE;
-    }
-    cli_input as_fitted = *in;
-    as_fitted.smooth = model->smooth;
-    as_fitted.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
-    as_fitted.nselect = model->colnames != NULL ? model->dim : 0;
-    int r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
-    if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
-        kpca_dataset_free(ds);
-    if (r != 0)
-        kpca_model_free(model);
-    return r;
 }
 
 int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common)

@@ -57,6 +57,11 @@ extern size_t cli_ninputs;
  * always for KPCA_EIO and KPCA_ENOMEM, cli_fail(err).  Sniffing reads the
  * file: an error path only. */
 int cli_fail_input(const kpca_error *err, const char *path);
+/* The index of path among the command's positional arguments (the same
+ * pointer first, else the same string) and what that argument should be
+ * (*name "MODEL", "DATA"...; *what its description); -1 when path is none
+ * of them or its role is not known. */
+int cli_arg_role(const char *path, const char **name, const char **what);
 /* Before the work, for each output path that is not NULL: refuses one that
  * is the same file as an input (kpca_output_check, through links too), after
  * refusing an input that is a directory (kpca_input_check); then checks that

@@ -1,7 +1,7 @@
 /* modeldata.c - what DATA is to a model's eyes: the columns' names in
  * messages, whether data look like images, the warning of values outside
- * the fit range (cli_check_model_data calls it) and the standardisation of
- * inputs (cli.h). */
+ * the fit range, the standardisation of inputs, and a model's DATA read and
+ * checked against it (cli_check_model_data, cli_load_model_data; cli.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,3 +128,79 @@ void cli_standardize(const kpca_model *model, double *x, size_t n)
         kpca_standardize(x, n, model->dim, model->std_mean, model->std_scale);
 }
 
+int cli_check_model_data(const kpca_model *model, const char *model_path, const kpca_dataset *ds,
+                         const char *data_path)
+{
+    if (ds->dim != model->dim) {
+        const char *name, *what;
+        kpca_file_info fi = {.kind = KPCA_FILE_UNREADABLE};
+        int at = cli_arg_role(data_path, &name, &what);
+        if (at >= 0)
+            kpca_file_sniff(data_path, &fi);
+        if (fi.kind == KPCA_FILE_FEATURES) { /* features of a model, not its kind of data */
+            char desc[200];
+            cli_error("argument %d of %s is %s with the %zu values per point of the model '%s'; '%s' %s", at + 1,
+                      cli_current->name, what, model->dim, model_path, data_path,
+                      kpca_file_describe(&fi, desc, sizeof desc));
+            cli_hint(cli_current);
+            return KPCA_EFORMAT;
+        }
+        if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED)
+            cli_error("'%s' has %zu values per point but the model '%s' of a precomputed kernel needs %zu: each point's "
+                      "kernel values with all %zu points of its kernel matrix, in that matrix's order",
+                      data_path, ds->dim, model_path, model->dim, model->dim);
+        else
+            cli_error("'%s' has %zu values per point but the model '%s' expects %zu", data_path, ds->dim, model_path,
+                      model->dim);
+        return KPCA_EFORMAT;
+    }
+    if (cli_check_names(model, model_path, ds, data_path) != 0)
+        return KPCA_EFORMAT;
+    kpca_error err;
+    if (kpca_kernel_check_data(&model->kernel, ds->x, ds->n, ds->dim, &err) != KPCA_OK) {
+        cli_error("'%s': %s", data_path, err.msg);
+        return err.code;
+    }
+    cli_warn_range(model, ds, data_path);
+    return 0;
+}
+
+int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
+                        kpca_dataset *ds)
+{
+    kpca_error err;
+    kpca_progress("load model", 0, 1);
+    kpca_status st = kpca_model_load(model_path, model, &err);
+    kpca_progress("load model", 1, 1);
+    if (st != KPCA_OK)
+        return cli_fail_input(&err, model_path);
+    /* the model's smoothing is the one its inputs get: a --smooth given must agree */
+    if (in->smooth != 0.0 && in->smooth != model->smooth) {
+        char have[CLI_NUMBER_MAX], given[CLI_NUMBER_MAX];
+        if (model->smooth == 0.0)
+            cli_usage("option '--smooth': the model '%s' smooths no input (sigma 0), not with sigma %s: drop --smooth",
+                      model_path, cli_number(in->smooth, given));
+        else
+            cli_usage("option '--smooth': the model '%s' smooths its inputs with sigma %s, not %s: drop --smooth or "
+                      "give the model's sigma",
+                      model_path, cli_number(model->smooth, have), cli_number(in->smooth, given));
+        kpca_model_free(model);
+        return KPCA_EUSAGE;
+    }
+    if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED && (in->range != NULL || in->round >= 0)) {
+        cli_usage("option '%s' does not apply to the model '%s' of a precomputed kernel (its inputs are kernel values)",
+                  in->range != NULL ? "--input-range" : "--round", model_path);
+        kpca_model_free(model);
+        return KPCA_EUSAGE;
+    }
+    cli_input as_fitted = *in;
+    as_fitted.smooth = model->smooth;
+    as_fitted.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
+    as_fitted.nselect = model->colnames != NULL ? model->dim : 0;
+    int r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
+    if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
+        kpca_dataset_free(ds);
+    if (r != 0)
+        kpca_model_free(model);
+    return r;
+}

@@ -1,45 +1,12 @@
-/* rows.c - the input options as read options (cli_read_opts), and a data
- * file read a block of rows at a time for the streamed commands (cli.h:
- * cli_rows): the row source (io/rowsrc.h) with the input options applied
- * to each block as cli_read_input applies them to a whole file. */
+/* rows.c - a data file read a block of rows at a time for the streamed
+ * commands (cli.h: cli_rows): the row source (io/rowsrc.h) with the input
+ * options applied to each block as cli_read_input applies them to a whole
+ * file. */
 #include <string.h>
 
 #include "cli.h"
 
 #define SUMMARY_ROWS 4096 /* rows the class-like note of the summary looks at */
-
-int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi)
-{
-    memset(ro, 0, sizeof *ro);
-    ro->format = KPCA_FMT_AUTO;
-    *lo = *hi = 0.0;
-    if (in->format != NULL && kpca_format_parse(in->format, &ro->format) != 0) {
-        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);
-    }
-    if (in->header != NULL) {
-        if (strcmp(in->header, "yes") == 0)
-            ro->header = KPCA_HEADER_YES;
-        else if (strcmp(in->header, "no") == 0)
-            ro->header = KPCA_HEADER_NO;
-        else if (strcmp(in->header, "auto") != 0)
-            return cli_usage("option '--header': expected yes, no or auto, got '%s'", in->header);
-    }
-    ro->label = in->label;
-    ro->labels = in->labels;
-    ro->select = in->select;
-    ro->nselect = in->nselect;
-    ro->columns = in->columns;
-    ro->drop = in->drop;
-    if (in->decimal != NULL) {
-        if (strcmp(in->decimal, ",") != 0 && strcmp(in->decimal, ".") != 0)
-            return cli_usage("option '--decimal': expected . or , (the decimal mark), got '%s'", in->decimal);
-        ro->decimal = in->decimal[0];
-    }
-    if (in->range != NULL && cli_parse_range(in->range, lo, hi) != 0) {
-        return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
-    }
-    return 0;
-}
 
 static kpca_status rows_seek(void *ctx, size_t row, kpca_error *err)
 {

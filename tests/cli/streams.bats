@@ -54,7 +54,7 @@ features() {
     [[ "$stderr" != *kpca-spool* ]] || { show_run; fail "a message names the spool"; }
     cmp "$FIX/want.csv" <(features "$OUT/m.h5" "$FIX/x.csv")
     run "$KPCA" info "$OUT/m.h5"
-    assert_stdout_contains "source <stdin>: first 400 of 30000 rows"
+    assert_stdout_contains "source <stdin>: stratified by label 400 of 30000 rows, seed 1"
 }
 
 @test "gzip through process substitution reads as the gzip file" {

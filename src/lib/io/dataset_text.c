@@ -393,21 +393,33 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
     kpca_status st = kpca_esl_rows_open(path, dim, &r, &vdim, &labelled, err);
     if (st != KPCA_OK)
         return st;
-    double *x = NULL;
-    int *y = NULL;
-    size_t n = 0, xcap = 0, ycap = 0, got;
-    const size_t block = 4096;
-    for (;;) {
-        double *nx = kpca_grow(x, &xcap, (n + block) * vdim, sizeof *x, 4096 * vdim);
-        int *ny = nx == NULL ? NULL : kpca_grow(y, &ycap, n + block, sizeof *y, 4096);
+    /* the held rows become the data's first rows, the label column cut
+     * out in place; the rows after them are appended */
+    size_t n = r->head_n, xcap = r->head_cap, ycap = 0, got;
+    double *x = r->head;
+    r->head = NULL;
+    r->head_at = r->head_n = 0;
+    int *y = kpca_alloc_array(n ? n : 1, 1, sizeof *y);
+    if (y == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n);
+    else
+        ycap = n ? n : 1;
+    for (size_t i = 0; st == KPCA_OK && i < n; i++) {
+        y[i] = labelled ? (int)x[i * r->ncol] : 0;
+        memmove(x + i * vdim, x + i * r->ncol + (labelled ? 1 : 0), vdim * sizeof *x);
+    }
+    while (st == KPCA_OK) {
+        double *nx = kpca_grow(x, &xcap, (n + 1) * vdim, sizeof *x, 256 * vdim);
+        int *ny = nx == NULL ? NULL : kpca_grow(y, &ycap, n + 1, sizeof *y, 256);
         if (nx != NULL)
             x = nx;
         if (ny == NULL) {
-            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + block);
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", path, n + 1);
             break;
         }
         y = ny;
-        if ((st = kpca_esl_rows_read(r, block, x + n * vdim, y + n, &got, err)) != KPCA_OK || got == 0)
+        size_t room = xcap / vdim - n < ycap - n ? xcap / vdim - n : ycap - n;
+        if ((st = kpca_esl_rows_read(r, room, x + n * vdim, y + n, &got, err)) != KPCA_OK || got == 0)
             break;
         n += got;
     }
