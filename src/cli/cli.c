@@ -18,6 +18,7 @@ int cli_quiet = 0;
 const cli_command *cli_current = NULL;
 int cli_rank = 0;
 char cli_last_error[KPCA_ERRMSG_MAX];
+const kpca_nys_comm *cli_nys_comm = NULL;
 
 /* is_error: an error message, kept in cli_last_error as well.  A spool's
  * path becomes the name the user gave the stream (cli_unspool): the one

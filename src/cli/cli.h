@@ -116,10 +116,149 @@ typedef struct {
     const char *decimal; /* --decimal MARK; NULL: '.' */
 } cli_input;
 
+/* The read options of the input options in (format, header, labels,
+ * columns, decimal mark) into *ro, and --input-range's LO,HI into *lo,
+ * *hi (0, 0 without it).  0, or KPCA_EUSAGE once reported. */
+int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi);
+/* The summary line of a text data set read (CSV, ESL; others: nothing),
+ * with its label column's number of classes (SIZE_MAX: not known, left
+ * out) and the note of a value column that looks like the labels, which it
+ * looks for in x (xrows rows of ds->dim values). */
+void cli_read_summary(const char *spec, const cli_input *in, const kpca_dataset *ds, const double *x, size_t xrows,
+                      size_t classes);
 /* Reads a data set and applies the input options; 0 or an exit code.  A
  * LIBSVM file narrower than pad_dim is first widened with zeros.  file (may
  * be NULL) receives what a kpca feature file says of itself. */
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file);
+/* A data file read a block of rows at a time (rows.c), for the streamed
+ * Nyström fit: the row source (io/rowsrc.h) with the input options applied
+ * to each block as cli_read_input applies them to a whole file (then
+ * std_mean, std_scale when set: kpca_standardize), through
+ * `feed` (core/nystream.h), which hands out the fit rows: the file's rows
+ * idx[0..m) (ascending; all of them when idx is NULL).  The rows are also
+ * checked against `kernel`'s rule for its data (chi2: non-negative), when
+ * set, the message naming the row in the file.  Errors of a read name the
+ * file as the user gave it.  Memory: the source's window and the caller's
+ * block; nothing grows with the rows. */
+typedef struct {
+    kpca_rowsrc *src;
+    const char *spec;
+    const cli_input *in;
+    double lo, hi;             /* --input-range */
+    size_t side;               /* --smooth: the images' side (0: none) */
+    const double *std_mean, *std_scale; /* a standardisation after the options (borrowed; NULL: none) */
+    const kpca_kernel *kernel; /* borrowed; NULL: no check */
+    const size_t *idx;         /* borrowed; NULL: all rows */
+    size_t n;                  /* the file's rows (cli_rows_count) */
+    size_t m;                  /* the fit rows */
+    size_t at;                 /* the next fit row */
+    kpca_rowfeed feed;
+} cli_rows;
+/* Opens spec with the input options of in (borrowed while r is open).  0,
+ * or the exit code once reported (*r then holds nothing). */
+int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r);
+/* The file's row count into *n (one pass over a text file), and
+ * cli_read_input's summary line of it.  0 or the exit code (reported). */
+int cli_rows_count(cli_rows *r, size_t *n);
+/* The fit rows: idx[0..m) of the file's (ascending, borrowed; NULL: the
+ * first m). */
+void cli_rows_select(cli_rows *r, const size_t *idx, size_t m);
+void cli_rows_close(cli_rows *r);
+/* The processes of kpca-mpi's Nyström fit (src/mpi/: every rank reads its
+ * own rows); NULL in the plain kpca. */
+extern const kpca_nys_comm *cli_nys_comm;
+
+/* How fit's rows are drawn from a file's n rows (--subset, --sample):
+ * FIRST the first m (all of them when m = n), RANDOM kpca_subset_indices,
+ * STRATIFIED kpca_subset_stratified on the labels. */
+typedef enum { CLI_DRAW_FIRST = 0, CLI_DRAW_RANDOM, CLI_DRAW_STRATIFIED } cli_draw;
+/* The m fit rows of n (ascending, new: free them) as `draw` says with seed
+ * (labels y: STRATIFIED only), the classes seen into *nclasses (may be
+ * NULL).  0 or the exit code (reported). */
+int cli_draw_rows(size_t n, const int *y, size_t m, cli_draw draw, long seed, size_t **idx, size_t *nclasses);
+/* "first", "random", "stratified"; cli_draw_parse: 0, or -1 for other names. */
+const char *cli_draw_name(cli_draw d);
+int cli_draw_parse(const char *name, cli_draw *out);
+
+/* The streamed Nyström fit of kpca fit (fit_rows.c): DATA read a block at
+ * a time through cli_rows, the fit rows drawn by index.  The steps, in
+ * order: open (DATA and its row count; in borrowed), labels (every row's,
+ * for a stratified draw: one pass, n ints), select (the fit rows: idx
+ * taken over, m of them, checked against kernel's data rule as they are
+ * read), stats (a pass over the fit rows, each process its own with
+ * cli_nys_comm: every column's mean, population sd, range; with
+ * `standardize` the standardisation of kpca_standardize_fit, which the
+ * rows get from then on, and rbf's default sigma of the rows as the fit
+ * sees them), then run or partial, and close.  Each returns 0 or the exit
+ * code once reported. */
+typedef struct {
+    cli_rows rows;
+    size_t *idx;          /* the fit rows among DATA's (owned) */
+    size_t nall, m;       /* DATA's rows, the fit rows */
+    int unlabelled;       /* DATA has no labels */
+    const char *data;     /* DATA as given (a spool's path for a stream) */
+    char **colnames;      /* the value columns' names (owned; NULL: none) */
+    double *mean, *sd, *lo, *hi; /* the fit rows' column statistics (dim each, one block, owned) */
+    unsigned char *flag;  /* standardize: the constant columns (dim, owned) */
+    size_t nconst;        /* their number */
+    double *std_mean, *std_scale; /* standardize: the standardisation (owned; NULL: none) */
+    double sigma;         /* rbf's default sigma of the fit rows */
+} cli_fit_rows;
+int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in);
+int cli_fit_rows_labels(cli_fit_rows *fr, int **y);
+void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_kernel *kernel);
+int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *comm);
+/* The fit on the rows (kpca_nystrom_fit_rows; kpca-mpi: each rank its
+ * rows, through cli_nys_comm): *model and *info as kpca_model_fit leaves
+ * them. */
+int cli_fit_rows_run(cli_fit_rows *fr, const kpca_fit_params *p, kpca_model *model, kpca_fit_info *info);
+/* kpca fit --partial: the accumulator of the fit rows `range` ("A:B",
+ * 0-based from A up to B, either end left out for the first or the last
+ * row; or "I/P": part I of P equal parts, from 0; NULL: all) written to
+ * the partial file `output` (cli_partial_write) with the landmarks and
+ * basis of the whole fit and how its rows were drawn (subset: the model's
+ * text of it; draw and seed). */
+int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char *range, const cli_input *in,
+                         const char *subset, cli_draw draw, long seed, const char *output);
+void cli_fit_rows_close(cli_fit_rows *fr);
+
+/* A partial file (partial.c; docs/file-formats.md, "Partial file"): the
+ * accumulator of a range of a Nyström fit's rows with everything kpca
+ * merge needs to check that the partials belong together (the kernel, the
+ * landmarks and basis themselves, the fit rows and how they were drawn, the
+ * input options and the standardisation) and to make the sign pass over
+ * DATA. */
+#define CLI_PARTIAL_FORMAT "kpca-partial"
+#define CLI_PARTIAL_VERSION 1
+#define CLI_PARTIAL_NOPTS 8 /* the input options kept as text */
+#define CLI_PARTIAL_OPT_MAX 512
+extern const char *const cli_partial_opts[CLI_PARTIAL_NOPTS];
+typedef struct {
+    kpca_nys_setup setup; /* kernel, fit rows n, l, dim, method, seed, landmarks x and labels y, basis */
+    double tol;           /* the fit's eigenvalue tolerance (resolved) */
+    size_t want;          /* components asked for */
+    size_t lo, hi;        /* this file's fit rows [lo, hi) */
+    char data[KPCA_SOURCE_MAX]; /* DATA as the user named it */
+    size_t nall;          /* DATA's rows */
+    cli_draw draw;        /* how the fit rows were drawn from them (cli_draw_rows) */
+    long seed;            /* with this seed */
+    char subset[KPCA_SOURCE_MAX]; /* the model's text of it */
+    double *std_mean, *std_scale; /* --standardize's (dim each, owned; NULL: none) */
+    char opts[CLI_PARTIAL_NOPTS][CLI_PARTIAL_OPT_MAX]; /* --format, --header, --label, --labels, --columns,
+                                                         * --drop, --decimal, --input-range as given ("": none) */
+    long round;           /* --round (-1: none) */
+    double smooth;        /* --smooth (0: none) */
+    double *acc;          /* the packed accumulator (kpca_nys_acc_pack; owned) */
+} cli_partial;
+/* Writes pt to path (sealed, all or nothing).  0 or the exit code. */
+int cli_partial_write(const char *path, const cli_partial *pt);
+/* Reads path into *pt, its arrays (landmarks, basis, accumulator,
+ * standardisation) only when
+ * `arrays`; checks the format, version, sizes and finite values.  0 or the
+ * exit code (reported; *pt then empty). */
+int cli_partial_read(const char *path, int arrays, cli_partial *pt);
+void cli_partial_free(cli_partial *pt);
+
 /* The format of an output file: from --output-format NAME (hdf5, libsvm or
  * csv) when given, else from the file name's suffix (kpca_format_from_name;
  * LIBSVM for "-" and an existing device, FIFO or directory); a name of no
@@ -136,11 +275,7 @@ void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
  * returns buf. */
 #define CLI_NUMBER_MAX 32
 const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
-/* datarows.c: the read options of `in` (--format, --header, --label,
- * --labels, --columns, --drop, --decimal) into *ro, and --input-range's
- * LO,HI into *lo, *hi (0, 0 without it); 0 or KPCA_EUSAGE (reported). */
-int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi);
-/* 0 when the input steps of `in` apply to rows of dim values (--smooth
+/* input.c: 0 when the input steps of `in` apply to rows of dim values (--smooth
  * needs square images); else KPCA_EUSAGE, reported, naming spec. */
 int cli_input_check(const char *spec, const cli_input *in, size_t dim);
 /* The input steps of `in`, in place on n rows x of dim values, row by row
@@ -428,6 +563,7 @@ int cmd_fit(int argc, char **argv);
 int cmd_transform(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_spectrum(int argc, char **argv);
 int cmd_denoise(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
@@ -437,6 +573,7 @@ extern const cli_command cli_fit_command;
 extern const cli_command cli_transform_command;
 extern const cli_command cli_eval_command;
 extern const cli_command cli_info_command;
+extern const cli_command cli_merge_command;
 extern const cli_command cli_spectrum_command;
 extern const cli_command cli_denoise_command;
 extern const cli_command cli_reduce_command;

@@ -1,13 +1,78 @@
 /* input.c - reading a command's data files: the read options from the
  * command line, the input steps (--input-range, --round, --smooth), and
- * what is said of what was read, from statistics that a few numbers per
- * column hold, whether the rows come whole or a block at a time (cli.h). */
+ * the summary of what was read, from the rows themselves or from statistics
+ * that a few numbers per column hold (a stream's, cli_data_stats) (cli.h);
+ * rows.c and datarows.c read them a block at a time. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "lib/io/labels.h"
+
+/* What was read from a text file, where the labels came from and a column
+ * left out, on one line (unless -q); a note when unlabelled data has a
+ * column that looks like class labels.  n rows of fdim values in the file;
+ * head: its first nhead rows (at most KPCA_ESL_DECIDE_ROWS looked at),
+ * hcols values each: all fdim, or 2, the first and the last (the only
+ * columns kpca_labels_class_like looks at); classes: " (N classes)" or "". */
+static void say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, size_t n, size_t fdim,
+                     const double *head, size_t nhead, size_t hcols, const char *classes)
+{
+    if (ds->format != KPCA_FMT_CSV && ds->format != KPCA_FMT_ESL)
+        return;
+    char labels[160], index[96] = "";
+    if (ds->label_col != 0)
+        snprintf(labels, sizeof labels, "labels from column %zu%s%s%s%s", ds->label_col,
+                 ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
+                 ds->label_name != NULL ? "'" : "", classes);
+    else if (!ds->unlabelled)
+        snprintf(labels, sizeof labels, "labels from '%s'", in->labels != NULL ? in->labels : "--labels");
+    else
+        snprintf(labels, sizeof labels, "no labels");
+    if (ds->index_col != 0)
+        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas)",
+                 ds->index_col);
+    cli_info("read '%s': %zu rows x %zu values, %s%s", spec, n, fdim, labels, index);
+    size_t h, distinct;
+    if (ds->unlabelled && in->label == NULL && in->labels == NULL && fdim > 0 &&
+        (h = kpca_labels_class_like(head, nhead, hcols, &distinct)) < hcols) {
+        /* a head of the first and last values: 1 is the last */
+        size_t c = hcols == fdim ? h : h == 1 ? fdim - 1 : 0;
+        /* the value's column in the file: the value's index, past the left-out index column */
+        char name[80] = "";
+        if (ds->colnames != NULL && ds->colnames[c][0] != '\0')
+            snprintf(name, sizeof name, " ('%.60s')", ds->colnames[c]);
+        if (in->columns == NULL && in->drop == NULL)
+            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, give "
+                     "--label %zu, so that it is not used as a value", c + 1, name, distinct,
+                     c + 1 + (ds->index_col != 0));
+        else
+            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, name "
+                     "its column with --label", c + 1, name, distinct);
+    }
+}
+
+void cli_read_summary(const char *spec, const cli_input *in, const kpca_dataset *ds, const double *x, size_t xrows,
+                      size_t classes)
+{
+    char cls[48] = "";
+    if (classes != (size_t)-1)
+        snprintf(cls, sizeof cls, " (%zu classes)", classes);
+    say_read(spec, in, ds, ds->n, ds->dim, x, xrows, ds->dim, cls);
+}
+
+void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s)
+{
+    char cls[48] = "";
+    if (ds->names != NULL)
+        snprintf(cls, sizeof cls, " (%zu classes)", ds->nnames);
+    else if (s->labels_over)
+        snprintf(cls, sizeof cls, " (more than %d classes)", CLI_LABELS_MAX);
+    else
+        snprintf(cls, sizeof cls, " (%zu classes)", s->n > 0 ? s->nlabels : (size_t)0);
+    say_read(spec, in, ds, s->n, s->fdim, s->head, s->nhead, s->hcols, cls);
+}
 
 int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi)
 {
@@ -208,53 +273,11 @@ void cli_stats_merge_labels(cli_data_stats *s, const int *v, size_t n, int over)
     s->labels_over |= over;
 }
 
-void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s)
-{
-    if (ds->format != KPCA_FMT_CSV && ds->format != KPCA_FMT_ESL)
-        return;
-    char labels[160], index[96] = "", classes[48];
-    if (ds->names != NULL)
-        snprintf(classes, sizeof classes, "%zu classes", ds->nnames);
-    else if (s->labels_over)
-        snprintf(classes, sizeof classes, "more than %d classes", CLI_LABELS_MAX);
-    else
-        snprintf(classes, sizeof classes, "%zu classes", s->n > 0 ? s->nlabels : (size_t)0);
-    if (ds->label_col != 0)
-        snprintf(labels, sizeof labels, "labels from column %zu%s%s%s (%s)", ds->label_col,
-                 ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
-                 ds->label_name != NULL ? "'" : "", classes);
-    else if (!ds->unlabelled)
-        snprintf(labels, sizeof labels, "labels from '%s'", in->labels != NULL ? in->labels : "--labels");
-    else
-        snprintf(labels, sizeof labels, "no labels");
-    if (ds->index_col != 0)
-        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas)",
-                 ds->index_col);
-    cli_info("read '%s': %zu rows x %zu values, %s%s", spec, s->n, s->fdim, labels, index);
-    size_t nclass, h;
-    if (ds->unlabelled && in->label == NULL && in->labels == NULL && s->fdim > 0 &&
-        (h = kpca_labels_class_like(s->head, s->nhead, s->hcols, &nclass)) < s->hcols) {
-        /* the head holds the first and the last value: h 1 is the last */
-        size_t c = h == 1 ? s->fdim - 1 : 0;
-        /* the value's column in the file: the value's index, past the left-out index column */
-        char name[80] = "";
-        if (ds->colnames != NULL && ds->colnames[c][0] != '\0')
-            snprintf(name, sizeof name, " ('%.60s')", ds->colnames[c]);
-        if (in->columns == NULL && in->drop == NULL)
-            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, give "
-                     "--label %zu, so that it is not used as a value", c + 1, name, nclass,
-                     c + 1 + (ds->index_col != 0));
-        else
-            cli_info("note: value %zu%s holds %zu distinct integers, like class labels; if it holds the labels, name "
-                     "its column with --label", c + 1, name, nclass);
-    }
-}
-
 int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_dataset *ds, kpca_featinfo *file)
 {
     kpca_error err;
     kpca_read_opts ro;
-    double lo = 0, hi = 0;
+    double lo, hi;
     int r = cli_read_opts(in, &ro, &lo, &hi);
     if (r != 0)
         return r;
@@ -263,16 +286,7 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
     kpca_progress("read", 1, 1);
     if (rst != KPCA_OK)
         return cli_fail_input(&err, spec);
-    if (ds->format == KPCA_FMT_CSV || ds->format == KPCA_FMT_ESL) { /* what was read, said as a stream says it */
-        cli_data_stats stats;
-        if (cli_stats_init(&stats, ds->dim, ds->dim, ds->n, NULL, &err) != KPCA_OK) {
-            kpca_dataset_free(ds);
-            return cli_fail(&err);
-        }
-        cli_stats_raw(&stats, 0, ds->x, ds->unlabelled ? NULL : ds->y, ds->n);
-        cli_say_read(spec, in, ds, &stats);
-        cli_stats_free(&stats);
-    }
+    cli_read_summary(spec, in, ds, ds->x, ds->n, kpca_dataset_classes(ds));
     /* LIBSVM omits zeros, trailing ones too: widen before any rescaling */
     if (ds->format == KPCA_FMT_LIBSVM && ds->dim < pad_dim && kpca_dataset_pad(ds, pad_dim, &err) != KPCA_OK) {
         kpca_dataset_free(ds);
@@ -285,4 +299,3 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
         kpca_dataset_free(ds);
     return r;
 }
-

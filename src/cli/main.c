@@ -16,6 +16,7 @@ static const cli_command *const commands[] = {
     &cli_denoise_command,
     &cli_reduce_command,
     &cli_cluster_command,
+    &cli_merge_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -34,6 +34,7 @@
 #include "core/randeig.h"
 #include "core/landmark.h"
 #include "core/nystrom.h"
+#include "core/nystream.h"
 #include "core/model.h"
 #include "core/smooth.h"
 #include "core/standardize.h"

@@ -51,7 +51,8 @@ int kpca_dist_size(void);
 
 /* 1 once a rank has entered a distributed step (its agreements are made
  * there); main calls kpca_dist_agree itself only when it has not.
- * kpca_dist_enter marks the entry (before the step's first agreement). */
+ * kpca_dist_enter marks the entry (before the step's first agreement: the
+ * Nyström fit's, transform's open). */
 int kpca_dist_entered(void);
 void kpca_dist_enter(void);
 
@@ -67,6 +68,16 @@ void kpca_dist_grid_shape(int p, int *nprow, int *npcol);
 
 /* kpca_exact_solver (model.h), collective. */
 kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_error *err);
+
+/* The Nyström fit's processes (core/nystream.h: kpca_nys_comm) on
+ * MPI_COMM_WORLD, for kpca fit --solver nystrom (cli_nys_comm): rank r
+ * reads the fit rows [r n / P, (r + 1) n / P); agree is kpca_dist_agree;
+ * sum an MPI_Allreduce, bcast an MPI_Bcast from rank 0; the accumulators
+ * and signs are reduced onto rank 0 by MPI_Reduce with operators of their
+ * own (kpca_nys_packed_merge in rank order, kpca_nys_signs_packed_merge),
+ * one message of kpca_nys_acc_packed(l, r) doubles per rank.  Valid for
+ * the life of the process. */
+const kpca_nys_comm *kpca_dist_nystrom(void);
 
 /* transform's rows and output over the ranks (cli_transform_io, cli.h):
  * rank r of P projects the whole blocks [floor(B r / P), floor(B (r+1) / P))

@@ -1,5 +1,6 @@
 /* main_mpi.c - the program kpca-mpi: kpca's command line on every MPI rank,
- * with the exact fit and the projection distributed (dist.h).
+ * with the exact fit, the Nyström fit and the projection distributed
+ * (dist.h).
  *
  *   mpirun -n P kpca-mpi fit [options] DATA -o MODEL
  *   mpirun -n P kpca-mpi transform [options] MODEL DATA -o FEATURES
@@ -30,6 +31,7 @@ int main(int argc, char **argv)
     }
     kpca_model_set_exact_solver(kpca_dist_fit);
     cli_transform_out = &kpca_dist_out;
+    cli_nys_comm = kpca_dist_nystrom();
     int rc = cli_main(argc, argv);
     if (!kpca_dist_entered()) {
         /* this rank failed (or finished) before any distributed step: meet

@@ -257,7 +257,7 @@ test_npy() {
     run --separate-stderr mpi 2 fit -k 5 --kernel nope "$TMP/fit.txt" -o "$OUT/m.h5"
     assert_status 2
     [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
-    run --separate-stderr mpi 2 fit -k 5 --solver nystrom --landmarks 50 "$TMP/fit.txt" -o "$OUT/m.h5"
+    run --separate-stderr mpi 2 fit -k 5 --solver randomized "$TMP/fit.txt" -o "$OUT/m.h5"
     assert_status 2
     assert_stderr_contains "the distributed build runs the exact solver"
     assert_no_output "$OUT/m.h5"
@@ -313,4 +313,69 @@ test_npy() {
     assert_status 2
     assert_stderr_contains "error: kpca-mpi on 2 ranks writes a file, not standard output: give -o FILE"
     [ -z "$output" ] || { show_run; fail "features on standard output"; }
+}
+
+# same_nystrom A.h5 B.h5: two Nyström models agree to 1e-10: landmarks and
+# labels exactly, eigenvalues relative to the largest, colmean, trace and
+# each component's alpha relative to their largest entry
+same_nystrom() {
+    "$PY" - "$1" "$2" <<'PYEOF' >&2 || fail "Nystrom models $1 and $2 differ"
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
+bad = [k for k in ('m', 'k', 'dim', 'fit_points', 'solver', 'input_lo', 'input_hi') if a.attrs[k] != b.attrs[k]]
+bad += [k for k in ('fit_x', 'fit_y') if not np.array_equal(a[k][:], b[k][:])]
+if not bad:
+    ea, eb = a['eigenvalues'][:], b['eigenvalues'][:]
+    if np.max(np.abs(ea - eb)) > 1e-10 * ea[0]: bad.append('eigenvalues')
+    if abs(a.attrs['trace'] - b.attrs['trace']) > 1e-10 * a.attrs['trace']: bad.append('trace')
+    if np.max(np.abs(a['colmean'][:] - b['colmean'][:])) > 1e-10 * np.max(np.abs(a['colmean'][:])): bad.append('colmean')
+    aa, ab = a['alpha'][:], b['alpha'][:]
+    rel = np.max(np.abs(aa - ab), axis=1) / np.max(np.abs(aa), axis=1)
+    if rel.max() > 1e-10: bad.append('alpha of component %d by %g' % (rel.argmax() + 1, rel.max()))
+print(' '.join(bad))
+sys.exit(1 if bad else 0)
+PYEOF
+}
+
+@test "kpca-mpi fit --solver nystrom on 1, 2 and 4 ranks is kpca fit's model, and kpca merge's of partial files" {
+    "$PY" -c 'import h5py' 2>/dev/null || mpi_missing "no h5py in $PY"
+    local kernel p
+    for kernel in "-d 3" "--kernel rbf"; do
+        # shellcheck disable=SC2086
+        "$KPCA" fit -q $kernel --solver nystrom --landmarks 80 -k 12 "$TMP/fit.txt" -o "$TMP/one.h5"
+        for p in 1 2 4; do
+            # shellcheck disable=SC2086
+            run --separate-stderr mpi "$p" fit $kernel --solver nystrom --landmarks 80 -k 12 "$TMP/fit.txt" \
+                -o "$OUT/nys-$p.h5"
+            assert_status 0
+            [ "$(grep -c '^fit: 300 of 300 points' <<<"$stderr")" -eq 1 ] || { show_run; fail "more than one rank printed"; }
+            same_nystrom "$TMP/one.h5" "$OUT/nys-$p.h5"
+        done
+        for p in 0 1 2; do
+            # shellcheck disable=SC2086
+            "$KPCA" fit -q $kernel --solver nystrom --landmarks 80 -k 12 --partial --rows "$p/3" "$TMP/fit.txt" \
+                -o "$TMP/part$p"
+        done
+        "$KPCA" merge -q "$TMP"/part? -o "$OUT/merged.h5"
+        same_nystrom "$OUT/nys-4.h5" "$OUT/merged.h5"
+        rm -f "$OUT/merged.h5"
+    done
+}
+
+@test "kpca-mpi fit --solver nystrom: a rank that cannot read DATA, or its budget, stops every rank; --partial is refused" {
+    run --separate-stderr mpirun_t -n 2 "$KPCA_MPI" fit --solver nystrom --landmarks 50 "$TMP/fit.txt" -o "$OUT/m.h5" \
+        : -n 1 "$KPCA_MPI" fit --solver nystrom --landmarks 50 "$TMP/missing.txt" -o "$OUT/m.h5"
+    assert_status 4
+    assert_stderr_contains "error: rank 2 of 3: cannot open '$TMP/missing.txt'"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr mpirun_t -n 1 "$KPCA_MPI" fit --solver nystrom --landmarks 200 "$TMP/fit.txt" -o "$OUT/m.h5" \
+        : -n 1 "$KPCA_MPI" fit --solver nystrom --landmarks 200 --memory-limit 1M "$TMP/fit.txt" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "error: rank 1 of 2: Nystrom kernel PCA with 200 landmarks" "more than the memory budget"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr mpi 2 fit --solver nystrom --landmarks 50 --partial "$TMP/fit.txt" -o "$OUT/p.part"
+    assert_status 2
+    assert_stderr_contains "option '--partial' applies to kpca fit --solver nystrom, on one process"
+    [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
+    assert_no_output "$OUT/p.part"
 }

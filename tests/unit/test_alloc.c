@@ -18,45 +18,11 @@
 #include "io/labels.h"
 #include "io/npy.h"
 
-typedef kpca_status (*op_fn)(kpca_error *err);
+typedef tu_alloc_op op_fn;
 
-static int open_hdf5_objects(void)
-{
-    return (int)H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
-}
-
-
-/* Runs op under every allocation-failure point; returns the number of runs. */
 static long fail_loop(const char *name, op_fn op, int with_err)
 {
-    long n;
-    for (n = 0;; n++) {
-        kpca_error err;
-        kpca_error_clear(&err);
-        kpca_mem_fail_after(n);
-        kpca_status st = op(with_err ? &err : NULL);
-        long count = kpca_mem_fail_after(-1);
-        if (open_hdf5_objects() != 0)
-            fail_msg("%s, failing after %ld: %d HDF5 objects left open (status %d)", name, n, open_hdf5_objects(),
-                     (int)st);
-        if (tu_temp_files_left() != 0)
-            fail_msg("%s, failing after %ld: a temporary file was left in tests/out", name, n);
-        if (st == KPCA_OK) {
-            if (count > n)
-                fail_msg("%s: succeeded although allocation %ld of %ld failed", name, n + 1, count);
-            break; /* the countdown was not reached: every failure point covered */
-        }
-        if (st != KPCA_ENOMEM)
-            fail_msg("%s, failing after %ld allocations: status %d (%s), expected out of memory", name, n, (int)st,
-                     with_err ? err.msg : "no message");
-        if (with_err) {
-            assert_int_equal(err.code, KPCA_ENOMEM);
-            assert_true(err.msg[0] != '\0');
-        }
-        if (n > 100000)
-            fail_msg("%s: no end after %ld runs", name, n);
-    }
-    return n;
+    return tu_fail_loop(name, op, with_err);
 }
 
 static void loop_both(const char *name, op_fn op)

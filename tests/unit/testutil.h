@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include <hdf5.h>
+
 #include <dirent.h>
 
 #include "lib/kpca.h"
@@ -139,29 +141,6 @@ static inline void tu_check_sign_rule(const double *v, size_t n, size_t stride, 
         fail_msg("%s: vector %zu has its largest entry %g negative", what, j, v[arg * stride]);
 }
 
-/* Runs op with the (N+1)th allocation and every later one failing, for
- * N = 0, 1, ... until it succeeds: each failing run must report KPCA_ENOMEM
- * with a message (leaks show under valgrind/ASan). */
-static inline void tu_fail_loop(const char *name, kpca_status (*op)(kpca_error *err))
-{
-    for (long n = 0;; n++) {
-        kpca_error err;
-        kpca_error_clear(&err);
-        kpca_mem_fail_after(n);
-        kpca_status st = op(&err);
-        long count = kpca_mem_fail_after(-1);
-        if (st == KPCA_OK) {
-            assert_true(count <= n);
-            assert_true(n > 0);
-            return;
-        }
-        if (st != KPCA_ENOMEM)
-            fail_msg("%s, failing after %ld allocations: %s", name, n, err.msg);
-        assert_true(err.msg[0] != '\0');
-        assert_true(n < 1000);
-    }
-}
-
 /* Seals path again (as kpca_model_save does) after an edit, so that the
  * loader's own checks, behind the seal's CRC, are what the edit meets. */
 static inline void tu_reseal(const char *path)
@@ -186,6 +165,45 @@ static inline int tu_temp_files_left(void)
         if (strstr(e->d_name, ".tmp.") != NULL)
             n++;
     closedir(d);
+    return n;
+}
+
+/* SQLite-style allocation failure: for N = 0, 1, 2, ... every library
+ * allocation from the (N+1)th on fails (kpca_mem_fail_after(N)) while op
+ * runs; op must then succeed or return KPCA_ENOMEM (with a message when it
+ * is given err; with_err 0 passes NULL), never crash or report another
+ * error, never succeed after a failed allocation, and leave no HDF5 object
+ * open and no temporary file in tests/out.  The loop ends when a run
+ * succeeds without reaching the countdown; returns the runs.  Leaks show
+ * under `make asan`. */
+typedef kpca_status (*tu_alloc_op)(kpca_error *err);
+static inline long tu_fail_loop(const char *name, tu_alloc_op op, int with_err)
+{
+    long n;
+    for (n = 0;; n++) {
+        kpca_error err;
+        kpca_error_clear(&err);
+        kpca_mem_fail_after(n);
+        kpca_status st = op(with_err ? &err : NULL);
+        long count = kpca_mem_fail_after(-1);
+        int open = (int)H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
+        if (open != 0)
+            fail_msg("%s, failing after %ld: %d HDF5 objects left open (status %d)", name, n, open, (int)st);
+        if (tu_temp_files_left() != 0)
+            fail_msg("%s, failing after %ld: a temporary file was left in tests/out", name, n);
+        if (st == KPCA_OK) {
+            if (count > n)
+                fail_msg("%s: succeeded although allocation %ld of %ld failed", name, n + 1, count);
+            break; /* the countdown was not reached: every failure point covered */
+        }
+        if (st != KPCA_ENOMEM)
+            fail_msg("%s, failing after %ld allocations: status %d (%s), expected out of memory", name, n, (int)st,
+                     with_err ? err.msg : "no message");
+        if (with_err && (err.code != KPCA_ENOMEM || err.msg[0] == '\0'))
+            fail_msg("%s, failing after %ld allocations: no out-of-memory message", name, n);
+        if (n > 100000)
+            fail_msg("%s: no end after %ld runs", name, n);
+    }
     return n;
 }
 

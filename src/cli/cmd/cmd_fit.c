@@ -21,8 +21,8 @@ static struct {
     const char *eig, *output, *solver, *landmark_method, *precision, *sample;
     size_t oversample, landmarks;
     long power_iters, solver_seed;
-    int quiet, no_primal, standardize;
-    const char *memory_limit;
+    int quiet, no_primal, standardize, partial;
+    const char *memory_limit, *rows;
     int verbose;
     cli_input in;
 } o;
@@ -77,6 +77,12 @@ static const cli_option options[] = {
      "nystrom: uniform (random fit points) or kmeans (k-means centres of the fit points) (default: uniform)"},
     {"solver-seed", 0, "S", CLI_INT, &o.solver_seed, 1, 9007199254740992.0,
      "randomized, nystrom: the seed of their random numbers (default: 1)"},
+    {"partial", 0, NULL, CLI_FLAG, &o.partial, 0, 0,
+     "nystrom: write the accumulator of the fit rows --rows A:B (with the landmarks and all that kpca merge needs) to "
+     "the partial file FILE instead of a model; kpca merge adds such files and finishes the model"},
+    {"rows", 0, "A:B", CLI_STRING, &o.rows, 0, 0,
+     "--partial: the fit rows from A up to B (from 0; A: to the end, :B from the start), or I/P: part I of P "
+     "equal parts, from 0 (default: all)"},
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0, "write the model to FILE (HDF5; required; any name but a data file's: .csv .npy .txt .libsvm .svm)"},
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but errors"},
     CLI_MEMORY_OPTION(o.memory_limit),
@@ -181,39 +187,34 @@ static int check_sample(sample_kind *kind)
     return 0;
 }
 
-/* Draws the fit rows of `all` as --subset, --sample and --seed say: their
+/* Draws the fit rows of n rows (labels y; NULL when unlabelled or when the
+ * draw is not stratified) as --subset, --sample and --seed say: their
  * indices, ascending, into *idx_out (new; *m_out of them; free them), how
  * into subset (the model's field) and into how (fit's summary line).  0 or
  * an exit code (reported). */
-static int draw_rows(const char *path, const kpca_dataset *all, sample_kind kind, size_t **idx_out, size_t *m_out,
-                     char *subset, size_t cap, char *how, size_t howcap)
+static int draw_rows(const char *path, size_t n, const int *y, int unlabelled, sample_kind kind, size_t **idx_out,
+                     size_t *m_out, char *subset, size_t cap, char *how, size_t howcap)
 {
-    const size_t n = all->n, m = o.subset ? o.subset : all->n;
+    const size_t m = o.subset ? o.subset : n;
     const long seed = o.seed > 0 ? o.seed : FIT_DEFAULT_SEED;
     if (m > n) {
         cli_error("'%s' has %zu rows: cannot fit on a subset of %zu", path, n, m);
         return KPCA_EUSAGE;
     }
     if (kind == SAMPLE_DEFAULT)
-        kind = all->unlabelled ? SAMPLE_RANDOM : SAMPLE_STRATIFIED;
-    if (kind == SAMPLE_STRATIFIED && all->unlabelled) {
+        kind = unlabelled ? SAMPLE_RANDOM : SAMPLE_STRATIFIED;
+    if (kind == SAMPLE_STRATIFIED && unlabelled) {
         cli_error("'%s' has no labels: --sample stratified draws within each label (--sample random draws without)",
                   path);
         return KPCA_EUSAGE;
     }
-    kpca_error err;
-    size_t *idx = kpca_alloc_array(m ? m : 1, 1, sizeof *idx), nclasses = 0;
-    kpca_status st = idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", m) : KPCA_OK;
-    if (st == KPCA_OK && (m == n || kind == SAMPLE_FIRST))
-        st = kpca_subset_indices(n, m, 0, idx, &err);
-    else if (st == KPCA_OK && kind == SAMPLE_RANDOM)
-        st = kpca_subset_indices(n, m, (uint64_t)seed, idx, &err);
-    else if (st == KPCA_OK)
-        st = kpca_subset_stratified(all->y, n, m, (uint64_t)seed, idx, &nclasses, &err);
-    if (st != KPCA_OK) {
-        kpca_free(idx);
-        return cli_fail(&err);
-    }
+    size_t *idx = NULL, nclasses = 0;
+    const cli_draw draw = m == n || kind == SAMPLE_FIRST ? CLI_DRAW_FIRST
+                          : kind == SAMPLE_RANDOM        ? CLI_DRAW_RANDOM
+                                                         : CLI_DRAW_STRATIFIED;
+    int r = cli_draw_rows(n, y, m, draw, seed, &idx, &nclasses);
+    if (r != 0)
+        return r;
     *idx_out = idx;
     *m_out = m;
     if (m == n) {
@@ -256,6 +257,31 @@ static void column_list(char *const *names, const unsigned char *flag, size_t di
  * FIT_SPREAD_RATIO when the data do not look like images.  0 or an exit
  * code (reported). */
 #define FIT_SPREAD_RATIO 100.0
+static void column_report(char *const *names, size_t dim, const double *sd, const double *lo, const double *hi,
+                          const unsigned char *flag, size_t nconst)
+{
+    char list[400];
+    if (o.standardize) {
+        column_list(names, flag, dim, list, sizeof list);
+        if (nconst > 0)
+            cli_info("note: %s %s constant in the fit rows: scale 1 (standardised to 0)", list,
+                     nconst == 1 ? "is" : "are");
+        return;
+    }
+    size_t a = dim, b = dim; /* the columns of the smallest and largest positive spread */
+    for (size_t j = 0; j < dim; j++)
+        if (sd[j] > 0.0) {
+            a = a < dim && sd[a] <= sd[j] ? a : j;
+            b = b < dim && sd[b] >= sd[j] ? b : j;
+        }
+    if (a < dim && sd[b] > FIT_SPREAD_RATIO * sd[a] && !cli_image_like(dim, lo, hi)) {
+        char ca[CLI_COLUMN_MAX], cb[CLI_COLUMN_MAX];
+        cli_warn("the columns' standard deviations range from %.3g (%s) to %.3g (%s), %.0f times as large: the "
+                 "kernel sees mostly the widest columns; --standardize scales every column to 1",
+                 sd[a], cli_column_name(names, a, ca), sd[b], cli_column_name(names, b, cb), sd[b] / sd[a]);
+    }
+}
+
 static int standardize(kpca_dataset *fit, double **mean, double **scale)
 {
     const size_t dim = fit->dim;
@@ -271,37 +297,150 @@ static int standardize(kpca_dataset *fit, double **mean, double **scale)
         cli_error("out of memory for the statistics of %zu columns", dim);
         return KPCA_ENOMEM;
     }
-    double *lo = st + 2 * dim, *hi = st + 3 * dim;
-    char list[400];
+    double *lo = st + 2 * dim, *hi = st + 3 * dim, *csd = st + dim;
+    size_t nconst = 0;
     if (o.standardize) {
-        size_t nconst = kpca_standardize_fit(fit->x, fit->n, dim, mu, sd, lo, hi, flag);
+        nconst = kpca_standardize_fit(fit->x, fit->n, dim, mu, sd, lo, hi, flag);
         kpca_standardize(fit->x, fit->n, dim, mu, sd);
-        column_list(fit->colnames, flag, dim, list, sizeof list);
-        if (nconst > 0)
-            cli_info("note: %s %s constant in the fit rows: scale 1 (standardised to 0)", list,
-                     nconst == 1 ? "is" : "are");
         *mean = mu;
         *scale = sd;
     } else {
-        double *cm = st, *csd = st + dim;
-        kpca_column_stats(fit->x, fit->n, dim, cm, csd, lo, hi);
-        size_t a = dim, b = dim; /* the columns of the smallest and largest positive spread */
-        for (size_t j = 0; j < dim; j++)
-            if (csd[j] > 0.0) {
-                a = a < dim && csd[a] <= csd[j] ? a : j;
-                b = b < dim && csd[b] >= csd[j] ? b : j;
-            }
-        if (a < dim && csd[b] > FIT_SPREAD_RATIO * csd[a] && !cli_image_like(dim, lo, hi)) {
-            char ca[CLI_COLUMN_MAX], cb[CLI_COLUMN_MAX];
-            cli_warn("the columns' standard deviations range from %.3g (%s) to %.3g (%s), %.0f times as large: the "
-                     "kernel sees mostly the widest columns; --standardize scales every column to 1",
-                     csd[a], cli_column_name(fit->colnames, a, ca), csd[b], cli_column_name(fit->colnames, b, cb),
-                     csd[b] / csd[a]);
-        }
+        kpca_column_stats(fit->x, fit->n, dim, st, csd, lo, hi);
     }
+    column_report(fit->colnames, dim, csd, lo, hi, flag, nconst);
     kpca_free(st);
     kpca_free(flag);
     return 0;
+}
+
+/* The messages of a fit, the model's provenance (subset: how the rows were
+ * drawn; colnames, std_mean, std_scale: taken over) and the model written */
+static int report_save(const char *data, const kpca_fit_params *pp, const char *subset, char **colnames,
+                       double *std_mean, double *std_scale, kpca_model *mp, const kpca_fit_info *ip)
+{
+    const kpca_fit_params p = *pp;
+    kpca_model model = *mp;
+    const kpca_fit_info info = *ip;
+    kpca_error err;
+    kpca_status st;
+    const char *data_name = cli_arg_name(data); /* "<stdin>", not its spool */
+    if (info.lowest < 0.0)
+        cli_warn("'%s' is not positive semi-definite: the most negative eigenvalue of the %s is %.6g; kernel PCA "
+                 "keeps the positive eigenvalues only (the negative part is dropped)",
+                 data, p.solver == KPCA_SOLVER_NYSTROM ? "landmarks' kernel matrix" : "fit points' centred kernel matrix",
+                 info.lowest);
+    model.colnames = colnames; /* the model owns them and the standardisation */
+    model.std_mean = std_mean;
+    model.std_scale = std_scale;
+    snprintf(model.subset, sizeof model.subset, "%s", subset);
+    snprintf(model.source, sizeof model.source, "%s: %.200s", data_name, subset);
+    model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
+    const size_t noise = info.requested - info.kept - info.negative;
+    if (info.negative > 0)
+        cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "
+                 "%zu %s rounding noise",
+                 info.kept, info.requested, info.negative, info.negative == 1 ? "eigenvalue is" : "eigenvalues are",
+                 kpca_kernel_name(p.kernel.type), noise, noise == 1 ? "is" : "are");
+    else if (info.kept < info.requested)
+        cli_info("kept %zu of %zu components: %zu %s rounding noise (<= %.3g x %s)", info.kept, info.requested,
+                 noise, noise == 1 ? "eigenvalue is" : "eigenvalues are", info.tol,
+                 p.precision == KPCA_PRECISION_SINGLE && o.tol < 0.0 ? "largest, single precision"
+                                                                     : "max(largest, trace K)");
+    else
+        cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
+                 p.variance > 0.0 ? " (the fewest that reach --components)" : "");
+    if (p.solver == KPCA_SOLVER_NYSTROM)
+        cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); landmarks and the pass over the rows %.2f s, %s "
+                 "eigensolves %.2f s, the sign pass %.2f s", model.eigval[0], model.eigval[model.k - 1],
+                 100.0 * kpca_model_explained(&model, 0, model.k), info.sec_kernel, model.solver, info.sec_eig,
+                 info.sec_signs);
+    else
+        cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
+                 model.eigval[0], model.eigval[model.k - 1], 100.0 * kpca_model_explained(&model, 0, model.k),
+                 info.sec_kernel, info.sec_center, model.solver, info.sec_eig);
+    kpca_progress("write", 0, 1);
+    st = cli_rank == 0 ? kpca_model_save(&model, o.output, &err) : KPCA_OK;
+    kpca_progress("write", 1, 1);
+    kpca_model_free(&model);
+    if (st != KPCA_OK)
+        return cli_fail(&err);
+    return 0;
+}
+
+/* --solver nystrom on DATA read a block at a time (fit_rows.c): the fit
+ * rows drawn by index, the columns' statistics by a pass, then the fit
+ * itself (kpca-mpi: over the ranks) or --partial's sums */
+static int fit_rows(const char *data, kpca_fit_params *p, sample_kind sample)
+{
+    cli_fit_rows fr;
+    int r = cli_fit_rows_open(&fr, data, &o.in);
+    if (r != 0)
+        return r;
+    char subset[KPCA_SOURCE_MAX], how[160];
+    size_t *idx = NULL, m = 0;
+    int *y = NULL;
+    const size_t msub = o.subset ? o.subset : fr.nall;
+    const int strat = msub < fr.nall && !fr.unlabelled && sample != SAMPLE_FIRST && sample != SAMPLE_RANDOM;
+    if (strat && (r = cli_fit_rows_labels(&fr, &y)) != 0) {
+        cli_fit_rows_close(&fr);
+        return r;
+    }
+    r = draw_rows(data, fr.nall, y, fr.unlabelled, sample, &idx, &m, subset, sizeof subset, how, sizeof how);
+    kpca_free(y);
+    if (r == 0) {
+        cli_fit_rows_select(&fr, idx, m, &p->kernel);
+        r = cli_fit_rows_stats(&fr, o.standardize, cli_nys_comm);
+    }
+    if (r != 0) {
+        cli_fit_rows_close(&fr);
+        return r;
+    }
+    const size_t dim = fr.rows.feed.dim;
+    column_report(fr.colnames, dim, fr.sd, fr.lo, fr.hi, fr.flag, fr.nconst);
+    const kpca_kernel_type kt = p->kernel.type;
+    if ((kt == KPCA_KERNEL_SIGMOID || kt == KPCA_KERNEL_LAPLACIAN) && isnan(o.gamma))
+        p->kernel.gamma = 1.0 / (double)dim;
+    if (kt == KPCA_KERNEL_RBF)
+        p->kernel.sigma = isnan(o.sigma) ? fr.sigma : o.sigma;
+    p->landmarks = o.landmarks ? o.landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
+    const char *param;
+    kpca_error err;
+    if (m < 2) {
+        cli_error("'%s': kernel PCA needs at least 2 fit points, got %zu", data, m);
+        cli_fit_rows_close(&fr);
+        return KPCA_EFORMAT;
+    }
+    if (kpca_fit_check(p, m, &param, &err) != KPCA_OK) {
+        cli_fit_rows_close(&fr);
+        return fit_param_error(param, &err);
+    }
+    char kd[96];
+    cli_info("fit: %zu of %zu points x %zu values from '%s' (%s%s, read in blocks), kernel %s", m, fr.nall, dim,
+             data, how, o.standardize ? "; standardised" : "", kpca_kernel_describe(&p->kernel, kd, sizeof kd));
+    if (o.partial) {
+        const cli_draw draw = m == fr.nall || sample == SAMPLE_FIRST                 ? CLI_DRAW_FIRST
+                              : sample == SAMPLE_RANDOM || (fr.unlabelled && !strat) ? CLI_DRAW_RANDOM
+                                                                                      : CLI_DRAW_STRATIFIED;
+        r = cli_fit_rows_partial(&fr, p, o.rows, &o.in, subset, draw, o.seed > 0 ? o.seed : FIT_DEFAULT_SEED,
+                                 o.output);
+        cli_fit_rows_close(&fr);
+        return r;
+    }
+    kpca_model model;
+    kpca_fit_info info;
+    r = cli_fit_rows_run(&fr, p, &model, &info);
+    char **colnames = fr.colnames;
+    double *mu = fr.std_mean, *sd = fr.std_scale;
+    fr.colnames = NULL; /* the model's now */
+    fr.std_mean = fr.std_scale = NULL;
+    cli_fit_rows_close(&fr);
+    if (r != 0) {
+        kpca_free_strings(colnames, colnames != NULL ? dim : 0);
+        kpca_free(mu);
+        kpca_free(sd);
+        return r;
+    }
+    return report_save(data, p, subset, colnames, mu, sd, &model, &info);
 }
 
 int cmd_fit(int argc, char **argv)
@@ -435,6 +574,14 @@ int cmd_fit(int argc, char **argv)
     if ((r = check_model_name(o.output)) != 0)
         return r;
 
+    if (o.rows != NULL && !o.partial)
+        return cli_usage("option '--rows' applies to --partial");
+    if (o.partial && (p.solver != KPCA_SOLVER_NYSTROM || pre || cli_ranks > 1))
+        return cli_usage("option '--partial' applies to kpca fit --solver nystrom%s", pre ? ", not to a precomputed kernel"
+                         : cli_ranks > 1 ? ", on one process (kpca-mpi reduces its ranks' sums itself)" : "");
+    if (p.solver == KPCA_SOLVER_NYSTROM && !pre)
+        return fit_rows(pos[0], &p, sample);
+
     kpca_dataset all, fit;
     r = cli_read_input(pos[0], &o.in, 0, &all, NULL);
     if (r != 0)
@@ -460,7 +607,7 @@ int cmd_fit(int argc, char **argv)
     }
     char subset[KPCA_SOURCE_MAX], how[160];
     size_t *idx = NULL, m = 0;
-    r = draw_rows(pos[0], &all, sample, &idx, &m, subset, sizeof subset, how, sizeof how);
+    r = draw_rows(pos[0], all.n, all.y, all.unlabelled, sample, &idx, &m, subset, sizeof subset, how, sizeof how);
     kpca_status st = r == 0 ? kpca_dataset_select(&all, idx, m, &fit, &err) : KPCA_OK;
     size_t nall = all.n;
     kpca_dataset_free(&all);
@@ -519,40 +666,5 @@ int cmd_fit(int argc, char **argv)
                     kpca_solver_name(p.solver), m, m);
         return r;
     }
-    const char *data_name = cli_arg_name(pos[0]); /* "<stdin>", not its spool */
-    if (info.lowest < 0.0)
-        cli_warn("'%s' is not positive semi-definite: the most negative eigenvalue of the %s is %.6g; kernel PCA "
-                 "keeps the positive eigenvalues only (the negative part is dropped)",
-                 pos[0], p.solver == KPCA_SOLVER_NYSTROM ? "landmarks' kernel matrix" : "fit points' centred kernel matrix",
-                 info.lowest);
-    model.colnames = colnames;
-    model.std_mean = std_mean;
-    model.std_scale = std_scale;
-    snprintf(model.subset, sizeof model.subset, "%s", subset);
-    snprintf(model.source, sizeof model.source, "%s: %.200s", data_name, subset);
-    model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
-    const size_t noise = info.requested - info.kept - info.negative;
-    if (info.negative > 0)
-        cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "
-                 "%zu %s rounding noise",
-                 info.kept, info.requested, info.negative, info.negative == 1 ? "eigenvalue is" : "eigenvalues are",
-                 kpca_kernel_name(p.kernel.type), noise, noise == 1 ? "is" : "are");
-    else if (info.kept < info.requested)
-        cli_info("kept %zu of %zu components: %zu %s rounding noise (<= %.3g x %s)", info.kept, info.requested,
-                 noise, noise == 1 ? "eigenvalue is" : "eigenvalues are", info.tol,
-                 p.precision == KPCA_PRECISION_SINGLE && o.tol < 0.0 ? "largest, single precision"
-                                                                     : "max(largest, trace K)");
-    else
-        cli_info("kept %zu component%s%s", info.kept, info.kept == 1 ? "" : "s",
-                 p.variance > 0.0 ? " (the fewest that reach --components)" : "");
-    cli_info("eigenvalues %.6g .. %.6g (%.2f%% of the trace); kernel %.2f s, centring %.2f s, %s %.2f s",
-             model.eigval[0], model.eigval[model.k - 1], 100.0 * kpca_model_explained(&model, 0, model.k),
-             info.sec_kernel, info.sec_center, model.solver, info.sec_eig);
-    kpca_progress("write", 0, 1);
-    st = cli_rank == 0 ? kpca_model_save(&model, o.output, &err) : KPCA_OK;
-    kpca_progress("write", 1, 1);
-    kpca_model_free(&model);
-    if (st != KPCA_OK)
-        return cli_fail(&err);
-    return 0;
+    return report_save(pos[0], &p, subset, colnames, std_mean, std_scale, &model, &info);
 }

@@ -181,7 +181,12 @@ static double ipow(double v, int d)
     return r;
 }
 
-kpca_status kpca_kernel_check_rows(const kpca_kernel *k, const double *x, size_t n, size_t dim, size_t first,
+kpca_status kpca_kernel_check_data(const kpca_kernel *k, const double *x, size_t n, size_t dim, kpca_error *err)
+{
+    return kpca_kernel_check_rows(k, x, n, dim, 0, err);
+}
+
+kpca_status kpca_kernel_check_rows(const kpca_kernel *k, const double *x, size_t n, size_t dim, size_t row0,
                                    kpca_error *err)
 {
     if (k->type != KPCA_KERNEL_CHI2)
@@ -190,13 +195,8 @@ kpca_status kpca_kernel_check_rows(const kpca_kernel *k, const double *x, size_t
         if (x[i] < 0.0)
             return kpca_fail(err, KPCA_EFORMAT,
                              "the chi2 kernel needs non-negative values: row %zu, column %zu of the values is %g",
-                             first + i / dim + 1, i % dim + 1, x[i]);
+                             row0 + i / dim + 1, i % dim + 1, x[i]);
     return KPCA_OK;
-}
-
-kpca_status kpca_kernel_check_data(const kpca_kernel *k, const double *x, size_t n, size_t dim, kpca_error *err)
-{
-    return kpca_kernel_check_rows(k, x, n, dim, 0, err);
 }
 
 /* |a - b|_1 and chi2's sum_i (a_i - b_i)^2 / (a_i + b_i), a term of

@@ -108,9 +108,10 @@ kpca_status kpca_kernel_check_param(const kpca_kernel *k, const char **param, kp
  * non-negative values: row 3, column 7 of the values is -0.5".  Every other kernel: KPCA_OK.  O(n dim) for chi2,
  * O(1) otherwise; no allocation. */
 kpca_status kpca_kernel_check_data(const kpca_kernel *k, const double *x, size_t n, size_t dim, kpca_error *err);
-/* The same check of rows that are rows first+1.. of a larger input: the
- * message counts rows from the input's start. */
-kpca_status kpca_kernel_check_rows(const kpca_kernel *k, const double *x, size_t n, size_t dim, size_t first,
+/* The same for rows of a larger set, x's first row being row row0 (0-based)
+ * of it: the message numbers the row in the set (a block of a file read
+ * a block at a time). */
+kpca_status kpca_kernel_check_rows(const kpca_kernel *k, const double *x, size_t n, size_t dim, size_t row0,
                                    kpca_error *err);
 
 /* k(a, b) by definition (reference); NaN for precomputed. */

@@ -53,6 +53,7 @@ int kpca_landmark_method_parse(const char *name, kpca_landmark_method *out)
 kpca_fit_params kpca_fit_defaults(int degree)
 {
     kpca_fit_params p;
+    memset(&p, 0, sizeof p); /* every field a default below leaves unset is 0 */
     p.kernel = kpca_kernel_poly(degree);
     p.solver = KPCA_SOLVER_EXACT;
     p.oversample = KPCA_RSVD_OVERSAMPLE;
@@ -68,6 +69,7 @@ kpca_fit_params kpca_fit_defaults(int degree)
     p.primal = 1;
     p.precision = KPCA_PRECISION_DEFAULT;
     p.gram_index = NULL;
+    p.block = 0;
     return p;
 }
 
@@ -465,12 +467,14 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     if (exact_solver != NULL && p->kernel.type == KPCA_KERNEL_PRECOMPUTED)
         return kpca_fail(err, KPCA_EUSAGE, "the distributed build computes its kernel matrix from points: run kpca on "
                                            "one machine for a precomputed kernel");
-    if (exact_solver != NULL && (by_variance || p->solver != KPCA_SOLVER_EXACT))
+    /* Nystrom is no exact solve: it runs here, on this process's rows (the
+     * distributed build's Nystrom fit is kpca_nystrom_fit_rows with its
+     * ranks, nystream.h) */
+    if (exact_solver != NULL && (by_variance || p->solver == KPCA_SOLVER_RANDOMIZED))
         return kpca_fail(err, KPCA_EUSAGE,
                          "the distributed build runs the exact solver with a number of components only (not %s): "
                          "run kpca on one machine for it",
-                         by_variance ? "a variance fraction" : p->solver == KPCA_SOLVER_NYSTROM ? "--solver nystrom"
-                                                                                               : "--solver randomized");
+                         by_variance ? "a variance fraction" : "--solver randomized");
     if (exact_solver == NULL && p->eig == KPCA_EIG_ELPA && p->solver == KPCA_SOLVER_EXACT)
         return kpca_fail(err, KPCA_EUSAGE,
                          "the elpa eigensolver runs in the distributed build only: mpirun -n P build/kpca-mpi fit "

@@ -123,6 +123,8 @@ typedef struct {
     kpca_landmark_method landmark_method; /* NYSTROM: uniform rows or k-means centres */
     size_t kmeans_iter;    /* NYSTROM + KMEANS: Lloyd passes at most */
     uint64_t seed;         /* RANDOMIZED, NYSTROM: the random stream */
+    size_t block;          /* NYSTROM: rows per block of its passes (0: kpca_nys_block_rows);
+                            * the model does not depend on it beyond rounding */
     size_t components;     /* wanted; 0 means as many as the fit points allow */
     double variance;       /* in (0, 1): instead, the fewest components whose
                             * eigenvalues sum to this fraction of the trace of
@@ -166,6 +168,7 @@ typedef struct {
                                * single precision's default: relative to mu_1) */
     kpca_eig_method eig_used; /* driver actually used */
     double sec_kernel, sec_center, sec_eig; /* wall-clock seconds per phase */
+    double sec_signs;         /* Nystrom: the second pass over the rows, for the signs */
     double lowest;            /* a precomputed kernel: the most negative eigenvalue of the
                                * matrix whose negative part the fit drops - the centred
                                * kernel matrix of the fit points (exact, randomized), the
@@ -240,8 +243,11 @@ typedef kpca_status (*kpca_exact_solver)(const kpca_dataset *fit, kpca_exact_job
 
 /* Replaces the exact solver for --solver exact with a number of components
  * (NULL: the single-process one, the default).  Process-wide; with a hook
- * set, kpca_model_fit refuses the randomized and Nystrom solvers and a
- * variance fraction (KPCA_EUSAGE) rather than run them outside it. */
+ * set, kpca_model_fit refuses the randomized solver and a variance fraction
+ * (KPCA_EUSAGE) rather than run them outside it; the Nystrom solver is no
+ * exact solve and runs as without the hook, on the caller's rows (the
+ * distributed build spreads it itself: kpca_nystrom_fit_rows with its
+ * ranks, nystream.h). */
 void kpca_model_set_exact_solver(kpca_exact_solver fn);
 
 /* z (n x k, row-major) = the first k components of the n points x (n x dim),

@@ -295,7 +295,7 @@ static kpca_status csv_open(kpca_rowsrc *s, kpca_error *err)
         s->index = NO_COLUMN;
     /* what the whole read says of the data */
     kpca_dataset *in = &s->info;
-    in->dim = R->dim - (s->index != NO_COLUMN);
+    in->dim = R->dim; /* as many as the names made here; less the index's below */
     in->unlabelled = R->col == NO_COLUMN;
     in->label_col = R->col != NO_COLUMN ? R->col + 1 : 0;
     if (kpca_csv_names(R, R->dim, in) != 0)
@@ -306,6 +306,7 @@ static kpca_status csv_open(kpca_rowsrc *s, kpca_error *err)
             memmove(in->colnames + s->index, in->colnames + s->index + 1, (R->dim - s->index - 1) * sizeof(char *));
         }
         in->index_col = 1;
+        in->dim = R->dim - 1;
     }
     if (names) {
         size_t nn;
@@ -512,7 +513,8 @@ kpca_status kpca_rowsrc_open(const char *spec, const kpca_read_opts *opts, kpca_
             if (st == KPCA_OK && nn > 0) {
                 if ((s->info.names = kpca_strings_dup(names, nn)) == NULL)
                     st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", s->file);
-                s->info.nnames = nn;
+                else
+                    s->info.nnames = nn;
             }
             break;
         }

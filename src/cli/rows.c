@@ -1,0 +1,144 @@
+/* rows.c - a data file read a block of rows at a time for the streamed
+ * commands (cli.h: cli_rows): the row source (io/rowsrc.h) with the input
+ * options applied to each block as cli_read_input applies them to a whole
+ * file. */
+#include <string.h>
+
+#include "cli.h"
+
+#define SUMMARY_ROWS 4096 /* rows the class-like note of the summary looks at */
+
+static kpca_status rows_seek(void *ctx, size_t row, kpca_error *err)
+{
+    cli_rows *r = ctx;
+    if (row > r->m)
+        return kpca_fail(err, KPCA_EUSAGE, "row %zu is beyond the %zu fit rows", row, r->m);
+    r->at = row;
+    return KPCA_OK;
+}
+
+/* the input options on rows [0, rows) of x, the fit rows from r->at on */
+static kpca_status prepare(cli_rows *r, double *x, size_t rows, kpca_error *err)
+{
+    const size_t dim = r->feed.dim;
+    kpca_status st = cli_input_steps(r->in, r->lo, r->hi, x, rows, dim, err);
+    if (st != KPCA_OK)
+        return st;
+    if (r->kernel != NULL) /* the data as read, as cli_read_input's caller checks it */
+        for (size_t i = 0; i < rows; i++) {
+            const size_t at = r->at + i, row = r->idx != NULL ? r->idx[at] : at;
+            kpca_error why;
+            if (kpca_kernel_check_rows(r->kernel, x + i * dim, 1, dim, row, &why) != KPCA_OK)
+                return kpca_fail(err, KPCA_EFORMAT, "'%s': %s", r->spec, why.msg);
+        }
+    if (r->std_mean != NULL)
+        kpca_standardize(x, rows, dim, r->std_mean, r->std_scale);
+    return KPCA_OK;
+}
+
+static kpca_status rows_read(void *ctx, size_t max, double *x, int *y, size_t *got, kpca_error *err)
+{
+    cli_rows *r = ctx;
+    const size_t dim = r->feed.dim, take = r->m - r->at < max ? r->m - r->at : max;
+    *got = 0;
+    for (size_t i = 0; i < take;) {
+        const size_t row = r->idx != NULL ? r->idx[r->at + i] : r->at + i;
+        size_t run = 1;
+        if (r->idx == NULL)
+            run = take - i;
+        else
+            while (i + run < take && r->idx[r->at + i + run] == row + run)
+                run++;
+        kpca_status st = KPCA_OK;
+        if (kpca_rowsrc_tell(r->src) != row)
+            st = kpca_rowsrc_seek(r->src, row, err);
+        size_t n = 0;
+        if (st == KPCA_OK)
+            st = kpca_rowsrc_read(r->src, run, x + i * dim, y != NULL ? y + i : NULL, &n, err);
+        if (st == KPCA_OK && n != run)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' ended at row %zu, before the %zu rows it had", r->spec, row + n,
+                           r->n);
+        if (st != KPCA_OK)
+            return st;
+        i += run;
+    }
+    kpca_status st = prepare(r, x, take, err);
+    if (st != KPCA_OK)
+        return st;
+    r->at += take;
+    *got = take;
+    return KPCA_OK;
+}
+
+int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r)
+{
+    memset(r, 0, sizeof *r);
+    kpca_read_opts ro;
+    int rc = cli_read_opts(in, &ro, &r->lo, &r->hi);
+    if (rc != 0)
+        return rc;
+    kpca_error err;
+    kpca_progress("read", 0, 1);
+    kpca_status st = kpca_rowsrc_open(spec, &ro, &r->src, &err);
+    if (st != KPCA_OK)
+        return cli_fail_input(&err, spec);
+    r->spec = spec;
+    r->in = in;
+    const size_t dim = kpca_rowsrc_dim(r->src);
+    if (in->smooth > 0.0 && (r->side = kpca_image_side(dim)) == 0) {
+        cli_error("'%s': option '--smooth' needs square images, but the rows have %zu values", spec, dim);
+        cli_rows_close(r);
+        return KPCA_EUSAGE;
+    }
+    r->feed.dim = dim;
+    r->feed.ctx = r;
+    r->feed.seek = rows_seek;
+    r->feed.read = rows_read;
+    return 0;
+}
+
+int cli_rows_count(cli_rows *r, size_t *n)
+{
+    kpca_error err;
+    kpca_status st = kpca_rowsrc_count(r->src, &r->n, &err);
+    kpca_progress("read", 1, 1);
+    if (st != KPCA_OK)
+        return cli_fail_input(&err, r->spec);
+    *n = r->n;
+    /* the summary of cli_read_input, its class-like note from the first rows */
+    const kpca_dataset *info = kpca_rowsrc_info(r->src);
+    const size_t dim = r->feed.dim, head = r->n < SUMMARY_ROWS ? r->n : SUMMARY_ROWS;
+    double *x = NULL;
+    if (!cli_quiet && (info->format == KPCA_FMT_CSV || info->format == KPCA_FMT_ESL) &&
+        (x = kpca_alloc_array(head ? head : 1, dim, sizeof(double))) != NULL) {
+        size_t got = 0;
+        st = kpca_rowsrc_seek(r->src, 0, &err);
+        if (st == KPCA_OK)
+            st = kpca_rowsrc_read(r->src, head, x, NULL, &got, &err);
+        if (st == KPCA_OK)
+            st = kpca_rowsrc_seek(r->src, 0, &err);
+        if (st != KPCA_OK) {
+            kpca_free(x);
+            return cli_fail_input(&err, r->spec);
+        }
+        kpca_dataset shown = *info;
+        shown.n = r->n;
+        cli_read_summary(r->spec, r->in, &shown, x, got, info->names != NULL ? info->nnames : (size_t)-1);
+    }
+    kpca_free(x);
+    return 0;
+}
+
+void cli_rows_select(cli_rows *r, const size_t *idx, size_t m)
+{
+    r->idx = idx;
+    r->m = m;
+    r->at = 0;
+    r->feed.n = m;
+}
+
+void cli_rows_close(cli_rows *r)
+{
+    kpca_rowsrc_close(r->src);
+    memset(r, 0, sizeof *r);
+}
