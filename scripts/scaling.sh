@@ -431,17 +431,18 @@ awk -F, -v quick="$quick" -v memkb="$memkb" -v cmd="$cmdline" -v ver="$version" 
         ranks = 16 * 32; bw = 10e9; rows = 1e8
         tin = rows * 1024 / bw; tout = rows * 8 * rkt / bw
         tred = 9 * 8 * (rL * rL + 2 * rL + 1) / bw
-        tf = per["fit"] * rows / ranks + tin + tred; tt = per["transform"] * rows / ranks + tin + tout
+        tf = per["fit"] * rows / ranks + 3 * tin + tred; tt = per["transform"] * rows / ranks + tin + tout
         print "Assumptions: 16 nodes of 32 cores, one rank per core (512 ranks, one OpenBLAS thread each), each core"
         printf "as fast as one of this machine'"'"'s; the CPU time per row measured at %d rows (fit: %.1f µs, from %s;\n",
             big, 1e6 * per["fit"], from["fit"]
         printf "transform: %.1f µs, from %s) stays flat to 10^8 rows (the spreads above); the rows are read from\n",
             1e6 * per["transform"], from["transform"]
-        print "a parallel file system at 10 GB/s in all (1 KB a row of float32) and the features written at that rate"
+        print "a parallel file system at 10 GB/s in all (1 KB a row of float32; the fit reads an .npy three times:"
+        print "the columns'"'"' statistics, the pass and the sign pass, docs/method.md) and the features written at that rate"
         printf "(%d bytes a row); the fit'"'"'s reduction of L^2 + 2L + 1 doubles (L = %d) takes log2(512) = 9 steps of\n", 8 * rkt, rL
         print "that size at 10 GB/s; the landmarks and the L x L eigenproblem cost what they cost at the sizes measured.\n"
         print "| step | compute | I/O | reduction | total | memory per rank |\n|---|---:|---:|---:|---:|---:|"
-        printf "| fit | %.0f s | %.0f s | %.3f s | %.0f s | %.0f MB |\n", per["fit"] * rows / ranks, tin, tred, tf, mem["fit"]
+        printf "| fit | %.0f s | %.0f s | %.3f s | %.0f s | %.0f MB |\n", per["fit"] * rows / ranks, 3 * tin, tred, tf, mem["fit"]
         printf "| transform | %.0f s | %.0f s | - | %.0f s | %.0f MB |\n", per["transform"] * rows / ranks, tin + tout, tt,
             mem["transform"]
         print "\nThe memory per rank is the largest process measured here: it does not grow with the rows."
