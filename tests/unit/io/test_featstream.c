@@ -312,6 +312,76 @@ static void test_parts(void **state)
     free(y);
 }
 
+/* every allocation failure: out of memory, no file, no HDF5 object open */
+static double *g_z;
+static int *g_y;
+#define ALLOC_N 1100
+
+static kpca_status alloc_blocks(kpca_error *err)
+{
+    static const kpca_format f[2] = {KPCA_FMT_HDF5, KPCA_FMT_CSV};
+    static const char *const path[2] = {OUT "fs-alloc.h5", OUT "fs-alloc.csv"};
+    const kpca_features_meta m = meta_of(1);
+    kpca_status st = KPCA_OK;
+    for (int i = 0; i < 2 && st == KPCA_OK; i++) {
+        kpca_features_writer *w;
+        if ((st = kpca_features_open(path[i], f[i], ALLOC_N, K, 1, &m, &w, err)) != KPCA_OK)
+            break;
+        if ((st = put_all(w, g_z, g_y, 0, ALLOC_N, 7, err)) != KPCA_OK)
+            kpca_features_abort(w);
+        else
+            st = kpca_features_commit(w, err);
+    }
+    return st;
+}
+
+static kpca_status alloc_parts(kpca_error *err)
+{
+    static const kpca_format f[2] = {KPCA_FMT_HDF5, KPCA_FMT_CSV};
+    static const char *const path[2] = {OUT "fs-allocp.h5", OUT "fs-allocp.csv"};
+    const size_t cut[3] = {0, 1024, ALLOC_N};
+    const kpca_features_meta m = meta_of(1);
+    kpca_status st = KPCA_OK;
+    for (int i = 0; i < 2 && st == KPCA_OK; i++) {
+        kpca_features_writer *w0 = NULL, *w1 = NULL;
+        kpca_features_layout lay;
+        unsigned long long b0 = 0, b1 = 0;
+        if ((st = kpca_features_open(path[i], f[i], ALLOC_N, K, 1, &m, &w0, err)) != KPCA_OK)
+            break;
+        st = kpca_features_share(w0, cut[1], &lay, err);
+        if (st == KPCA_OK)
+            st = kpca_features_open_part(&lay, path[i], cut[1], cut[2] - cut[1], &m, &w1, err);
+        if (st == KPCA_OK)
+            st = put_all(w0, g_z, g_y, 0, cut[1], 7, err);
+        if (st == KPCA_OK)
+            st = put_all(w1, g_z, g_y, cut[1], cut[2], 7, err);
+        if (st == KPCA_OK)
+            st = kpca_features_bytes(w0, &b0, err);
+        if (st == KPCA_OK)
+            st = kpca_features_bytes(w1, &b1, err);
+        if (st == KPCA_OK) {
+            st = kpca_features_place(w1, b0, err); /* frees w1, whatever happens */
+            w1 = NULL;
+        }
+        kpca_features_abort(w1);
+        if (st == KPCA_OK)
+            st = kpca_features_commit(w0, err);
+        else
+            kpca_features_abort(w0);
+    }
+    return st;
+}
+
+static void test_every_allocation_failure(void **state)
+{
+    (void)state;
+    fixture(ALLOC_N, &g_z, &g_y);
+    assert_true(tu_fail_loop("the writer by blocks", alloc_blocks, 1) > 0);
+    assert_true(tu_fail_loop("the writer by parts", alloc_parts, 1) > 0);
+    free(g_z);
+    free(g_y);
+}
+
 int main(void)
 {
     ensure_out();
@@ -321,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_hdf5_to_stdout),
         cmocka_unit_test(test_no_partial_file),
         cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_every_allocation_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
