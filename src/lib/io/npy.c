@@ -401,6 +401,8 @@ struct kpca_npy_rows {
     FILE *f;
     char *path; /* for messages */
     npy_header h;
+    unsigned char *raw; /* the file's bytes of a read, for a type other than float64 (reused) */
+    size_t rawcap;
 };
 
 kpca_status kpca_npy_rows_open(const char *path, size_t dim, kpca_npy_rows **r, size_t *n, size_t *d,
@@ -443,9 +445,18 @@ kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, doubl
         return KPCA_OK;
     const int fd = fileno(r->f);
     const int direct = h->kind == 'f' && isz == 8 && (!h->fortran || n == 1 || d == 1);
-    unsigned char *raw = direct ? (unsigned char *)x : kpca_alloc_array(rows * d, isz, 1);
-    if (raw == NULL)
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", r->path, rows);
+    unsigned char *raw = (unsigned char *)x;
+    if (!direct) { /* one buffer for every read, grown when a read is larger */
+        if (rows * d * isz > r->rawcap) {
+            unsigned char *nr = kpca_alloc_array(rows * d, isz, 1);
+            if (nr == NULL)
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", r->path, rows);
+            kpca_free(r->raw);
+            r->raw = nr;
+            r->rawcap = rows * d * isz;
+        }
+        raw = r->raw;
+    }
     int ok = 1;
     if (!h->fortran || n == 1 || d == 1) {
         ok = read_at(fd, raw, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz));
@@ -459,8 +470,6 @@ kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, doubl
                 const size_t at = h->fortran && n > 1 && d > 1 ? j * rows + i : i * d + j;
                 x[i * d + j] = value_at(raw, h, at);
             }
-    if (!direct)
-        kpca_free(raw);
     if (!ok)
         return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", r->path, errno ? strerror(errno) : "file shrank");
     return check_finite_from(r->path, x, rows, d, row0, err);
@@ -472,6 +481,7 @@ void kpca_npy_rows_close(kpca_npy_rows *r)
         return;
     if (r->f != NULL)
         fclose(r->f);
+    kpca_free(r->raw);
     kpca_free(r->path);
     kpca_free(r);
 }

@@ -36,8 +36,8 @@ typedef struct kpca_npy_rows kpca_npy_rows;
 kpca_status kpca_npy_rows_open(const char *path, size_t dim, kpca_npy_rows **r, size_t *n, size_t *d,
                                kpca_error *err);
 /* Rows [row0, row0 + rows) into x (rows x d).  Memory: rows x d values of
- * the file's type for a type other than float64 or a Fortran-order array
- * (freed before return).  KPCA_EIO when the file cannot be read,
+ * the file's type for a type other than float64 or a Fortran-order array,
+ * one buffer kept for the reads (freed by close).  KPCA_EIO when the file cannot be read,
  * KPCA_EFORMAT for a value that is not finite, KPCA_ENOMEM. */
 kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, double *x, kpca_error *err);
 void kpca_npy_rows_close(kpca_npy_rows *r);
