@@ -8,6 +8,7 @@
 #define KPCA_CSVPART_H
 
 #include <stdint.h>
+#include <zlib.h>
 
 #include "io/csv.h"
 
@@ -138,5 +139,33 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
                     size_t stretch, kpca_dataset *ds, kpca_error *err);
 
 #define KPCA_CSV_LABEL_MAX 15
+
+/* In csvwin.c: delimited text read by windows of about 1 MiB of the
+ * file, each cut at the end of a whole row (quotes counted) and parsed by
+ * kpca_csv_read_rows; memory a window and its rows, whatever the file's
+ * size. */
+typedef struct {
+    gzFile gz;
+    const char *path;
+    char *buf;      /* the window: bytes [0, len), NUL after them */
+    size_t cap, len;
+    int eof;
+    csv_state s;    /* s.p .. s.end: the rows of the window not yet parsed */
+    csv_rows R;     /* the layout, and the rows of the last parse (R.x, R.n) */
+    char **hdr;     /* the header's names, owned (R.hdr points at them) */
+    int have;       /* s.f holds the first row, not yet taken */
+} csv_win;
+
+/* Opens path (plain or gzip) and reads its first row, the header or the
+ * first data row (then in s.f, taken by the first next): the layout in R,
+ * as the whole read finds it (delim 0: sniffed; opts: the read options).
+ * The whole read's messages for a wide encoding, a NUL byte, damaged gzip.
+ * Close with kpca_csv_win_close, also after a failure. */
+kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err);
+/* Parses the next window's rows into R (R.n of them, R.taken before them);
+ * *more 0 at the end of the file.  The label tokens point into the window
+ * until the next call. */
+kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err);
+void kpca_csv_win_close(csv_win *w);
 
 #endif

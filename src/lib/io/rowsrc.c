@@ -10,181 +10,16 @@
  * read through a spool (file/source.h). */
 #include "io/rowsrc.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "file/source.h"
 #include "io/csv.h"
 #include "io/csvpart.h"
 #include "io/labels.h"
 #include "io/npy.h"
-#include "io/textnum.h"
 #include "support/mem.h"
-
-/* the bytes of delimited text parsed at a time (a window grows to hold a
- * longer row) */
-#define CSV_WINDOW ((size_t)1 << 20)
-
-/* ---- delimited text by windows -------------------------------------------- */
-
-typedef struct {
-    gzFile gz;
-    const char *path;
-    char *buf;      /* the window: bytes [0, len), NUL after them */
-    size_t cap, len;
-    int eof;
-    csv_state s;    /* s.p .. s.end: the rows of the window not yet parsed */
-    csv_rows R;     /* the layout, and the rows of the last parse (R.x, R.n) */
-    char **hdr;     /* the header's names, owned (R.hdr points at them) */
-    int have;       /* s.f holds the first row, not yet taken */
-} csv_win;
-
-static void win_close(csv_win *w)
-{
-    if (w->gz != NULL)
-        gzclose(w->gz);
-    kpca_free_strings(w->hdr, w->hdr != NULL ? w->R.ncols : 0); /* R.hdr, the array, points at them */
-    kpca_csv_rows_free(&w->R);
-    kpca_free(w->s.f);
-    kpca_free(w->s.fline);
-    kpca_free(w->buf);
-    memset(w, 0, sizeof *w);
-}
-
-/* The end of the last whole row in [from, len): after the last line end
- * outside quotes (quotes counted from `from`, a row's start); the whole
- * text at the end of the file. */
-static size_t win_cut(const csv_win *w, size_t from)
-{
-    if (w->eof)
-        return w->len;
-    size_t cut = from;
-    int quoted = 0;
-    for (size_t i = from; i < w->len; i++) {
-        if (w->buf[i] == '"')
-            quoted = !quoted;
-        else if (w->buf[i] == '\n' && !quoted)
-            cut = i + 1;
-    }
-    return cut;
-}
-
-/* Reads more of the file after buf[0, len); KPCA_OK at the end too (eof
- * set).  A NUL byte is the whole read's error, on its line (line: the
- * line of buf[0]). */
-static kpca_status win_fill(csv_win *w, size_t line, kpca_error *err)
-{
-    if (w->cap - w->len < CSV_WINDOW / 2 + 1) {
-        size_t c = w->cap;
-        char *nb = kpca_grow(w->buf, &c, w->len + CSV_WINDOW + 1, 1, CSV_WINDOW + 1);
-        if (nb == NULL)
-            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", w->path);
-        w->buf = nb;
-        w->cap = c;
-    }
-    size_t room = w->cap - w->len - 1;
-    int got = gzread(w->gz, w->buf + w->len, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
-    int zerr = Z_OK;
-    const char *msg = got <= 0 ? gzerror(w->gz, &zerr) : NULL;
-    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
-        return kpca_fail(err, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT,
-                         "'%s': corrupt or truncated gzip data (%s)", w->path, msg != NULL ? msg : "read error");
-    const char *nul = got > 0 ? memchr(w->buf + w->len, '\0', (size_t)got) : NULL;
-    if (nul != NULL) {
-        for (const char *p = w->buf; p < nul; p++)
-            line += *p == '\n';
-        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", w->path, line);
-    }
-    w->len += got > 0 ? (size_t)got : 0;
-    w->eof = got == 0;
-    w->buf[w->len] = '\0';
-    return KPCA_OK;
-}
-
-/* Opens the text and reads its first row (the header, or the first data
- * row, then in s.f): the layout in R, as the whole read finds it. */
-static kpca_status win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err)
-{
-    memset(w, 0, sizeof *w);
-    w->path = path;
-    w->R.col = w->R.index = NO_COLUMN;
-    errno = 0;
-    if ((w->gz = gzopen(path, "rb")) == NULL)
-        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
-                         errno ? strerror(errno) : "gzopen failed");
-    kpca_status st = KPCA_OK;
-    /* the head: 64 KiB for the delimiter (as the whole read sniffs it) */
-    while (st == KPCA_OK && !w->eof && w->len < 65536)
-        st = win_fill(w, 1, err);
-    if (st != KPCA_OK)
-        return st;
-    const char *wide = kpca_text_wide((const unsigned char *)w->buf, w->len);
-    if (wide != NULL)
-        return kpca_text_wide_fail(path, wide, err);
-    size_t bom = kpca_text_bom(w->buf, w->len);
-    memmove(w->buf, w->buf + bom, w->len - bom + 1);
-    w->len -= bom;
-    const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
-    if (delim == 0)
-        delim = kpca_csv_delim(w->buf, w->len, mark);
-    /* the first row whole */
-    size_t cut;
-    while ((cut = win_cut(w, 0)) == 0 && !w->eof && (st = win_fill(w, 1, err)) == KPCA_OK)
-        ;
-    if (st != KPCA_OK)
-        return st;
-    w->s = (csv_state){.path = path, .p = w->buf, .end = w->buf + cut, .line = 1, .delim = delim ? delim : ',',
-                       .mark = mark};
-    int header;
-    if ((st = kpca_csv_first_row(&w->s, &w->R, opts, &header, err)) != KPCA_OK)
-        return st;
-    if (header) { /* the names outlive the window */
-        if ((w->hdr = kpca_strings_dup(w->R.hdr, w->R.ncols)) == NULL)
-            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
-        for (size_t j = 0; j < w->R.ncols; j++)
-            w->R.hdr[j] = w->hdr[j];
-    }
-    w->have = !header;
-    return KPCA_OK;
-}
-
-/* Parses the next window's rows into R (R.n of them, R.taken before
- * them); *more 0 at the end of the file (R.n 0).  The label tokens point
- * into the window until the next call. */
-static kpca_status win_next(csv_win *w, int *more, kpca_error *err)
-{
-    kpca_status st = KPCA_OK;
-    w->R.taken += w->R.n;
-    w->R.n = 0;
-    *more = 1;
-    if (!w->have) {
-        /* the rows parsed so far leave the window; the rest moves to its start */
-        size_t done = (size_t)(w->s.p - w->buf);
-        memmove(w->buf, w->buf + done, w->len - done + 1);
-        w->len -= done;
-        size_t cut;
-        while ((cut = win_cut(w, 0)) == 0 && !w->eof && (st = win_fill(w, w->s.line, err)) == KPCA_OK)
-            ;
-        if (st == KPCA_OK && !w->eof && w->len < CSV_WINDOW / 2) { /* a window's worth, cut at a row */
-            st = win_fill(w, w->s.line, err);
-            cut = win_cut(w, 0);
-        }
-        if (st != KPCA_OK)
-            return st;
-        w->s.p = w->buf;
-        w->s.end = w->buf + cut;
-        if (cut == 0) {
-            *more = 0;
-            return KPCA_OK;
-        }
-    }
-    st = kpca_csv_read_rows(&w->s, &w->R, w->have, w->s.delim != ' ', err);
-    w->have = 0;
-    return st;
-}
 
 /* ---- the source ------------------------------------------------------------ */
 
@@ -233,15 +68,15 @@ typedef kpca_status (*win_fn)(kpca_rowsrc *s, csv_win *w, kpca_error *err);
 static kpca_status csv_pass(kpca_rowsrc *s, win_fn each, kpca_error *err)
 {
     csv_win w;
-    kpca_status st = win_open(&w, s->file, s->delim, &s->opts, err);
+    kpca_status st = kpca_csv_win_open(&w, s->file, s->delim, &s->opts, err);
     int more = 1;
-    while (st == KPCA_OK && (st = win_next(&w, &more, err)) == KPCA_OK && more && w.R.n > 0)
+    while (st == KPCA_OK && (st = kpca_csv_win_next(&w, &more, err)) == KPCA_OK && more && w.R.n > 0)
         st = each(s, &w, err);
     if (st == KPCA_OK && w.R.taken + w.R.n == 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", s->file);
     if (st == KPCA_OK)
         s->info.n = w.R.taken + w.R.n;
-    win_close(&w);
+    kpca_csv_win_close(&w);
     return st;
 }
 
@@ -276,7 +111,7 @@ static kpca_status name_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
  * labels' verdict, the pandas index) and, for names, the second. */
 static kpca_status csv_open(kpca_rowsrc *s, kpca_error *err)
 {
-    kpca_status st = win_open(&s->win, s->file, s->delim, &s->opts, err);
+    kpca_status st = kpca_csv_win_open(&s->win, s->file, s->delim, &s->opts, err);
     if (st != KPCA_OK)
         return st;
     csv_rows *R = &s->win.R;
@@ -327,7 +162,7 @@ static kpca_status csv_read(kpca_rowsrc *s, size_t max, double *x, int *y, size_
     while (*got < max) {
         if (s->win_at == R->n) {
             int more;
-            kpca_status st = win_next(&s->win, &more, err);
+            kpca_status st = kpca_csv_win_next(&s->win, &more, err);
             s->win_at = 0;
             if (st != KPCA_OK)
                 return st;
@@ -364,9 +199,9 @@ static kpca_status reader_open(kpca_rowsrc *s, kpca_error *err)
     kpca_status st;
     switch (s->kind) {
     case SRC_CSV:
-        win_close(&s->win);
+        kpca_csv_win_close(&s->win);
         s->win_at = 0;
-        return win_open(&s->win, s->file, s->delim, &s->opts, err);
+        return kpca_csv_win_open(&s->win, s->file, s->delim, &s->opts, err);
     case SRC_ESL:
         kpca_esl_rows_close(s->esl);
         s->esl = NULL;
@@ -657,7 +492,7 @@ void kpca_rowsrc_close(kpca_rowsrc *src)
     kpca_h5_rows_close(src->h5);
     kpca_esl_rows_close(src->esl);
     kpca_libsvm_rows_close(src->svm);
-    win_close(&src->win);
+    kpca_csv_win_close(&src->win);
     kpca_labelmap_free(src->labels);
     kpca_dataset_free(&src->info);
     kpca_free(src->extra);
