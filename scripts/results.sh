@@ -9,6 +9,8 @@
 #                  order below); their caches are removed all the same
 #   --log FILE     each target's start, end, seconds and exit status
 #                  (default: build/results.log)
+# SCALING_FLAGS (environment) goes to make scaling, e.g. --baseline KPCA
+# for the per-row comparison with an earlier kpca's in-memory path.
 # Refuses to start with uncommitted changes outside results/: the commit
 # each file names must be the code that made it.  Stops at the first target
 # that fails (results/ then holds the files written so far: git diff shows
@@ -63,6 +65,7 @@ for entry in $all; do
     case $t in
     experiment) make experiment GRID_FLAGS=--force || rc=$? ;;
     distributed) make distributed DIST_FLAGS="$dist_flags" || rc=$? ;;
+    scaling) make scaling SCALING_FLAGS="${SCALING_FLAGS:-}" || rc=$? ;;
     *) make "$t" || rc=$? ;;
     esac
     end=$(date +%s)
