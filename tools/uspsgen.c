@@ -45,6 +45,8 @@ static void normals(double *a, double *b)
     *b = r * sin(t);
 }
 
+static int write_rows(const float *dig, size_t m, unsigned long long n);
+
 int main(int argc, char **argv)
 {
     char *end;
@@ -71,13 +73,21 @@ int main(int argc, char **argv)
         strtod(p, &end); /* the label */
         if (end == p)
             continue; /* a blank line */
-        if (m == cap && (dig = realloc(dig, (cap *= 2) * D * sizeof *dig)) == NULL)
-            break;
+        if (m == cap) {
+            float *more = realloc(dig, (cap *= 2) * D * sizeof *dig);
+            if (more == NULL) {
+                free(dig);
+                dig = NULL;
+                break;
+            }
+            dig = more;
+        }
         for (int j = 0; j < D; j++) {
             p = end;
             double v = strtod(p, &end);
             if (end == p) {
                 fprintf(stderr, "uspsgen: line %zu: expected a label and %d values\n", m + 1, D);
+                free(dig);
                 return 2;
             }
             dig[m * D + j] = (float)v;
@@ -86,8 +96,18 @@ int main(int argc, char **argv)
     }
     if (dig == NULL || m == 0) {
         fprintf(stderr, "uspsgen: %s\n", dig == NULL ? "out of memory" : "no digits on standard input");
+        free(dig);
         return 2;
     }
+    int status = write_rows(dig, m, n);
+    free(dig);
+    return status;
+}
+
+/* The header and n rows drawn from the m digits dig (D values each) to
+ * standard output: 0, or 1 when it cannot be written. */
+static int write_rows(const float *dig, size_t m, unsigned long long n)
+{
     /* version 1.0 header, padded with blanks to 128 bytes, a newline last */
     char head[128];
     int len = snprintf(head + 10, sizeof head - 10, "{'descr': '<f4', 'fortran_order': False, 'shape': (%llu, %d), }",
