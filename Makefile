@@ -369,14 +369,14 @@ distributed: mpi
 
 # ---- the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs) -----
 # tools/toydata.c draws the seeded toy data and the plotting grids.
-$(BUILD)/tools/toydata: tools/toydata.c
+$(BUILD)/tools/toydata: tools/toydata.c $(BUILD)/src/lib/support/rng.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm
 
 # tools/uspsgen.c: USPS-like digits at any number of rows (make scaling)
-$(BUILD)/tools/uspsgen: tools/uspsgen.c
+$(BUILD)/tools/uspsgen: tools/uspsgen.c $(BUILD)/src/lib/support/rng.o
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm
 script-test: $(BUILD)/tools/uspsgen
 script-test: export USPSGEN = $(abspath $(BUILD)/tools/uspsgen)
 

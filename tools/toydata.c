@@ -14,10 +14,10 @@
  *                               the NX x NY grid over [X0, X1] x [Y0, Y1], x
  *                               outer, y inner (gnuplot's grid order); label 0
  *
- * The numbers are the same on every machine: splitmix64 (Steele, Lea &
- * Flood 2014) seeded with SEED, uniforms from its top 53 bits, normals by
- * Box-Muller; values printed with 17 significant digits.  A standalone
- * program, so that awk's differing rand() (mawk, gawk) plays no part.
+ * The numbers are the same on every machine: the library's splitmix64
+ * (support/rng.h) seeded with SEED, uniforms from its top 53 bits, normals
+ * by Box-Muller; values printed with 17 significant digits.  A program of
+ * its own, so that awk's differing rand() (mawk, gawk) plays no part.
  * Exit 0 on success, 2 on a usage error, 1 on a write error. */
 #include <errno.h>
 #include <math.h>
@@ -26,20 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t state;
+#include "support/rng.h"
 
-static uint64_t splitmix64(void)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t state;
 
 /* uniform in [0, 1) */
 static double uniform(void)
 {
-    return (double)(splitmix64() >> 11) * 0x1p-53;
+    return kpca_rng_uniform(&state);
 }
 
 /* standard normal: Box-Muller, one value per pair of uniforms */

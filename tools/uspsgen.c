@@ -9,8 +9,8 @@
  * with the background -1, as scripts/shifted-usps.sh does) and given
  * Gaussian noise of standard deviation 0.1, clipped to [-1, 1]: an N x 256
  * C-order array of '<f4', no labels.  The numbers are the same on every
- * machine: splitmix64 seeded with SEED, normals by Box-Muller (cos, sin
- * pairs).  Memory: the digits (7 MB), whatever N.  Exit 0, 2 on a usage or
+ * machine: the library's splitmix64 (support/rng.h) seeded with SEED,
+ * normals by Box-Muller (cos, sin pairs).  Memory: the digits (7 MB), whatever N.  Exit 0, 2 on a usage or
  * input error, 1 on a write error. */
 #include <errno.h>
 #include <math.h>
@@ -19,21 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/rng.h"
+
 #define D 256
 
 static uint64_t state;
 
-static uint64_t splitmix64(void)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static double uniform(void)
 {
-    return (double)(splitmix64() >> 11) * 0x1p-53;
+    return kpca_rng_uniform(&state);
 }
 
 /* two standard normals */
@@ -120,7 +114,7 @@ static int write_rows(const float *dig, size_t m, unsigned long long n)
     float row[D];
     for (unsigned long long i = 0; i < n; i++) {
         const float *x = dig + (size_t)(uniform() * (double)m) * D;
-        int dx = (int)(splitmix64() % 5) - 2, dy = (int)(splitmix64() % 5) - 2;
+        int dx = (int)(kpca_splitmix64(&state) % 5) - 2, dy = (int)(kpca_splitmix64(&state) % 5) - 2;
         for (int r = 0; r < 16; r++)
             for (int c = 0; c < 16; c += 2) {
                 double e[2];
