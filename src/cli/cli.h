@@ -206,6 +206,8 @@ typedef struct {
 } cli_fit_rows;
 int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in);
 int cli_fit_rows_labels(cli_fit_rows *fr, int **y);
+/* The fit rows idx[0..m) (ascending, distinct; owned by fr from then on);
+ * the first m rows keep no index (idx is freed): nothing a row. */
 void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_kernel *kernel);
 int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *comm);
 /* The fit on the rows (kpca_nystrom_fit_rows; kpca-mpi: each rank its

@@ -186,6 +186,10 @@ int cli_fit_rows_labels(cli_fit_rows *fr, int **y)
 void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_kernel *kernel)
 {
     kpca_free(fr->idx);
+    if (idx != NULL && m > 0 && idx[m - 1] == m - 1) { /* ascending and distinct: the first m rows */
+        kpca_free(idx);
+        idx = NULL; /* no index a row: the memory stays independent of the rows */
+    }
     fr->idx = idx;
     fr->m = m;
     cli_rows_select(&fr->rows, idx, m);
