@@ -5,9 +5,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/classify/cluster.h"
+#include "lib/file/source.h"
 
 #define CLUSTER_RESTARTS 10
 #define CLUSTER_MAX_ITER 300
+#define CLUSTER_SAMPLE 65536 /* KPCA_CLUSTER_SAMPLE, spelt for the help */
+_Static_assert(CLUSTER_SAMPLE == KPCA_CLUSTER_SAMPLE, "the help's sample is the library's");
 
 static struct {
     size_t clusters, components, restarts, max_iter;
@@ -42,10 +46,15 @@ const cli_command cli_cluster_command = {
     "(the sum of squared distances of the points to their cluster's mean) is\n"
     "kept. The same seed gives the same clusters, byte for byte (for one\n"
     "OPENBLAS_NUM_THREADS).\n"
-    "Memory: the features (8 bytes a value, every feature of the file), 8\n"
-    "bytes a point for its cluster and, with labels, 8 for the label and the\n"
-    "table; k-means reads the points in blocks and keeps nothing else per\n"
-    "point, so 10^6 points and more cluster in the memory of their features.\n"
+    "Memory: up to S = max(" CLI_STR(CLUSTER_SAMPLE) ", 10 C) points, the features (8 bytes a\n"
+    "value, every feature of the file) and 8 bytes a point for its cluster\n"
+    "and its label. A file of more points (standard input and pipes are\n"
+    "first copied to a temporary file) is read a block at a time, in memory\n"
+    "independent of its size: the k-means++ starts and the --restarts runs\n"
+    "are made on a uniform sample of S of its points (drawn with --seed),\n"
+    "then Lloyd passes over all the points move the kept run's centres until\n"
+    "a pass leaves them as they were (or --max-iter passes), and a last pass\n"
+    "gives each point its cluster.\n"
     "Printed: the inertia and, when the points have labels, the contingency\n"
     "table (a row per cluster, a column per label) and the adjusted Rand\n"
     "index of the clusters against the labels (Hubert & Arabie 1985: 1 for\n"
@@ -67,16 +76,10 @@ static int column_width(const kpca_dataset *ds, int c)
     return len > 7 ? (int)(len < 64 ? len : 64) : 7;
 }
 
-/* The contingency table and the ARI of the clusters against y, on stdout. */
-static int print_comparison(const size_t *label, size_t k, const kpca_dataset *ds)
+/* The contingency table (k x nc counts of the classes cls) and its ARI, on
+ * stdout. */
+static void print_table(const kpca_dataset *ds, size_t k, const int *cls, size_t nc, const size_t *t)
 {
-    const int *y = ds->y;
-    size_t n = ds->n;
-    kpca_error err;
-    int *cls;
-    size_t nc, *t;
-    if (kpca_contingency(label, k, y, n, &cls, &nc, &t, &err) != KPCA_OK)
-        return cli_fail(&err);
     printf("contingency (rows: clusters; columns: labels)\n%8s", "cluster");
     for (size_t j = 0; j < nc; j++) {
         if (class_name(ds, cls[j]) != NULL)
@@ -92,6 +95,17 @@ static int print_comparison(const size_t *label, size_t k, const kpca_dataset *d
         printf("\n");
     }
     printf("adjusted Rand index: %.6f\n", kpca_adjusted_rand(t, k, nc));
+}
+
+/* The contingency table and the ARI of the clusters against ds's labels. */
+static int print_comparison(const size_t *label, size_t k, const kpca_dataset *ds)
+{
+    kpca_error err;
+    int *cls;
+    size_t nc, *t;
+    if (kpca_contingency(label, k, ds->y, ds->n, &cls, &nc, &t, &err) != KPCA_OK)
+        return cli_fail(&err);
+    print_table(ds, k, cls, nc, t);
     kpca_free(cls);
     kpca_free(t);
     return 0;
@@ -106,6 +120,162 @@ static int write_labels(const char *path, const size_t *label, size_t n)
     for (size_t i = 0; i < n; i++)
         fprintf(a.fp, "%zu\n", label[i]);
     return kpca_atomic_commit(&a, &err) == KPCA_OK ? 0 : cli_fail(&err);
+}
+
+/* The contingency table and the clusters' file that the last pass of a
+ * streamed k-means fills, a block at a time. */
+typedef struct {
+    size_t k;
+    int *cls;         /* the distinct labels so far, ascending */
+    size_t nc;
+    size_t *t;        /* k x nc counts */
+    kpca_atomic *out; /* --output, or NULL */
+} tally;
+
+/* a column for label v before column at */
+static kpca_status tally_insert(tally *ta, size_t at, int v, kpca_error *err)
+{
+    int *cls = kpca_alloc_array(ta->nc + 1, 1, sizeof(int));
+    size_t *t = kpca_alloc_array(ta->k, ta->nc + 1, sizeof(size_t));
+    if (cls == NULL || t == NULL) {
+        kpca_free(cls);
+        kpca_free(t);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory for a contingency table of %zu labels", ta->nc + 1);
+    }
+    for (size_t j = 0, from = 0; j <= ta->nc; j++)
+        cls[j] = j == at ? v : ta->cls[from++];
+    for (size_t c = 0; c < ta->k; c++)
+        for (size_t j = 0, from = 0; j <= ta->nc; j++)
+            t[c * (ta->nc + 1) + j] = j == at ? 0 : ta->t[c * ta->nc + from++];
+    kpca_free(ta->cls);
+    kpca_free(ta->t);
+    ta->cls = cls;
+    ta->t = t;
+    ta->nc++;
+    return KPCA_OK;
+}
+
+static kpca_status tally_add(void *ctx, const size_t *cluster, const int *y, size_t nb, kpca_error *err)
+{
+    tally *ta = ctx;
+    for (size_t i = 0; i < nb; i++) {
+        if (ta->out != NULL && fprintf(ta->out->fp, "%zu\n", cluster[i]) < 0)
+            return kpca_fail(err, KPCA_EIO, "'%s': cannot write the clusters", ta->out->final);
+        if (y == NULL)
+            continue;
+        size_t lo = 0, hi = ta->nc;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ta->cls[mid] < y[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        kpca_status st = KPCA_OK;
+        if (lo == ta->nc || ta->cls[lo] != y[i])
+            st = tally_insert(ta, lo, y[i], err);
+        if (st != KPCA_OK)
+            return st;
+        ta->t[cluster[i] * ta->nc + lo]++;
+    }
+    return KPCA_OK;
+}
+
+/* *big = 1 when spec is a regular file (or an HDF5 group of one) of more
+ * than `sample` rows, which cluster_rows reads a block at a time;
+ * else 0 (a stream, a smaller file, a file that does not read: the whole
+ * read then reports its error as every command does).  0, or the exit code
+ * of a bad input option (reported). */
+static int many_rows(const char *spec, const cli_input *in, size_t sample, int *big)
+{
+    *big = 0;
+    kpca_read_opts ro;
+    double lo, hi;
+    int r = cli_read_opts(in, &ro, &lo, &hi);
+    if (r != 0)
+        return r;
+    char *file = NULL;
+    const char *group;
+    kpca_error err;
+    if (kpca_split_spec(spec, &file, &group, &err) != KPCA_OK)
+        return 0;
+    int stream = kpca_source_is_stream(file);
+    kpca_free(file);
+    kpca_rowsrc *src = NULL;
+    size_t n = 0;
+    if (stream || kpca_rowsrc_open(spec, &ro, &src, &err) != KPCA_OK || kpca_rowsrc_count(src, &n, &err) != KPCA_OK)
+        n = 0;
+    kpca_rowsrc_close(src);
+    *big = n > sample;
+    return 0;
+}
+
+/* kpca cluster of a file read a block at a time (kpca_cluster_feed). */
+static int cluster_rows(const char *spec, size_t sample)
+{
+    cli_rows rows;
+    int r = cli_rows_open(spec, &o.in, &rows);
+    if (r != 0)
+        return r;
+    size_t n = 0;
+    if ((r = cli_rows_count(&rows, &n)) != 0) {
+        cli_rows_close(&rows);
+        return r;
+    }
+    cli_rows_select(&rows, NULL, n);
+    const kpca_dataset *info = kpca_rowsrc_info(rows.src);
+    const size_t dim = rows.feed.dim, ncomp = o.components ? o.components : dim;
+    const int labelled = !info->unlabelled;
+    tally ta = {o.clusters, NULL, 0, NULL, NULL};
+    kpca_atomic out;
+    double *centres = NULL;
+    if (ncomp > dim) {
+        cli_error("cannot cluster on %zu components: '%s' has %zu features", ncomp, spec, dim);
+        r = KPCA_EUSAGE;
+        goto done;
+    }
+    kpca_error err;
+    kpca_cluster_feed_info fi;
+    double inertia = 0.0;
+    centres = kpca_alloc_array(o.clusters, ncomp, sizeof(double));
+    kpca_status st = centres == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu centres", o.clusters)
+                                     : kpca_cluster_feed(&rows.feed, ncomp, o.clusters, (uint64_t)o.seed, o.restarts,
+                                                         o.max_iter, sample, centres, &fi, &err);
+    if (st == KPCA_OK && o.output != NULL) {
+        st = kpca_atomic_begin(&out, o.output, &err);
+        ta.out = st == KPCA_OK ? &out : NULL;
+    }
+    if (st == KPCA_OK)
+        st = kpca_cluster_feed_assign(&rows.feed, ncomp, o.clusters, centres, labelled, tally_add, &ta, &inertia,
+                                      &err);
+    if (st != KPCA_OK) {
+        if (ta.out != NULL)
+            kpca_atomic_abort(ta.out);
+        r = cli_fail_input(&err, spec);
+        goto done;
+    }
+    cli_info("cluster: %zu points of '%s' on %zu components into %zu clusters, a block at a time: best of %zu "
+             "runs on a sample of %zu points (run %zu, %zu passes), then %zu passes over all the points%s",
+             n, spec, ncomp, o.clusters, o.restarts, fi.sample, fi.runs.run + 1, fi.runs.iters, fi.passes,
+             fi.converged ? "" : " (stopped by --max-iter)");
+    if (!labelled)
+        cli_info("cluster: '%s' has no labels: no contingency table or adjusted Rand index (--labels FILE gives "
+                 "them)", spec);
+    if (ta.out != NULL && kpca_atomic_commit(ta.out, &err) != KPCA_OK) {
+        r = cli_fail(&err);
+        goto done;
+    }
+    if (o.output == NULL || strcmp(o.output, "-") != 0) {
+        printf("inertia: %.17g\n", inertia);
+        if (labelled)
+            print_table(info, o.clusters, ta.cls, ta.nc, ta.t);
+    }
+done:
+    kpca_free(centres);
+    kpca_free(ta.cls);
+    kpca_free(ta.t);
+    cli_rows_close(&rows);
+    return r;
 }
 
 int cmd_cluster(int argc, char **argv)
@@ -124,6 +294,13 @@ int cmd_cluster(int argc, char **argv)
         return cli_usage("no number of clusters: give one with -k C");
     if (o.output != NULL && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
+    /* the sample of the streamed k-means: KPCA_CLUSTER_SAMPLE points, or 10 a cluster */
+    const size_t sample = o.clusters > KPCA_CLUSTER_SAMPLE / 10 ? 10 * o.clusters : KPCA_CLUSTER_SAMPLE;
+    int big;
+    if ((r = many_rows(pos[0], &o.in, sample, &big)) != 0)
+        return r;
+    if (big)
+        return cluster_rows(pos[0], sample);
     kpca_dataset ds;
     if ((r = cli_read_input(pos[0], &o.in, 0, &ds, NULL)) != 0)
         return r;

@@ -142,30 +142,34 @@ static void centre_norms(const kmeans_ws *m, const double *centres)
         m->cn[j] = cblas_ddot((int)m->dim, centres + j * m->dim, 1, centres + j * m->dim, 1);
 }
 
-/* The nearest centres of the block's nb points xb (centre_norms made the
- * centres' norms): m->near[i] the centre, ties to the lowest; with dist
- * (block_rows made the points' norms), m->xn[i] the squared distance
- * |x|^2 + |c|^2 - 2 x.c (at least 0). */
-static void block_nearest(const kmeans_ws *m, const double *xb, size_t nb, const double *centres, int dist)
+void kpca_kmeans_nearest(const double *xb, size_t nb, size_t ld, size_t dim, const double *centres,
+                         const double *cn, size_t k, double *cross, size_t *near, double *d2)
 {
-    const size_t k = m->k;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)k, (int)m->dim, 1.0, xb, (int)m->ld, centres,
-                (int)m->dim, 0.0, m->cross, (int)k);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)k, (int)dim, 1.0, xb, (int)ld, centres,
+                (int)dim, 0.0, cross, (int)k);
     for (size_t i = 0; i < nb; i++) {
-        const double *row = m->cross + i * k;
+        const double *row = cross + i * k;
         size_t best = 0;
-        double bestv = m->cn[0] - 2.0 * row[0];
+        double bestv = cn[0] - 2.0 * row[0];
         for (size_t j = 1; j < k; j++) {
-            double v = m->cn[j] - 2.0 * row[j];
+            double v = cn[j] - 2.0 * row[j];
             if (v < bestv) {
                 bestv = v;
                 best = j;
             }
         }
-        if (dist)
-            m->xn[i] = fmax(0.0, m->xn[i] + bestv);
-        m->near[i] = best;
+        if (d2 != NULL)
+            d2[i] = fmax(0.0, d2[i] + bestv);
+        near[i] = best;
     }
+}
+
+/* The nearest centres of the block's nb points xb (centre_norms made the
+ * centres' norms) into m->near; with dist (block_rows made the points'
+ * norms), m->xn[i] the squared distance. */
+static void block_nearest(const kmeans_ws *m, const double *xb, size_t nb, const double *centres, int dist)
+{
+    kpca_kmeans_nearest(xb, nb, m->ld, m->dim, centres, m->cn, m->k, m->cross, m->near, dist ? m->xn : NULL);
 }
 
 /* One assignment pass: each point's word = its nearest centre; with

@@ -105,6 +105,16 @@ kpca_status kpca_kmeans_run(const double *x, size_t n, size_t dim, size_t k, uin
                             size_t restarts, const kpca_kmeans_opts *opts, double *centres, size_t *label,
                             kpca_kmeans_info *info, kpca_error *err);
 
+/* The rule of every assignment of a k-means pass here: the nearest of the
+ * k centres (k x dim, row-major; cn their squared norms |c_j|^2) to each
+ * of the nb points xb (row stride ld >= dim) into near[i], by |c|^2 - 2 x.c
+ * (the cross terms by one DGEMM into cross, nb x k scratch), ties to the
+ * lowest index.  When d2 is not NULL it holds |x_i|^2 on entry and receives
+ * the squared distance max(0, |x|^2 + |c|^2 - 2 x.c).  nb, k, dim and ld
+ * within BLAS's int (the caller's to check).  O(nb k dim); no allocation. */
+void kpca_kmeans_nearest(const double *xb, size_t nb, size_t ld, size_t dim, const double *centres,
+                         const double *cn, size_t k, double *cross, size_t *near, double *d2);
+
 /* Points per block in the k-means passes (bounds the assignment's memory
  * to KPCA_KMEANS_BLOCK x k doubles). */
 #define KPCA_KMEANS_BLOCK 1024

@@ -232,6 +232,169 @@ static void test_alloc_failures(void **state)
     assert_true(tu_fail_loop("kpca_cluster", op_cluster, 1) >= 1);
 }
 
+/* The rows' clusters that kpca_cluster_feed_assign hands out, in order. */
+typedef struct {
+    size_t *label, at;
+} collect;
+
+static kpca_status collect_each(void *ctx, const size_t *cluster, const int *y, size_t nb, kpca_error *err)
+{
+    (void)y;
+    (void)err;
+    collect *c = ctx;
+    memcpy(c->label + c->at, cluster, nb * sizeof(size_t));
+    c->at += nb;
+    return KPCA_OK;
+}
+
+/* x (n x dim) as a data set in memory, for kpca_rowfeed_dataset */
+static kpca_dataset as_dataset(double *x, int *y, size_t n, size_t dim)
+{
+    kpca_dataset ds;
+    memset(&ds, 0, sizeof ds);
+    ds.x = x;
+    ds.y = y;
+    ds.n = n;
+    ds.dim = dim;
+    return ds;
+}
+
+/* With a sample of every row, the streamed k-means is kpca_cluster's:
+ * the same runs on the same points, then one pass that leaves the
+ * converged centres as they are; the same clusters and inertia. */
+static void test_feed_equals_memory(void **state)
+{
+    (void)state;
+    enum { N = 2500, DIM = 5, NC = 3, K = 4 };
+    double *x = malloc(N * DIM * sizeof(double));
+    size_t *want = malloc(N * sizeof(size_t)), *got = malloc(N * sizeof(size_t));
+    assert_non_null(x);
+    assert_non_null(want);
+    assert_non_null(got);
+    uint64_t s = 17;
+    for (size_t i = 0; i < N * DIM; i++)
+        x[i] = tu_rand(&s);
+    kpca_error err;
+    kpca_kmeans_info info;
+    assert_int_equal(kpca_cluster(x, N, DIM, NC, K, 5, 3, 300, want, &info, &err), KPCA_OK);
+    assert_true(info.iters < 300); /* converged */
+    kpca_dataset ds = as_dataset(x, NULL, N, DIM);
+    kpca_rowfeed f;
+    kpca_rowfeed_dataset(&f, &ds);
+    double centres[K * NC], inertia;
+    kpca_cluster_feed_info fi;
+    assert_int_equal(kpca_cluster_feed(&f, NC, K, 5, 3, 300, N, centres, &fi, &err), KPCA_OK);
+    assert_int_equal(fi.sample, N);
+    assert_int_equal(fi.runs.run, info.run);
+    assert_int_equal(fi.passes, 1);
+    assert_true(fi.converged);
+    collect c = {got, 0};
+    assert_int_equal(kpca_cluster_feed_assign(&f, NC, K, centres, 0, collect_each, &c, &inertia, &err), KPCA_OK);
+    assert_int_equal(c.at, N);
+    assert_memory_equal(got, want, N * sizeof(size_t));
+    if (!(fabs(inertia - info.inertia) <= 1e-12 * info.inertia))
+        fail_msg("inertia %.17g, kpca_cluster's %.17g", inertia, info.inertia);
+    free(x);
+    free(want);
+    free(got);
+}
+
+/* Starts made on a sample, then passes over all rows: the blobs found,
+ * the inertia of kpca_cluster on every row (the same partition), and the
+ * same centres on a second run. */
+static void test_feed_sample(void **state)
+{
+    (void)state;
+    enum { N = 3000, DIM = 4, K = 3, S = 150 };
+    double *x = malloc(N * DIM * sizeof(double));
+    int *truth = malloc(N * sizeof(int));
+    size_t *got = malloc(N * sizeof(size_t)), *mem = malloc(N * sizeof(size_t));
+    assert_non_null(x);
+    assert_non_null(truth);
+    assert_non_null(got);
+    assert_non_null(mem);
+    blobs(x, truth, N, DIM, 0.05, 23);
+    kpca_dataset ds = as_dataset(x, truth, N, DIM);
+    kpca_rowfeed f;
+    kpca_rowfeed_dataset(&f, &ds);
+    kpca_error err;
+    double c1[K * DIM], c2[K * DIM], inertia;
+    kpca_cluster_feed_info fi;
+    assert_int_equal(kpca_cluster_feed(&f, DIM, K, 8, 2, 100, S, c1, &fi, &err), KPCA_OK);
+    assert_int_equal(fi.sample, S);
+    assert_true(fi.passes >= 1 && fi.converged);
+    collect c = {got, 0};
+    assert_int_equal(kpca_cluster_feed_assign(&f, DIM, K, c1, 1, collect_each, &c, &inertia, &err), KPCA_OK);
+    assert_true(ari_of(got, K, truth, N) == 1.0);
+    kpca_kmeans_info info;
+    assert_int_equal(kpca_cluster(x, N, DIM, DIM, K, 8, 2, 100, mem, &info, &err), KPCA_OK);
+    if (!(fabs(inertia - info.inertia) <= 1e-10 * info.inertia))
+        fail_msg("inertia %.17g, kpca_cluster's %.17g", inertia, info.inertia);
+    assert_int_equal(kpca_cluster_feed(&f, DIM, K, 8, 2, 100, S, c2, &fi, &err), KPCA_OK);
+    assert_memory_equal(c1, c2, sizeof c1);
+    free(x);
+    free(truth);
+    free(got);
+    free(mem);
+}
+
+static void test_feed_bad(void **state)
+{
+    (void)state;
+    enum { N = 40, DIM = 3 };
+    double x[N * DIM], c[8 * DIM];
+    uint64_t s = 3;
+    for (size_t i = 0; i < N * DIM; i++)
+        x[i] = tu_rand(&s);
+    kpca_dataset ds = as_dataset(x, NULL, N, DIM);
+    kpca_rowfeed f;
+    kpca_rowfeed_dataset(&f, &ds);
+    kpca_error err;
+    assert_int_equal(kpca_cluster_feed(&f, 0, 2, 1, 1, 10, 20, c, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_cluster_feed(&f, DIM + 1, 2, 1, 1, 10, 20, c, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_cluster_feed(&f, DIM, 0, 1, 1, 10, 20, c, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_cluster_feed(&f, DIM, N + 1, 1, 1, 10, 20, c, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_cluster_feed(&f, DIM, 2, 1, 0, 10, 20, c, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_cluster_feed(&f, DIM, 2, 1, 1, 10, 0, c, NULL, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_cluster_feed(&f, DIM, 8, 1, 1, 10, 5, c, NULL, &err), KPCA_EUSAGE); /* sample < k */
+    assert_non_null(strstr(err.msg, "sample of 5"));
+    /* the rows end before the count the feed gave */
+    kpca_rowfeed inner;
+    kpca_rowfeed_dataset(&inner, &ds);
+    kpca_rowfeed lying = inner; /* inner's reads (its context), 5 rows more said */
+    lying.n = N + 5;
+    assert_int_equal(kpca_cluster_feed(&lying, DIM, 2, 1, 1, 10, N + 5, c, NULL, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "ended after 40 of its 45 rows"));
+    assert_int_equal(kpca_cluster_feed(&lying, DIM, 2, 1, 1, 10, 10, c, NULL, &err), KPCA_EFORMAT);
+    double inertia;
+    assert_int_equal(kpca_cluster_feed(&f, DIM, 2, 1, 1, 10, 10, c, NULL, &err), KPCA_OK);
+    assert_int_equal(kpca_cluster_feed_assign(&lying, DIM, 2, c, 0, NULL, NULL, &inertia, &err), KPCA_EFORMAT);
+}
+
+static kpca_status op_feed(kpca_error *err)
+{
+    double x[60 * 3], c[4 * 3], inertia;
+    int y[60];
+    uint64_t s = 71;
+    for (size_t i = 0; i < 60 * 3; i++)
+        x[i] = tu_rand(&s);
+    for (size_t i = 0; i < 60; i++)
+        y[i] = (int)(i % 3);
+    kpca_dataset ds = as_dataset(x, y, 60, 3);
+    kpca_rowfeed f;
+    kpca_rowfeed_dataset(&f, &ds);
+    kpca_status st = kpca_cluster_feed(&f, 2, 4, 1, 2, 10, 25, c, NULL, err);
+    if (st == KPCA_OK)
+        st = kpca_cluster_feed_assign(&f, 2, 4, c, 1, NULL, NULL, &inertia, err);
+    return st;
+}
+
+static void test_feed_alloc_failures(void **state)
+{
+    (void)state;
+    assert_true(tu_fail_loop("kpca_cluster_feed", op_feed, 1) >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +402,8 @@ int main(void)
         cmocka_unit_test(test_contingency),       cmocka_unit_test(test_cluster_blobs),
         cmocka_unit_test(test_cluster_reproducible), cmocka_unit_test(test_restarts),
         cmocka_unit_test(test_cluster_bad_args),  cmocka_unit_test(test_alloc_failures),
+        cmocka_unit_test(test_feed_equals_memory), cmocka_unit_test(test_feed_sample),
+        cmocka_unit_test(test_feed_bad),          cmocka_unit_test(test_feed_alloc_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
