@@ -157,6 +157,9 @@ typedef struct {
 /* Opens spec with the input options of in (borrowed while r is open).  0,
  * or the exit code once reported (*r then holds nothing). */
 int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r);
+/* cli_rows_open with src, a source of spec opened with in's read options
+ * (taken over: closed on failure). */
+int cli_rows_adopt(const char *spec, const cli_input *in, kpca_rowsrc *src, cli_rows *r);
 /* The file's row count into *n (one pass over a text file), and
  * cli_read_input's summary line of it.  0 or the exit code (reported). */
 int cli_rows_count(cli_rows *r, size_t *n);

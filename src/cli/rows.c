@@ -72,16 +72,30 @@ static kpca_status rows_read(void *ctx, size_t max, double *x, int *y, size_t *g
 
 int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r)
 {
-    memset(r, 0, sizeof *r);
     kpca_read_opts ro;
-    int rc = cli_read_opts(in, &ro, &r->lo, &r->hi);
+    double lo, hi;
+    int rc = cli_read_opts(in, &ro, &lo, &hi);
     if (rc != 0)
         return rc;
     kpca_error err;
+    kpca_rowsrc *src;
     kpca_progress("read", 0, 1);
-    kpca_status st = kpca_rowsrc_open(spec, &ro, &r->src, &err);
+    kpca_status st = kpca_rowsrc_open(spec, &ro, &src, &err);
     if (st != KPCA_OK)
         return cli_fail_input(&err, spec);
+    return cli_rows_adopt(spec, in, src, r);
+}
+
+int cli_rows_adopt(const char *spec, const cli_input *in, kpca_rowsrc *src, cli_rows *r)
+{
+    memset(r, 0, sizeof *r);
+    kpca_read_opts ro;
+    int rc = cli_read_opts(in, &ro, &r->lo, &r->hi);
+    if (rc != 0) {
+        kpca_rowsrc_close(src);
+        return rc;
+    }
+    r->src = src;
     r->spec = spec;
     r->in = in;
     const size_t dim = kpca_rowsrc_dim(r->src);

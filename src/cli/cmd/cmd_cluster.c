@@ -181,14 +181,15 @@ static kpca_status tally_add(void *ctx, const size_t *cluster, const int *y, siz
     return KPCA_OK;
 }
 
-/* *big = 1 when spec is a regular file (or an HDF5 group of one) of more
- * than `sample` rows, which cluster_rows reads a block at a time;
- * else 0 (a stream, a smaller file, a file that does not read: the whole
- * read then reports its error as every command does).  0, or the exit code
- * of a bad input option (reported). */
-static int many_rows(const char *spec, const cli_input *in, size_t sample, int *big)
+/* *big: spec opened as a row source (the caller's to close) when it is a
+ * regular file (or an HDF5 group of one) of more than `sample` rows, which
+ * cluster_rows reads a block at a time; else NULL (a stream, a smaller
+ * file, a file that does not read: the whole read then reports its error
+ * as every command does).  0, or the exit code of a bad input option
+ * (reported). */
+static int many_rows(const char *spec, const cli_input *in, size_t sample, kpca_rowsrc **big)
 {
-    *big = 0;
+    *big = NULL;
     kpca_read_opts ro;
     double lo, hi;
     int r = cli_read_opts(in, &ro, &lo, &hi);
@@ -205,16 +206,18 @@ static int many_rows(const char *spec, const cli_input *in, size_t sample, int *
     size_t n = 0;
     if (stream || kpca_rowsrc_open(spec, &ro, &src, &err) != KPCA_OK || kpca_rowsrc_count(src, &n, &err) != KPCA_OK)
         n = 0;
-    kpca_rowsrc_close(src);
-    *big = n > sample;
+    if (n > sample)
+        *big = src; /* counted: cli_rows_count takes the count as it is */
+    else
+        kpca_rowsrc_close(src);
     return 0;
 }
 
 /* kpca cluster of a file read a block at a time (kpca_cluster_feed). */
-static int cluster_rows(const char *spec, size_t sample)
+static int cluster_rows(const char *spec, kpca_rowsrc *src, size_t sample)
 {
     cli_rows rows;
-    int r = cli_rows_open(spec, &o.in, &rows);
+    int r = cli_rows_adopt(spec, &o.in, src, &rows);
     if (r != 0)
         return r;
     size_t n = 0;
@@ -296,11 +299,11 @@ int cmd_cluster(int argc, char **argv)
         return r;
     /* the sample of the streamed k-means: KPCA_CLUSTER_SAMPLE points, or 10 a cluster */
     const size_t sample = o.clusters > KPCA_CLUSTER_SAMPLE / 10 ? 10 * o.clusters : KPCA_CLUSTER_SAMPLE;
-    int big;
+    kpca_rowsrc *big;
     if ((r = many_rows(pos[0], &o.in, sample, &big)) != 0)
         return r;
-    if (big)
-        return cluster_rows(pos[0], sample);
+    if (big != NULL)
+        return cluster_rows(pos[0], big, sample);
     kpca_dataset ds;
     if ((r = cli_read_input(pos[0], &o.in, 0, &ds, NULL)) != 0)
         return r;
