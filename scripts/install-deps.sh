@@ -3,7 +3,8 @@
 # Idempotent: does nothing (and needs no root) when all are present.
 #   build:  gcc make pkg-config, OpenBLAS, LAPACKE, LIBSVM, LIBLINEAR, HDF5, zlib
 #   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py, python3-pandas,
-#           the reference BLAS (with CBLAS) and LAPACK (make unit-refblas)
+#           the reference BLAS (with CBLAS) and LAPACK (make unit-refblas),
+#           strace (the bytes each kpca-mpi rank reads, tests/cli/mpi.bats)
 #   plots:  gnuplot-nox
 #   measurements: time (/usr/bin/time: peak RSS in make bench and make approx)
 #   distributed build (make mpi, build/kpca-mpi): OpenMPI, ScaLAPACK, ELPA
@@ -12,7 +13,7 @@
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
       libcmocka-dev bats libblas-dev liblapack-dev libsvm-tools python3-sklearn python3-h5py python3-numpy python3-pandas gnuplot-nox
-      ca-certificates curl time liblbfgs-dev jq parallel
+      ca-certificates curl time liblbfgs-dev jq parallel strace
       openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libelpa-dev"
 missing=""
 for p in $pkgs; do

@@ -19,6 +19,7 @@ const cli_command *cli_current = NULL;
 int cli_rank = 0;
 char cli_last_error[KPCA_ERRMSG_MAX];
 const kpca_nys_comm *cli_nys_comm = NULL;
+const kpca_rowsrc_share *cli_rowsrc_share = NULL;
 
 /* is_error: an error message, kept in cli_last_error as well.  A spool's
  * path becomes the name the user gave the stream (cli_unspool): the one

@@ -170,6 +170,10 @@ void cli_rows_close(cli_rows *r);
 /* The processes of kpca-mpi's Nyström fit (src/mpi/: every rank reads its
  * own rows); NULL in the plain kpca. */
 extern const kpca_nys_comm *cli_nys_comm;
+/* The ranks of kpca-mpi on more than one rank, reading one file together
+ * (io/rowsrc.h: kpca_rowsrc_open_shared; src/mpi/): the Nyström fit's and
+ * transform's DATA, a text file cut into one part a rank; NULL otherwise. */
+extern const kpca_rowsrc_share *cli_rowsrc_share;
 
 /* How fit's rows are drawn from a file's n rows (--subset, --sample):
  * FIRST the first m (all of them when m = n), RANDOM kpca_subset_indices,
@@ -206,6 +210,8 @@ typedef struct {
     size_t nconst;        /* their number */
     double *std_mean, *std_scale; /* standardize: the standardisation (owned; NULL: none) */
     double sigma;         /* rbf's default sigma of the fit rows */
+    int ranged;           /* DATA was cut into parts: comm is cli_nys_comm with this rank's fit rows */
+    kpca_nys_comm comm;
 } cli_fit_rows;
 int cli_fit_rows_open(cli_fit_rows *fr, const char *data, const cli_input *in);
 int cli_fit_rows_labels(cli_fit_rows *fr, int **y);
@@ -434,8 +440,9 @@ void cli_model_rows_close(cli_model_rows *mr);
  * src/mpi/dist_out.c).  Every process calls open, then (when open
  * succeeded) agree, and then reduce when the agreed status is KPCA_OK,
  * then close: each is collective.
- *   rows   this process's rows [*first, *first + *count) of n, a run that
- *          starts at a multiple of KPCA_TRANSFORM_BLOCK (core/project.h)
+ *   rows   this process's rows [*first, *first + *count) of n (read from
+ *          src), a run that starts at a multiple of KPCA_TRANSFORM_BLOCK
+ *          (core/project.h)
  *   open   kpca_features_open's contract for this process's rows
  *   agree  the status of every process: st where all are KPCA_OK, else the
  *          first failure's, its message in err
@@ -443,7 +450,7 @@ void cli_model_rows_close(cli_model_rows *mr);
  *   close  with st KPCA_OK, commits the file (collectively), else removes
  *          it; frees w; the outcome on every process */
 typedef struct {
-    void (*rows)(size_t n, size_t *first, size_t *count);
+    void (*rows)(size_t n, const kpca_rowsrc *src, size_t *first, size_t *count);
     kpca_status (*open)(const char *path, kpca_format fmt, size_t n, size_t k, int labelled,
                         const kpca_features_meta *meta, size_t first, size_t count, kpca_features_writer **w,
                         kpca_error *err);

@@ -80,7 +80,8 @@ int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r)
     kpca_error err;
     kpca_rowsrc *src;
     kpca_progress("read", 0, 1);
-    kpca_status st = kpca_rowsrc_open(spec, &ro, &src, &err);
+    kpca_status st = cli_rowsrc_share != NULL ? kpca_rowsrc_open_shared(spec, &ro, cli_rowsrc_share, &src, &err)
+                                              : kpca_rowsrc_open(spec, &ro, &src, &err);
     if (st != KPCA_OK)
         return cli_fail_input(&err, spec);
     return cli_rows_adopt(spec, in, src, r);
@@ -123,7 +124,7 @@ int cli_rows_count(cli_rows *r, size_t *n)
     const kpca_dataset *info = kpca_rowsrc_info(r->src);
     const size_t dim = r->feed.dim, head = r->n < SUMMARY_ROWS ? r->n : SUMMARY_ROWS;
     double *x = NULL;
-    if (!cli_quiet && (info->format == KPCA_FMT_CSV || info->format == KPCA_FMT_ESL) &&
+    if (!cli_quiet && cli_rank == 0 && (info->format == KPCA_FMT_CSV || info->format == KPCA_FMT_ESL) &&
         (x = kpca_alloc_array(head ? head : 1, dim, sizeof(double))) != NULL) {
         size_t got = 0;
         st = kpca_rowsrc_seek(r->src, 0, &err);

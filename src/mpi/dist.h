@@ -1,8 +1,9 @@
 /* dist.h - exact kernel PCA over MPI ranks with ScaLAPACK (kpca-mpi only).
  *
  * Compiled into build/kpca-mpi alone (make mpi); the plain kpca never links
- * MPI.  Every rank runs the same command line (fit: every rank reads the
- * whole input; transform: each its own rows); the two steps that are worth
+ * MPI.  Every rank runs the same command line (the exact fit: every rank
+ * reads the whole input; the Nyström fit and transform: each its own rows,
+ * of a text file its own part, kpca_dist_rowsrc); the two steps that are worth
  * distributing are plugged into the library and the CLI as replacements of
  * their single-process versions:
  *
@@ -71,7 +72,8 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
 
 /* The Nyström fit's processes (core/nystream.h: kpca_nys_comm) on
  * MPI_COMM_WORLD, for kpca fit --solver nystrom (cli_nys_comm): rank r
- * reads the fit rows [r n / P, (r + 1) n / P); agree is kpca_dist_agree;
+ * reads the fit rows [r n / P, (r + 1) n / P), or those in its part of a
+ * text file (cli_fit_rows: kpca_nys_comm.ranged); agree is kpca_dist_agree;
  * sum an MPI_Allreduce, bcast an MPI_Bcast from rank 0; the accumulators
  * and signs are reduced onto rank 0 by MPI_Reduce with operators of their
  * own (kpca_nys_packed_merge in rank order, kpca_nys_signs_packed_merge),
@@ -79,9 +81,17 @@ kpca_status kpca_dist_fit(const kpca_dataset *fit, kpca_exact_job *job, kpca_err
  * the life of the process. */
 const kpca_nys_comm *kpca_dist_nystrom(void);
 
+/* The ranks reading one data file together (io/rowsrc.h:
+ * kpca_rowsrc_open_shared, for cli_rowsrc_share): part is the rank, parts
+ * the size; agree is kpca_dist_agree, gather an MPI_Allgather, gatherv an
+ * MPI_Allgather of the sizes and an MPI_Allgatherv (at most INT_MAX bytes
+ * in all).  Valid for the life of the process. */
+const kpca_rowsrc_share *kpca_dist_rowsrc(void);
+
 /* transform's rows and output over the ranks (cli_transform_io, cli.h):
  * rank r of P projects the whole blocks [floor(B r / P), floor(B (r+1) / P))
- * of the B = ceil(n / KPCA_TRANSFORM_BLOCK) blocks; rank 0 opens the file
+ * of the B = ceil(n / KPCA_TRANSFORM_BLOCK) blocks (of a text file cut
+ * into parts, the blocks that start in its part); rank 0 opens the file
  * and the others write their parts into it (kpca_features_share);
  * agreements as above. */
 extern const cli_transform_io kpca_dist_out;

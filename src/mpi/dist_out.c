@@ -19,11 +19,18 @@ static kpca_status agree(kpca_status st, kpca_error *err)
     return kpca_dist_agree(st, st == KPCA_OK ? NULL : err->msg, err);
 }
 
-static void out_rows(size_t n, size_t *first, size_t *count)
+/* the blocks [floor(B r / P), floor(B (r+1) / P)); of a text file cut
+ * into parts (io/rowsrc.h), the blocks that start in this rank's part
+ * (its reads run on into the next part to the end of its last block) */
+static void out_rows(size_t n, const kpca_rowsrc *src, size_t *first, size_t *count)
 {
     const size_t block = KPCA_TRANSFORM_BLOCK, blocks = (n + block - 1) / block;
     const size_t p = (size_t)kpca_dist_size(), r = (size_t)me();
-    size_t a = blocks * r / p * block, b = blocks * (r + 1) / p * block;
+    size_t a = blocks * r / p * block, b = blocks * (r + 1) / p * block, lo, rows;
+    if (kpca_rowsrc_part(src, &lo, &rows)) {
+        a = (lo + block - 1) / block * block;
+        b = (lo + rows + block - 1) / block * block;
+    }
     a = a < n ? a : n;
     b = b < n ? b : n;
     *first = a;

@@ -5,10 +5,12 @@
  *   mpirun -n P kpca-mpi fit [options] DATA -o MODEL
  *   mpirun -n P kpca-mpi transform [options] MODEL DATA -o FEATURES
  *
- * Every rank parses the same options and reads the same inputs (transform:
- * each its own rows of DATA); rank 0 alone prints; fit's model is rank 0's
- * to write, transform's features every rank's, each its rows in place.  The exit status of every rank is the command's
- * (mpirun reports the first non-zero one). */
+ * Every rank parses the same options and reads the same inputs (the
+ * Nyström fit and transform: each its own rows of DATA, of a text file its
+ * own part, cli_rowsrc_share); rank 0 alone prints; fit's model is rank
+ * 0's to write, transform's features every rank's, each its rows in place.
+ * The exit status of every rank is the command's (mpirun reports the first
+ * non-zero one). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
     kpca_model_set_exact_solver(kpca_dist_fit);
     cli_transform_out = &kpca_dist_out;
     cli_nys_comm = kpca_dist_nystrom();
+    if (cli_ranks > 1) /* DATA's text cut into one part a rank */
+        cli_rowsrc_share = kpca_dist_rowsrc();
     int rc = cli_main(argc, argv);
     if (!kpca_dist_entered()) {
         /* this rank failed (or finished) before any distributed step: meet

@@ -379,3 +379,104 @@ PYEOF
     [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
     assert_no_output "$OUT/p.part"
 }
+
+# parts_csv FILE ROWS: CSV with a header, 8 values and a label column of
+# class names, one of them ("late one") first met in the last tenth, so that
+# its code is the whole file's order, not a rank's
+parts_csv() {
+    awk -v n="$2" 'BEGIN { srand(5); split("setosa|\"versi, color\"|virginica", w, "|")
+        printf "label"; for (j = 1; j <= 8; j++) printf ",v%d", j; print ""
+        for (i = 0; i < n; i++) {
+            l = (i >= n - n / 10 && i % 3 == 0) ? "late one" : w[int(rand() * 3) + 1]
+            printf "%s", l; for (j = 1; j <= 8; j++) printf ",%.6f", rand(); print "" } }' >"$1"
+}
+
+@test "kpca-mpi cuts a text file into one part a rank: the model is kpca fit's and the features kpca transform's bytes" {
+    "$PY" -c 'import h5py' 2>/dev/null || mpi_missing "no h5py in $PY"
+    parts_csv "$TMP/parts.csv" 9000
+    head_rows "$DATA/zip.train.gz" 3000 "$TMP/parts.txt"
+    local data f p
+    for data in "$TMP/parts.csv" "$TMP/parts.txt"; do
+        rm -f "$TMP"/one.h5 "$TMP"/feat.* "$OUT"/*
+        "$KPCA" fit -q --kernel rbf --solver nystrom --landmarks 60 -k 6 "$data" -o "$TMP/one.h5"
+        for f in csv h5 libsvm; do
+            "$KPCA" transform -q "$TMP/one.h5" "$data" -o "$TMP/feat.$f" 2>/dev/null
+        done
+        for p in 2 3 4; do
+            run --separate-stderr mpi "$p" fit -q --kernel rbf --solver nystrom --landmarks 60 -k 6 "$data" \
+                -o "$OUT/nys-$p.h5"
+            assert_status 0
+            same_nystrom "$TMP/one.h5" "$OUT/nys-$p.h5"
+            for f in csv h5 libsvm; do
+                run --separate-stderr mpi "$p" transform -q "$TMP/one.h5" "$data" -o "$OUT/z-$p.$f"
+                assert_status 0
+                cmp "$TMP/feat.$f" "$OUT/z-$p.$f" || fail "$data to $f on $p ranks differs from kpca transform"
+            done
+        done
+        [ "$data" != "$TMP/parts.csv" ] || grep -q '^late one,' "$OUT/z-4.csv" || fail "no class 'late one' in the features"
+    done
+    assert_no_tmp "$OUT"
+}
+
+@test "kpca-mpi reads a text file a part a rank: no rank reads the whole file (strace), each about 3/P of it" {
+    command -v strace >/dev/null || mpi_missing "no strace: 'make deps' installs it"
+    # 120000 rows of 32 values, no labels: about 32 MB
+    awk 'BEGIN { srand(9); printf "v1"; for (j = 2; j <= 32; j++) printf ",v%d", j; print ""
+        for (i = 0; i < 120000; i++) { printf "%.6f", rand(); for (j = 2; j <= 32; j++) printf ",%.6f", rand(); print "" } }' \
+        >"$TMP/big.csv"
+    local size p=4 f
+    size=$(stat -c %s "$TMP/big.csv")
+    "$KPCA" fit -q --solver nystrom --landmarks 40 -k 4 --subset 5000 --sample first "$TMP/big.csv" -o "$TMP/m.h5"
+    "$KPCA" transform -q "$TMP/m.h5" "$TMP/big.csv" -o "$TMP/one.npy"
+    mkdir "$TMP/trace"
+    run --separate-stderr mpirun_t -n "$p" strace -f -y -e trace=read,pread64 -o "$TMP/trace/t" -ff \
+        "$KPCA_MPI" transform -q "$TMP/m.h5" "$TMP/big.csv" -o "$OUT/z.npy"
+    assert_status 0
+    cmp "$TMP/one.npy" "$OUT/z.npy" || fail "features on $p ranks differ from kpca transform"
+    # the bytes of big.csv each rank read: its part counted, parsed and
+    # projected, the file's head, and a window past its part
+    local ranks=0 bytes
+    for f in "$TMP"/trace/t.*; do
+        bytes=$(awk -v csv="$TMP/big.csv>" 'index($0, csv) && $NF + 0 > 0 { s += $NF } END { print s + 0 }' "$f")
+        [ "$bytes" -gt 0 ] || continue
+        ranks=$((ranks + 1))
+        [ "$bytes" -le $((3 * size / p + 4 * 1048576)) ] ||
+            fail "a rank read $bytes bytes of a $size-byte file: more than 3/$p of it and 4 MiB"
+    done
+    [ "$ranks" -eq "$p" ] || fail "$ranks processes read the file, expected $p"
+}
+
+@test "kpca-mpi on a text file in parts: the first bad row is the whole file's, on its line; a quoted line break at a cut is refused" {
+    parts_csv "$TMP/parts.csv" 4000
+    awk 'NR == 3701 { $0 = "setosa,1,2,3,oops,5,6,7,8" } { print }' "$TMP/parts.csv" >"$TMP/bad.csv"
+    awk 'NR == 3801 { sub(/^[^,]*/, "") } { print }' "$TMP/parts.csv" >"$TMP/nolabel.csv"
+    local data want cmd
+    "$KPCA" fit -q --solver nystrom --landmarks 30 -k 3 "$TMP/parts.csv" -o "$TMP/m.h5"
+    for data in bad nolabel; do
+        run --separate-stderr "$KPCA" fit --solver nystrom --landmarks 30 -k 3 "$TMP/$data.csv" -o "$OUT/m.h5"
+        [ "$status" -eq 3 ] || { show_run; fail "kpca fit took $data.csv"; }
+        want="${stderr%%$'\n'*}"
+        want="${want#error: }"
+        for cmd in "fit --solver nystrom --landmarks 30 -k 3 $TMP/$data.csv -o $OUT/m.h5" \
+            "transform $TMP/m.h5 $TMP/$data.csv -o $OUT/z.csv"; do
+            # shellcheck disable=SC2086
+            run --separate-stderr mpi 4 $cmd
+            assert_status 3
+            assert_stderr_contains "$want"
+            [ "$(grep -c '^error:' <<<"$stderr")" -eq 1 ] || { show_run; fail "expected one error line"; }
+        done
+        assert_no_output "$OUT/m.h5"
+        assert_no_output "$OUT/z.csv"
+    done
+    # a class name in quotes with 400 line breaks across the middle of the file
+    { head -n 40 "$TMP/parts.csv"; printf '"a name'; seq 400 | tr -dc '\n'; echo '",1,2,3,4,5,6,7,8'
+      sed -n '41,80p' "$TMP/parts.csv"; } >"$TMP/quoted.csv"
+    run --separate-stderr mpi 1 fit --solver nystrom --landmarks 30 -k 3 "$TMP/quoted.csv" -o "$OUT/m.h5"
+    assert_status 0
+    rm -f "$OUT/m.h5"
+    run --separate-stderr mpi 2 fit --solver nystrom --landmarks 30 -k 3 "$TMP/quoted.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "error: '$TMP/quoted.csv' line" "a quoted field holds the line break before this line" \
+        "run it on one process, or write the data as .npy or HDF5"
+    assert_no_output "$OUT/m.h5"
+}

@@ -62,8 +62,9 @@ const cli_command cli_transform_command = {
 
 /* ---- one process: every row, one writer ------------------------------------ */
 
-static void one_rows(size_t n, size_t *first, size_t *count)
+static void one_rows(size_t n, const kpca_rowsrc *src, size_t *first, size_t *count)
 {
+    (void)src;
     *first = 0;
     *count = n;
 }
@@ -190,7 +191,7 @@ int cmd_transform(int argc, char **argv)
     model.no_primal = o.no_primal;
     const cli_transform_io *io = cli_transform_out;
     size_t first, count;
-    io->rows(mr.n, &first, &count);
+    io->rows(mr.n, mr.src, &first, &count);
     kpca_features_meta meta = {cli_arg_name(pos[0]), cli_arg_name(pos[1]), model.eigval, NULL, 0, kpca_model_fingerprint(&model),
                                info->unlabelled ? NULL : info->names, info->nnames};
     kpca_features_writer *w = NULL;

@@ -183,6 +183,22 @@ int cli_fit_rows_labels(cli_fit_rows *fr, int **y)
     return 0;
 }
 
+/* the fit rows among idx[0..m) (ascending; NULL: the first m) before the file's row `row` */
+static size_t fit_rows_before(const size_t *idx, size_t m, size_t row)
+{
+    if (idx == NULL)
+        return row < m ? row : m;
+    size_t lo = 0, hi = m;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (idx[mid] < row)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_kernel *kernel)
 {
     kpca_free(fr->idx);
@@ -194,6 +210,14 @@ void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_ker
     fr->m = m;
     cli_rows_select(&fr->rows, idx, m);
     fr->rows.kernel = kernel; /* chi2: non-negative values, checked as the rows are read */
+    size_t first, count;
+    fr->ranged = cli_nys_comm != NULL && kpca_rowsrc_part(fr->rows.src, &first, &count);
+    if (fr->ranged) { /* this rank's fit rows: those in its part of the file */
+        fr->comm = *cli_nys_comm;
+        fr->comm.ranged = 1;
+        fr->comm.lo = fit_rows_before(idx, m, first);
+        fr->comm.hi = fit_rows_before(idx, m, first + count);
+    }
 }
 
 int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *comm)
@@ -214,6 +238,7 @@ int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *c
     fr->hi = fr->mean + 3 * dim;
     double *m2 = fr->mean + 4 * dim;
     kpca_error err;
+    comm = comm != NULL && fr->ranged ? &fr->comm : comm;
     if (column_pass(&fr->rows.feed, comm, fr->mean, m2, fr->lo, fr->hi, &err) != KPCA_OK)
         return cli_fail(&err);
     const double n = (double)fr->m;
@@ -241,7 +266,8 @@ int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *c
 int cli_fit_rows_run(cli_fit_rows *fr, const kpca_fit_params *p, kpca_model *model, kpca_fit_info *info)
 {
     kpca_error err;
-    kpca_status st = kpca_nystrom_fit_rows(&fr->rows.feed, p, cli_nys_comm, model, info, &err);
+    kpca_status st = kpca_nystrom_fit_rows(&fr->rows.feed, p, fr->ranged ? &fr->comm : cli_nys_comm, model,
+                                           info, &err);
     return st == KPCA_OK ? 0 : cli_fail(&err);
 }
 

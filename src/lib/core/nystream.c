@@ -58,9 +58,9 @@ void kpca_rowfeed_dataset(kpca_rowfeed *f, const kpca_dataset *ds)
 
 void kpca_nys_range(size_t n, const kpca_nys_comm *comm, size_t *lo, size_t *hi)
 {
-    if (comm == NULL || comm->size <= 1) {
-        *lo = 0;
-        *hi = n;
+    if (comm == NULL || comm->size <= 1 || comm->ranged) {
+        *lo = comm != NULL && comm->ranged ? comm->lo : 0;
+        *hi = comm != NULL && comm->ranged ? comm->hi : n;
         return;
     }
     /* n rank / size without overflow for any n below 2^64 / size */

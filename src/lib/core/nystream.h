@@ -51,7 +51,9 @@ void kpca_rowfeed_dataset(kpca_rowfeed *f, const kpca_dataset *ds);
 
 /* The processes of a distributed fit (NULL everywhere: one process).
  * Process `rank` of `size` reads the fit rows [n rank / size, n (rank + 1)
- * / size) (kpca_nys_range).  Every callback is collective:
+ * / size), or with `ranged` the rows [lo, hi) (the processes' ranges
+ * tiling [0, n) in rank order: a text file's parts, io/rowsrc.h)
+ * (kpca_nys_range).  Every callback is collective:
  *   agree   KPCA_OK when st is KPCA_OK on every process, else the first
  *           failing process's status with its message in err, on every one
  *           (called before every exchange, so that a process that failed
@@ -73,6 +75,8 @@ typedef struct {
     void (*bcast)(void *ctx, double *buf, size_t count);
     void (*reduce_acc)(void *ctx, double *buf, size_t count);
     void (*reduce_signs)(void *ctx, double *buf, size_t k);
+    int ranged;    /* this process's rows are [lo, hi) */
+    size_t lo, hi;
 } kpca_nys_comm;
 
 /* This process's fit rows [*lo, *hi) of n (all of them when comm is NULL). */

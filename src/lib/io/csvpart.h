@@ -154,6 +154,9 @@ typedef struct {
     csv_rows R;     /* the layout, and the rows of the last parse (R.x, R.n) */
     char **hdr;     /* the header's names, owned (R.hdr points at them) */
     int have;       /* s.f holds the first row, not yet taken */
+    unsigned long long base; /* the file's byte at buf[0] */
+    int limited;    /* read no more than `left` bytes more of the file */
+    unsigned long long left;
 } csv_win;
 
 /* Opens path (plain or gzip) and reads its first row, the header or the
@@ -167,5 +170,16 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
  * until the next call. */
 kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err);
 void kpca_csv_win_close(csv_win *w);
+/* The file's byte after the rows parsed so far (after the first row, once
+ * opened). */
+unsigned long long kpca_csv_win_tell(const csv_win *w);
+/* Reads no byte at or after `end` of the file: the text ends there (a row
+ * cut there is read as the file's last). */
+void kpca_csv_win_limit(csv_win *w, unsigned long long end);
+/* Goes on from byte `byte` of the file, a row's start on line `line`, with
+ * the layout of the open (a plain file: a seek; gzip: read up to it): the
+ * next kpca_csv_win_next parses the rows from there.  KPCA_EIO when the
+ * file cannot seek. */
+kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, kpca_error *err);
 
 #endif

@@ -2,6 +2,7 @@
  * window cut at the end of a whole row (quotes counted), parsed by csv.c's
  * row reader; the row source's reader of CSV (io/rowsrc.c). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -58,6 +59,13 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, kpca_error *err)
         w->cap = c;
     }
     size_t room = w->cap - w->len - 1;
+    if (w->limited && room > w->left)
+        room = (size_t)w->left;
+    if (room == 0) { /* the end of the part read */
+        w->eof = 1;
+        w->buf[w->len] = '\0';
+        return KPCA_OK;
+    }
     int got = gzread(w->gz, w->buf + w->len, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
     int zerr = Z_OK;
     const char *msg = got <= 0 ? gzerror(w->gz, &zerr) : NULL;
@@ -71,6 +79,7 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, kpca_error *err)
         return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", w->path, line);
     }
     w->len += got > 0 ? (size_t)got : 0;
+    w->left -= got > 0 && w->limited ? (unsigned long long)got : 0;
     w->eof = got == 0;
     w->buf[w->len] = '\0';
     return KPCA_OK;
@@ -99,6 +108,7 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     size_t bom = kpca_text_bom(w->buf, w->len);
     memmove(w->buf, w->buf + bom, w->len - bom + 1);
     w->len -= bom;
+    w->base = bom;
     const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
     if (delim == 0)
         delim = kpca_csv_delim(w->buf, w->len, mark);
@@ -137,6 +147,7 @@ kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
         size_t done = (size_t)(w->s.p - w->buf);
         memmove(w->buf, w->buf + done, w->len - done + 1);
         w->len -= done;
+        w->base += done;
         size_t cut;
         while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, w->s.line, err)) == KPCA_OK)
             ;
@@ -156,4 +167,41 @@ kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
     st = kpca_csv_read_rows(&w->s, &w->R, w->have, w->s.delim != ' ', err);
     w->have = 0;
     return st;
+}
+
+unsigned long long kpca_csv_win_tell(const csv_win *w)
+{
+    return w->base + (unsigned long long)(w->s.p - w->buf);
+}
+
+void kpca_csv_win_limit(csv_win *w, unsigned long long end)
+{
+    w->limited = 1;
+    w->left = 0;
+    if (w->base + w->len > end) { /* read beyond it already: cut there */
+        w->len = end > w->base ? (size_t)(end - w->base) : 0;
+        w->buf[w->len] = '\0';
+        w->eof = 1;
+        if (w->s.end > w->buf + w->len)
+            w->s.end = w->buf + w->len;
+    } else if (!w->eof) {
+        w->left = end - w->base - w->len;
+    }
+}
+
+kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, kpca_error *err)
+{
+    if (gzseek(w->gz, (z_off_t)byte, SEEK_SET) < 0)
+        return kpca_fail(err, KPCA_EIO, "'%s': cannot seek to byte %llu", w->path, byte);
+    w->base = byte;
+    w->len = 0;
+    w->eof = 0;
+    w->limited = 0;
+    w->buf[0] = '\0';
+    w->s.p = w->s.end = w->buf;
+    w->s.line = line;
+    w->have = 0;
+    w->R.taken += w->R.n;
+    w->R.n = 0;
+    return KPCA_OK;
 }

@@ -133,6 +133,12 @@ typedef struct kpca_esl_rows kpca_esl_rows;
 kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **r, size_t *vdim, int *labelled,
                                kpca_error *err);
 kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, size_t *got, kpca_error *err);
+/* Goes on from byte `byte` of the file, the start of line `line`, the
+ * layout decided at open (the rows held are not handed out again), and
+ * reads no byte at or after `end` (0: to the end of the file).  KPCA_EIO
+ * when the file cannot seek. */
+kpca_status kpca_esl_rows_jump(kpca_esl_rows *r, unsigned long long byte, size_t line, unsigned long long end,
+                               kpca_error *err);
 void kpca_esl_rows_close(kpca_esl_rows *r);
 
 /* LIBSVM text read a row at a time (io/rowsrc.h): open reads the whole

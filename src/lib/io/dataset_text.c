@@ -21,7 +21,8 @@ typedef struct {
     const char *path;
     char *buf;          /* chunk buffer: bytes [pos, fill) not yet returned */
     size_t cap, pos, fill;
-    int eof;
+    int eof, limited;   /* limited: no more than `left` bytes more of the file */
+    unsigned long long left;
     char *line;         /* the current line, NUL-terminated, inside buf */
     size_t lineno;
     kpca_status status; /* why lr_next last returned -1 (err may be NULL) */
@@ -130,6 +131,7 @@ static int lr_next(line_reader *lr, kpca_error *err)
             lr->buf = nb;
         }
         size_t room = lr->cap - lr->fill - 1; /* one byte for the final NUL */
+        room = lr->limited && room > lr->left ? (size_t)lr->left : room;
         int got = gzread(lr->gz, lr->buf + lr->fill, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
         int zerr = Z_OK;
         const char *msg = got <= 0 ? gzerror(lr->gz, &zerr) : NULL;
@@ -142,6 +144,7 @@ static int lr_next(line_reader *lr, kpca_error *err)
         if (got == 0)
             lr->eof = 1;
         lr->fill += (size_t)got;
+        lr->left -= lr->limited ? (unsigned long long)got : 0;
     }
 }
 
@@ -381,6 +384,22 @@ kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, 
             y[*got] = r->labelled ? (int)row[0] : 0;
         ++*got;
     }
+    return KPCA_OK;
+}
+
+kpca_status kpca_esl_rows_jump(kpca_esl_rows *r, unsigned long long byte, size_t line, unsigned long long end,
+                               kpca_error *err)
+{
+    line_reader *lr = &r->lr;
+    if (gzseek(lr->gz, (z_off_t)byte, SEEK_SET) < 0)
+        return kpca_fail(err, KPCA_EIO, "'%s': cannot seek to byte %llu", r->path, byte);
+    r->head_at = r->head_n; /* the rows held are the first rows' */
+    r->failed = lr->status = KPCA_OK;
+    lr->pos = lr->fill = 0;
+    lr->eof = 0;
+    lr->lineno = line - 1;
+    lr->limited = end != 0;
+    lr->left = end > byte ? end - byte : 0;
     return KPCA_OK;
 }
 

@@ -393,6 +393,27 @@ kpca_labelmap *kpca_labelmap_new(void)
     return kpca_calloc(1, sizeof(kpca_labelmap));
 }
 
+void kpca_labelmap_seen_get(const kpca_labelmap *m, kpca_labelmap_seen *seen)
+{
+    memset(seen, 0, sizeof *seen);
+    seen->first_empty = m->first_empty;
+    seen->first_bad = m->first_bad;
+    seen->names = m->names;
+    memcpy(seen->bad, m->bad, sizeof seen->bad);
+}
+
+void kpca_labelmap_seen_add(kpca_labelmap *m, const kpca_labelmap_seen *seen)
+{
+    if (m->first_empty == 0)
+        m->first_empty = (size_t)seen->first_empty;
+    if (m->first_bad == 0 && seen->first_bad != 0) {
+        m->first_bad = (size_t)seen->first_bad;
+        memcpy(m->bad, seen->bad, sizeof m->bad);
+        m->bad[sizeof m->bad - 1] = '\0';
+    }
+    m->names = m->names || seen->names;
+}
+
 void kpca_labelmap_free(kpca_labelmap *m)
 {
     if (m == NULL)

@@ -69,6 +69,19 @@ kpca_status kpca_labelmap_code(kpca_labelmap *m, const char *path, char *tok, si
                                kpca_error *err);
 /* The names, in code order (NULL for integer labels): borrowed. */
 char **kpca_labelmap_names(const kpca_labelmap *m, size_t *n);
+/* A first pass's findings in a few bytes, so that the passes of a file's
+ * parts (kpca-mpi: one part a process, rowsrc.h) make the verdict of one
+ * pass over the whole: the line of the first empty label, whether a name
+ * was seen, the line and text of the first number that is no integer.
+ * kpca_labelmap_seen_add merges a part's into m, parts in file order (the
+ * lines counted in the whole file). */
+typedef struct {
+    unsigned long long first_empty, first_bad;
+    int names;
+    char bad[48];
+} kpca_labelmap_seen;
+void kpca_labelmap_seen_get(const kpca_labelmap *m, kpca_labelmap_seen *seen);
+void kpca_labelmap_seen_add(kpca_labelmap *m, const kpca_labelmap_seen *seen);
 void kpca_labelmap_free(kpca_labelmap *m);
 
 /* Reads the labels of an unlabelled data set of ds->n points from `path`: a

@@ -8,51 +8,19 @@
  * a label column is read once at open for the labels' verdict (integers or
  * names, labels.h) and, for names, once more for their order; a stream is
  * read through a spool (file/source.h). */
-#include "io/rowsrc.h"
+#include "io/rowsrc_in.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "file/source.h"
 #include "io/csv.h"
-#include "io/csvpart.h"
-#include "io/labels.h"
-#include "io/npy.h"
 #include "support/mem.h"
 
 /* ---- the source ------------------------------------------------------------ */
 
-typedef enum { SRC_CSV, SRC_ESL, SRC_LIBSVM, SRC_NPY, SRC_HDF5 } src_kind;
-
-struct kpca_rowsrc {
-    src_kind kind;
-    kpca_spool spool;      /* a stream's spool (fd -1: none) */
-    char *file;            /* what the readers open (the spool's path for a stream) */
-    const char *group;     /* HDF5: the group or dataset (into spec or opts) */
-    char *spec_copy;
-    kpca_read_opts opts;
-    kpca_dataset info;     /* what kpca_rowsrc_info shows (owns names, colnames...) */
-    size_t at;             /* the next row */
-    int counted;           /* info.n is the row count */
-    /* the readers */
-    kpca_npy_rows *npy;
-    kpca_h5_rows *h5;
-    kpca_esl_rows *esl;
-    kpca_libsvm_rows *svm;
-    csv_win win;
-    char delim;            /* CSV: given, or 0 */
-    kpca_labelmap *labels; /* CSV with a label column */
-    size_t index;          /* CSV: the value index left out as a pandas index; NO_COLUMN: none */
-    size_t win_at;         /* CSV: the next of the window's rows */
-    int *extra;            /* labels from opts.labels (n), or NULL */
-    double *scratch;       /* a row for skipping */
-    kpca_status failed;
-    char msg[KPCA_ERRMSG_MAX];
-};
-
 /* The stream's name in place of its spool's path in err's message */
-static kpca_status renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err)
+kpca_status kpca_rowsrc_renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err)
 {
     if (st != KPCA_OK && err != NULL && s->spool.path != NULL && s->spool.name != NULL) {
         char msg[KPCA_ERRMSG_MAX];
@@ -81,7 +49,7 @@ static kpca_status csv_pass(kpca_rowsrc *s, win_fn each, kpca_error *err)
 }
 
 /* the first pass: every label seen, the pandas index looked at */
-static kpca_status see_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
+kpca_status kpca_rowsrc_see_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
 {
     csv_rows *R = &w->R;
     for (size_t i = 0; R->col != NO_COLUMN && i < R->n; i++) {
@@ -97,7 +65,7 @@ static kpca_status see_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
     return KPCA_OK;
 }
 
-static kpca_status name_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
+kpca_status kpca_rowsrc_name_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
 {
     for (size_t i = 0; i < w->R.n; i++) {
         kpca_status st = kpca_labelmap_name(s->labels, s->file, w->R.labtok[i], err);
@@ -118,14 +86,27 @@ static kpca_status csv_open(kpca_rowsrc *s, kpca_error *err)
     s->index = R->index;
     if (R->col != NO_COLUMN && (s->labels = kpca_labelmap_new()) == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file);
-    if ((st = csv_pass(s, see_window, err)) != KPCA_OK)
+    return s->part_open ? KPCA_OK : kpca_rowsrc_csv_passes(s, err); /* a part: the passes are rowpart.c's */
+}
+
+kpca_status kpca_rowsrc_csv_passes(kpca_rowsrc *s, kpca_error *err)
+{
+    csv_rows *R = &s->win.R;
+    kpca_status st;
+    if ((st = csv_pass(s, kpca_rowsrc_see_window, err)) != KPCA_OK)
         return st;
     s->counted = 1;
     int names = 0;
     if (s->labels != NULL && (st = kpca_labelmap_verdict(s->labels, s->file, R->col + 1, &names, err)) != KPCA_OK)
         return st;
-    if (names && (st = csv_pass(s, name_window, err)) != KPCA_OK)
+    if (names && (st = csv_pass(s, kpca_rowsrc_name_window, err)) != KPCA_OK)
         return st;
+    return kpca_rowsrc_csv_describe(s, names, err);
+}
+
+kpca_status kpca_rowsrc_csv_describe(kpca_rowsrc *s, int names, kpca_error *err)
+{
+    csv_rows *R = &s->win.R;
     if (R->dim < 2)
         s->index = NO_COLUMN;
     /* what the whole read says of the data */
@@ -191,8 +172,7 @@ static kpca_status csv_read(kpca_rowsrc *s, size_t max, double *x, int *y, size_
     return KPCA_OK;
 }
 
-/* Opens (again) the reader of a sequential format at its first row. */
-static kpca_status reader_open(kpca_rowsrc *s, kpca_error *err)
+kpca_status kpca_rowsrc_reader_open(kpca_rowsrc *s, kpca_error *err)
 {
     size_t n, d, vd;
     int labelled;
@@ -251,9 +231,8 @@ static kpca_status reader_read(kpca_rowsrc *s, size_t max, double *x, int *y, si
     return KPCA_EINTERNAL;
 }
 
-/* Reads and drops rows up to `row`, from where the reader is; *ended 1
- * when the file ends before it (s->at: its row count then). */
-static kpca_status skip_to(kpca_rowsrc *s, size_t row, int *ended, kpca_error *err)
+/* from where the reader is (s->at: the row count when the file ends) */
+kpca_status kpca_rowsrc_skip_to(kpca_rowsrc *s, size_t row, int *ended, kpca_error *err)
 {
     const size_t block = 256;
     *ended = 0;
@@ -274,6 +253,12 @@ static kpca_status skip_to(kpca_rowsrc *s, size_t row, int *ended, kpca_error *e
 }
 
 kpca_status kpca_rowsrc_open(const char *spec, const kpca_read_opts *opts, kpca_rowsrc **out, kpca_error *err)
+{
+    return kpca_rowsrc_open_as(spec, opts, 0, out, err);
+}
+
+kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, int part, kpca_rowsrc **out,
+                                kpca_error *err)
 {
     *out = NULL;
     kpca_rowsrc *s = kpca_calloc(1, sizeof *s);
@@ -308,13 +293,14 @@ kpca_status kpca_rowsrc_open(const char *spec, const kpca_read_opts *opts, kpca_
                        kpca_format_name(fmt));
     size_t n = 0, d = 0;
     int labelled = 0;
+    s->part_open = part && s->spool.fd < 0 && o->labels == NULL;
     if (st == KPCA_OK) {
         s->info.format = fmt;
         switch (fmt) {
         case KPCA_FMT_ESL:
             if (text_opt == NULL) {
                 s->kind = SRC_ESL;
-                st = reader_open(s, err);
+                st = kpca_rowsrc_reader_open(s, err);
                 break;
             }
             s->delim = ' '; /* whitespace text with a text option: the delimited reader */
@@ -325,7 +311,7 @@ kpca_status kpca_rowsrc_open(const char *spec, const kpca_read_opts *opts, kpca_
             break;
         case KPCA_FMT_LIBSVM:
             s->kind = SRC_LIBSVM;
-            st = reader_open(s, err);
+            st = kpca_rowsrc_reader_open(s, err);
             break;
         case KPCA_FMT_NPY:
             s->kind = SRC_NPY;
@@ -374,7 +360,7 @@ kpca_status kpca_rowsrc_open(const char *spec, const kpca_read_opts *opts, kpca_
         }
     }
     if (st != KPCA_OK) {
-        renamed(s, st, err);
+        kpca_rowsrc_renamed(s, st, err);
         kpca_rowsrc_close(s);
         return st;
     }
@@ -413,9 +399,9 @@ kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err)
         c->opts = src->opts;
         c->spool.fd = -1;
         int ended;
-        kpca_status st = reader_open(c, err);
+        kpca_status st = kpca_rowsrc_reader_open(c, err);
         if (st == KPCA_OK)
-            st = skip_to(c, (size_t)-1, &ended, err);
+            st = kpca_rowsrc_skip_to(c, (size_t)-1, &ended, err);
         if (st == KPCA_OK) {
             src->info.n = c->at;
             src->counted = 1;
@@ -424,7 +410,7 @@ kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err)
         kpca_free(c->scratch);
         kpca_free(c);
         if (st != KPCA_OK)
-            return renamed(src, st, err);
+            return kpca_rowsrc_renamed(src, st, err);
     }
     *n = src->info.n;
     return KPCA_OK;
@@ -439,7 +425,7 @@ kpca_status kpca_rowsrc_read(kpca_rowsrc *src, size_t max, double *x, int *y, si
     if (st == KPCA_OK && y != NULL && src->extra != NULL)
         memcpy(y, src->extra + src->at, *got * sizeof *y);
     if (st != KPCA_OK) {
-        renamed(src, st, err);
+        kpca_rowsrc_renamed(src, st, err);
         src->failed = st;
         snprintf(src->msg, sizeof src->msg, "%s", err != NULL ? err->msg : "");
         *got = 0;
@@ -464,19 +450,22 @@ kpca_status kpca_rowsrc_seek(kpca_rowsrc *src, size_t row, kpca_error *err)
         src->at = row;
         return KPCA_OK;
     }
-    if (row < src->at) { /* from the start again */
-        if ((st = reader_open(src, err)) != KPCA_OK)
-            return renamed(src, st, err);
+    if (src->parted && row >= src->mark_row && (src->at < src->mark_row || row < src->at)) {
+        if ((st = kpca_rowsrc_to_mark(src, err)) != KPCA_OK) /* from the part's start */
+            return kpca_rowsrc_renamed(src, st, err);
+    } else if (row < src->at) { /* from the start again */
+        if ((st = kpca_rowsrc_reader_open(src, err)) != KPCA_OK)
+            return kpca_rowsrc_renamed(src, st, err);
         src->at = 0;
     }
     int ended;
-    st = skip_to(src, row, &ended, err);
+    st = kpca_rowsrc_skip_to(src, row, &ended, err);
     if (st == KPCA_OK && ended) {
         src->info.n = src->at;
         src->counted = 1;
         st = kpca_fail(err, KPCA_EUSAGE, "row %zu is beyond the %zu rows of the data", row, src->at);
     }
-    return renamed(src, st, err);
+    return kpca_rowsrc_renamed(src, st, err);
 }
 
 size_t kpca_rowsrc_tell(const kpca_rowsrc *src)

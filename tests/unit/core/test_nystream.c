@@ -363,7 +363,7 @@ static void test_one_process_comm(void **state)
     kpca_dataset ds;
     clusters(&ds, 1500, 6, 31);
     kpca_fit_params p = nys_params(30, 8);
-    const kpca_nys_comm comm = {0, 1, 0, NULL, one_agree, one_nothing, one_nothing, one_nothing, one_nothing};
+    const kpca_nys_comm comm = {0, 1, 0, NULL, one_agree, one_nothing, one_nothing, one_nothing, one_nothing, 0, 0, 0};
     kpca_rowfeed f;
     kpca_rowfeed_dataset(&f, &ds);
     kpca_model a, b;
@@ -372,9 +372,13 @@ static void test_one_process_comm(void **state)
     assert_int_equal(kpca_nystrom_fit_rows(&f, &p, &comm, &b, NULL, &err), KPCA_OK);
     same_model(&a, &b, 0.0, "one process, with and without collectives");
     size_t lo, hi;
-    const kpca_nys_comm four = {3, 4, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+    const kpca_nys_comm four = {3, 4, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0};
     kpca_nys_range(10, &four, &lo, &hi);
     assert_true(lo == 7 && hi == 10);
+    /* the rows of a text file's part: its own range, whatever n */
+    const kpca_nys_comm part = {1, 4, 0, NULL, NULL, NULL, NULL, NULL, NULL, 1, 2, 9};
+    kpca_nys_range(10, &part, &lo, &hi);
+    assert_true(lo == 2 && hi == 9);
     kpca_model_free(&a);
     kpca_model_free(&b);
     kpca_dataset_free(&ds);

@@ -1,0 +1,321 @@
+/* rowpart.c - one text file read by several processes, each over its own
+ * part (rowsrc.h: kpca_rowsrc_open_shared).
+ *
+ * Part p of P is the bytes [cut(p), cut(p + 1)) of the file, cut(p) the
+ * first line start at or after byte p S / P (and after the first row);
+ * cut(0) is 0 and cut(P) the size S.  A part passes once over its bytes
+ * for its line ends and quotes (the lines before each part, and a check
+ * that no cut falls inside a quoted field), then parses its rows with its
+ * reader jumped to its first byte and line (io/csvpart.h, io/dataset.h),
+ * so that every row is checked once, by one part, with the line number of
+ * the whole file.  What a single pass over the file decides (the row
+ * count, the labels' verdict and the class names' order, the pandas index)
+ * is agreed from the parts' facts, gathered in file order. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/rowsrc_in.h"
+#include "support/mem.h"
+
+#define SCAN_BYTES ((size_t)1 << 20)
+
+/* what a part tells the others */
+typedef struct {
+    unsigned long long bytes;    /* the part's bytes */
+    unsigned long long lines;    /* line ends in the part */
+    unsigned long long quotes;   /* quote characters in the part */
+    unsigned long long rows;     /* its rows */
+    unsigned long long index_ok; /* the pandas index's values are integers there */
+    kpca_labelmap_seen seen;     /* its labels */
+} part_facts;
+
+/* a plain regular file: *size its bytes; 0 for gzip, a stream, a device */
+static int plain_file(const char *path, unsigned long long *size)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    struct stat sb;
+    unsigned char magic[2] = {0, 0};
+    int plain = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && pread(fd, magic, 2, 0) >= 0 &&
+                !(magic[0] == 0x1f && magic[1] == 0x8b);
+    *size = plain ? (unsigned long long)sb.st_size : 0;
+    close(fd);
+    return plain;
+}
+
+/* The first line start at or after byte q (>= 1): the byte after the first
+ * line end at or after q - 1; size when there is none. */
+static kpca_status line_start(int fd, const char *path, unsigned long long size, unsigned long long q, char *buf,
+                              unsigned long long *at, kpca_error *err)
+{
+    size_t want = 4096; /* a line's worth, then more */
+    for (unsigned long long from = q - 1; from < size; want = want < SCAN_BYTES ? 2 * want : want) {
+        ssize_t got = pread(fd, buf, want, (off_t)from);
+        if (got <= 0)
+            return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path, got < 0 ? strerror(errno) : "it shrank");
+        const char *nl = memchr(buf, '\n', (size_t)got);
+        if (nl != NULL) {
+            *at = from + (unsigned long long)(nl - buf) + 1;
+            return KPCA_OK;
+        }
+        from += (unsigned long long)got;
+    }
+    *at = size;
+    return KPCA_OK;
+}
+
+/* The line ends and quote characters of the bytes [from, to). */
+static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to, char *buf,
+                              part_facts *f, kpca_error *err)
+{
+    while (from < to) {
+        const size_t want = to - from < SCAN_BYTES ? (size_t)(to - from) : SCAN_BYTES;
+        ssize_t got = pread(fd, buf, want, (off_t)from);
+        if (got <= 0)
+            return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path, got < 0 ? strerror(errno) : "it shrank");
+        for (const char *p = buf, *end = buf + got; p < end; p++) {
+            f->lines += *p == '\n';
+            f->quotes += *p == '"';
+        }
+        from += (unsigned long long)got;
+    }
+    return KPCA_OK;
+}
+
+/* cut(p) of the file (see above); first: the byte after the first row */
+static kpca_status cut_at(int fd, const char *path, unsigned long long size, unsigned long long first, int p,
+                          int parts, char *buf, unsigned long long *at, kpca_error *err)
+{
+    if (p == 0 || p == parts) {
+        *at = p == 0 ? 0 : size;
+        return KPCA_OK;
+    }
+    const unsigned long long pp = (unsigned long long)p, np = (unsigned long long)parts;
+    unsigned long long q = size / np * pp + size % np * pp / np;
+    q = q > first ? q : first;
+    return line_start(fd, path, size, q > 0 ? q : 1, buf, at, err);
+}
+
+/* The rows of the part [from, to) starting on line `line`, each seen by
+ * `each` (CSV), into *rows. */
+typedef kpca_status (*window_fn)(kpca_rowsrc *s, csv_win *w, kpca_error *err);
+
+static kpca_status part_pass(kpca_rowsrc *s, int first_part, unsigned long long from, unsigned long long to,
+                             size_t line, window_fn each, size_t *rows, kpca_error *err)
+{
+    kpca_status st = KPCA_OK;
+    *rows = 0;
+    if (s->kind == SRC_ESL) {
+        if ((st = kpca_esl_rows_jump(s->esl, from, line, to, err)) != KPCA_OK)
+            return st;
+        int ended;
+        s->at = 0;
+        st = kpca_rowsrc_skip_to(s, (size_t)-1, &ended, err);
+        *rows = s->at;
+        return st;
+    }
+    csv_win *w = &s->win;
+    if (first_part) /* from the file's start: the header, or the first row held */
+        st = kpca_rowsrc_reader_open(s, err);
+    else
+        st = kpca_csv_win_jump(w, from, line, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_csv_win_limit(w, to);
+    int more = 1;
+    while ((st = kpca_csv_win_next(w, &more, err)) == KPCA_OK && more && w->R.n > 0) {
+        *rows += w->R.n;
+        if (each != NULL && (st = each(s, w, err)) != KPCA_OK)
+            break;
+    }
+    return st;
+}
+
+/* Every part's class names, in file order, numbered in the order they first
+ * appear: the labels' map of the whole file (replacing s->labels); st: this
+ * process's pass. */
+static kpca_status agree_names(kpca_rowsrc *s, const kpca_rowsrc_share *sh, const part_facts *all, kpca_status st,
+                               kpca_error *err)
+{
+    size_t nn = 0, bytes = 0;
+    char **names = st == KPCA_OK ? kpca_labelmap_names(s->labels, &nn) : NULL;
+    for (size_t i = 0; i < nn; i++)
+        bytes += strlen(names[i]) + 1;
+    char *mine = kpca_malloc(bytes ? bytes : 1), *every = NULL;
+    if (st == KPCA_OK && mine == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", s->file);
+    for (size_t i = 0, at = 0; st == KPCA_OK && i < nn; i++) {
+        const size_t len = strlen(names[i]) + 1;
+        memcpy(mine + at, names[i], len);
+        at += len;
+    }
+    if ((st = sh->agree(sh->ctx, st, err)) == KPCA_OK)
+        st = sh->gatherv(sh->ctx, mine, bytes, &every, &bytes, err);
+    kpca_free(mine);
+    kpca_labelmap *m = st == KPCA_OK ? kpca_labelmap_new() : NULL;
+    if (st == KPCA_OK && m == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", s->file);
+    for (int p = 0; st == KPCA_OK && p < sh->parts; p++)
+        kpca_labelmap_seen_add(m, &all[p].seen);
+    for (size_t at = 0; st == KPCA_OK && at < bytes; at += strlen(every + at) + 1)
+        st = kpca_labelmap_name(m, s->file, every + at, err);
+    kpca_free(every);
+    if (st != KPCA_OK) {
+        kpca_labelmap_free(m);
+        return st;
+    }
+    kpca_labelmap_free(s->labels);
+    s->labels = m;
+    return KPCA_OK;
+}
+
+/* The parts' passes (collective; st: this process's open). */
+static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsigned long long size,
+                               kpca_status st, kpca_error *err)
+{
+    const int me = sh->part, np = sh->parts, csv = s->kind == SRC_CSV;
+    char *buf = st == KPCA_OK ? kpca_malloc(SCAN_BYTES) : NULL;
+    part_facts mine, *all = st == KPCA_OK ? kpca_calloc((size_t)np, sizeof *all) : NULL;
+    memset(&mine, 0, sizeof mine);
+    if (st == KPCA_OK && (buf == NULL || all == NULL))
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file);
+    int fd = st == KPCA_OK ? open(s->file, O_RDONLY) : -1;
+    if (st == KPCA_OK && fd < 0)
+        st = kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", s->file, strerror(errno));
+    /* the part's bytes, its line ends and quotes */
+    const unsigned long long first = csv ? kpca_csv_win_tell(&s->win) : 0;
+    unsigned long long from = 0, to = 0;
+    if (st == KPCA_OK)
+        st = cut_at(fd, s->file, size, first, me, np, buf, &from, err);
+    if (st == KPCA_OK)
+        st = cut_at(fd, s->file, size, first, me + 1, np, buf, &to, err);
+    if (st == KPCA_OK)
+        st = scan_bytes(fd, s->file, from, to, buf, &mine, err);
+    mine.bytes = to - from;
+    if (fd >= 0)
+        close(fd);
+    kpca_free(buf);
+    if ((st = sh->agree(sh->ctx, st, err)) != KPCA_OK) {
+        kpca_free(all);
+        return st;
+    }
+    sh->gather(sh->ctx, &mine, sizeof mine, all);
+    /* the line each part starts on; an odd count of quotes before a cut
+     * with text after it: the cut is inside a quoted field */
+    unsigned long long line = 1, quotes = 0, rest = size, myline = 1;
+    for (int p = 0; p < np; p++) {
+        myline = p == me ? line : myline;
+        quotes += all[p].quotes;
+        line += all[p].lines;
+        rest -= all[p].bytes;
+        if (csv && rest > 0 && quotes % 2 == 1 && st == KPCA_OK)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %llu: a quoted field holds the line break before this "
+                           "line, and kpca-mpi cuts text between its %d processes at line breaks: run it on one "
+                           "process, or write the data as .npy or HDF5", s->file, line, np);
+    }
+    /* the rows, checked; the labels seen; the pandas index looked at */
+    size_t rows = 0;
+    const size_t index = csv ? s->index : NO_COLUMN;
+    if (st == KPCA_OK)
+        st = part_pass(s, me == 0, from, to, (size_t)myline, csv ? kpca_rowsrc_see_window : NULL, &rows, err);
+    mine.rows = rows;
+    mine.index_ok = csv && s->index != NO_COLUMN;
+    if (csv && s->labels != NULL)
+        kpca_labelmap_seen_get(s->labels, &mine.seen);
+    if ((st = sh->agree(sh->ctx, st, err)) != KPCA_OK) {
+        kpca_free(all);
+        return st;
+    }
+    sh->gather(sh->ctx, &mine, sizeof mine, all);
+    size_t n = 0, before = 0;
+    int index_ok = 1;
+    for (int p = 0; p < np; p++) {
+        before += p < me ? (size_t)all[p].rows : 0;
+        n += (size_t)all[p].rows;
+        index_ok = index_ok && all[p].index_ok;
+    }
+    if (csv) {
+        int names = 0;
+        s->index = index_ok ? index : NO_COLUMN;
+        if (n == 0)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", s->file);
+        if (st == KPCA_OK && s->labels != NULL) { /* the verdict of the whole file's labels */
+            kpca_labelmap *v = kpca_labelmap_new();
+            for (int p = 0; v != NULL && p < np; p++)
+                kpca_labelmap_seen_add(v, &all[p].seen);
+            st = v == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file)
+                           : kpca_labelmap_verdict(v, s->file, s->win.R.col + 1, &names, err);
+            kpca_labelmap_free(v);
+        }
+        if (st == KPCA_OK && names) { /* the class names, numbered in the whole file's order */
+            size_t again = 0;
+            st = part_pass(s, me == 0, from, to, (size_t)myline, kpca_rowsrc_name_window, &again, err);
+            st = agree_names(s, sh, all, st, err);
+        }
+        if (st == KPCA_OK)
+            st = kpca_rowsrc_csv_describe(s, names, err);
+    }
+    kpca_free(all);
+    s->parted = 1;
+    s->mark_row = before;
+    s->mark_line = (size_t)myline;
+    s->mark_byte = from;
+    s->part_rows = rows;
+    s->info.n = n;
+    s->counted = 1;
+    if (st == KPCA_OK)
+        st = kpca_rowsrc_to_mark(s, err);
+    return sh->agree(sh->ctx, st, err);
+}
+
+kpca_status kpca_rowsrc_to_mark(kpca_rowsrc *s, kpca_error *err)
+{
+    kpca_status st;
+    if (s->mark_row == 0)
+        st = kpca_rowsrc_reader_open(s, err);
+    else if (s->kind == SRC_ESL)
+        st = kpca_esl_rows_jump(s->esl, s->mark_byte, s->mark_line, 0, err);
+    else
+        st = kpca_csv_win_jump(&s->win, s->mark_byte, s->mark_line, err);
+    s->win_at = 0;
+    s->at = st == KPCA_OK ? s->mark_row : 0;
+    return st;
+}
+
+kpca_status kpca_rowsrc_open_shared(const char *spec, const kpca_read_opts *opts, const kpca_rowsrc_share *sh,
+                                    kpca_rowsrc **out, kpca_error *err)
+{
+    *out = NULL;
+    kpca_rowsrc *s = NULL;
+    kpca_status st = kpca_rowsrc_open_as(spec, opts, sh->parts > 1, &s, err);
+    unsigned long long size = 0;
+    const int cut = st == KPCA_OK && s->part_open && (s->kind == SRC_CSV || s->kind == SRC_ESL) &&
+                    plain_file(s->file, &size);
+    if (cut) {
+        st = part_passes(s, sh, size, st, err);
+    } else {
+        size_t n;
+        if (st == KPCA_OK && s->part_open && s->kind == SRC_CSV) /* gzip: the whole file's passes after all */
+            st = kpca_rowsrc_csv_passes(s, err);
+        if (st == KPCA_OK)
+            st = kpca_rowsrc_count(s, &n, err);
+        st = sh->agree(sh->ctx, st, err);
+    }
+    if (st != KPCA_OK) {
+        kpca_rowsrc_close(s);
+        return st;
+    }
+    *out = s;
+    return KPCA_OK;
+}
+
+int kpca_rowsrc_part(const kpca_rowsrc *src, size_t *first, size_t *count)
+{
+    *first = src->parted ? src->mark_row : 0;
+    *count = src->parted ? src->part_rows : src->info.n;
+    return src->parted;
+}

@@ -1,0 +1,355 @@
+/* test_rowpart.c - one file read by several processes, each over its own
+ * part (io/rowsrc.h: kpca_rowsrc_open_shared), with the processes played
+ * by threads and the collectives by a barrier: for 1 to 8 parts, the parts'
+ * rows, put end to end, are kpca_dataset_read's rows, labels and codes bit
+ * for bit, every part has the whole file's description (the row count, the
+ * class names in the order they first appear, the pandas index left out),
+ * and a bad file gives every part kpca_dataset_read's first error, message
+ * and line; a quoted field with a line break at a cut is refused. */
+#include "testutil.h"
+
+#include <pthread.h>
+
+#include "io_fixture.h"
+#include "lib/io/rowsrc.h"
+#include "lib/support/mem.h"
+
+#define MAXP 8
+
+/* ---- processes as threads --------------------------------------------------- */
+
+typedef struct {
+    int parts;
+    pthread_barrier_t bar;
+    kpca_status st[MAXP];
+    char msg[MAXP][KPCA_ERRMSG_MAX];
+    const void *from[MAXP];
+    size_t bytes[MAXP];
+    int collectives[MAXP]; /* calls per part: all the same */
+} world;
+
+typedef struct {
+    world *w;
+    int part;
+    const char *spec;
+    const kpca_read_opts *opts;
+    kpca_status st;
+    kpca_error err;
+    size_t n, first, count, dim;
+    int parted;
+    double *x;
+    int *y;
+    size_t nnames;
+    char *names[64];
+} proc;
+
+static kpca_status t_agree(void *ctx, kpca_status st, kpca_error *err)
+{
+    proc *p = ctx;
+    world *w = p->w;
+    w->collectives[p->part]++;
+    w->st[p->part] = st;
+    snprintf(w->msg[p->part], KPCA_ERRMSG_MAX, "%s", st != KPCA_OK ? err->msg : "");
+    pthread_barrier_wait(&w->bar);
+    int first = -1;
+    for (int q = 0; q < w->parts && first < 0; q++)
+        first = w->st[q] != KPCA_OK ? q : -1;
+    kpca_status out = first < 0 ? KPCA_OK : w->st[first];
+    char text[KPCA_ERRMSG_MAX];
+    snprintf(text, sizeof text, "%s", first < 0 ? "" : w->msg[first]);
+    pthread_barrier_wait(&w->bar);
+    return out == KPCA_OK ? KPCA_OK : kpca_fail(err, out, "%s", text);
+}
+
+static void t_gather(void *ctx, const void *mine, size_t bytes, void *all)
+{
+    proc *p = ctx;
+    world *w = p->w;
+    w->collectives[p->part]++;
+    w->from[p->part] = mine;
+    pthread_barrier_wait(&w->bar);
+    for (int q = 0; q < w->parts; q++)
+        memcpy((char *)all + (size_t)q * bytes, w->from[q], bytes);
+    pthread_barrier_wait(&w->bar);
+}
+
+static kpca_status t_gatherv(void *ctx, const void *mine, size_t bytes, char **all, size_t *len, kpca_error *err)
+{
+    proc *p = ctx;
+    world *w = p->w;
+    (void)err;
+    w->collectives[p->part]++;
+    w->from[p->part] = mine;
+    w->bytes[p->part] = bytes;
+    pthread_barrier_wait(&w->bar);
+    size_t total = 0;
+    for (int q = 0; q < w->parts; q++)
+        total += w->bytes[q];
+    *all = kpca_malloc(total ? total : 1);
+    assert_non_null(*all);
+    for (int q = 0, at = 0; q < w->parts; at += (int)w->bytes[q], q++)
+        memcpy(*all + at, w->from[q], w->bytes[q]);
+    *len = total;
+    pthread_barrier_wait(&w->bar);
+    return KPCA_OK;
+}
+
+/* one process: the shared open, then its own rows from its first */
+static void *run_part(void *arg)
+{
+    proc *p = arg;
+    kpca_rowsrc_share sh = {p->part, p->w->parts, p, t_agree, t_gather, t_gatherv};
+    kpca_rowsrc *src = NULL;
+    kpca_error_clear(&p->err);
+    p->st = kpca_rowsrc_open_shared(p->spec, p->opts, &sh, &src, &p->err);
+    if (p->st != KPCA_OK)
+        return NULL;
+    const kpca_dataset *info = kpca_rowsrc_info(src);
+    p->n = info->n;
+    p->dim = info->dim;
+    p->nnames = info->nnames;
+    for (size_t c = 0; c < info->nnames && c < 64; c++)
+        p->names[c] = strdup(info->names[c]);
+    p->parted = kpca_rowsrc_part(src, &p->first, &p->count);
+    if (!p->parted) { /* the formula of kpca-mpi's ranks */
+        p->first = p->n * (size_t)p->part / (size_t)p->w->parts;
+        p->count = p->n * (size_t)(p->part + 1) / (size_t)p->w->parts - p->first;
+    }
+    p->x = malloc((p->count ? p->count : 1) * (p->dim ? p->dim : 1) * sizeof *p->x);
+    p->y = malloc((p->count ? p->count : 1) * sizeof *p->y);
+    size_t got = 0;
+    p->st = kpca_rowsrc_seek(src, p->first, &p->err);
+    if (p->st == KPCA_OK) /* in two reads: the second goes on from the first */
+        p->st = kpca_rowsrc_read(src, p->count / 2, p->x, p->y, &got, &p->err);
+    size_t more = 0;
+    if (p->st == KPCA_OK && p->count > got)
+        p->st = kpca_rowsrc_read(src, p->count - got, p->x + got * p->dim, p->y + got, &more, &p->err);
+    if (p->st == KPCA_OK && got + more != p->count)
+        p->st = kpca_fail(&p->err, KPCA_EINTERNAL, "part %d read %zu rows of %zu", p->part, got + more, p->count);
+    kpca_rowsrc_close(src);
+    return NULL;
+}
+
+/* spec opened and read by `parts` threads, one process each, into ps */
+static void run_parts(const char *spec, const kpca_read_opts *opts, int parts, world *w, proc *ps)
+{
+    memset(w, 0, sizeof *w);
+    w->parts = parts;
+    pthread_barrier_init(&w->bar, NULL, (unsigned)parts);
+    pthread_t th[MAXP];
+    for (int q = 0; q < parts; q++) {
+        ps[q] = (proc){.w = w, .part = q, .spec = spec, .opts = opts};
+        assert_int_equal(pthread_create(&th[q], NULL, run_part, &ps[q]), 0);
+    }
+    for (int q = 0; q < parts; q++)
+        pthread_join(th[q], NULL);
+    pthread_barrier_destroy(&w->bar);
+}
+
+/* spec read by `parts` processes: as kpca_dataset_read reads it, or its
+ * error; *parted: whether the file was cut */
+static void parts_read(const char *spec, const kpca_read_opts *opts, int parts, int *parted)
+{
+    kpca_dataset want;
+    kpca_error ew;
+    kpca_error_clear(&ew);
+    kpca_status sw = kpca_dataset_read(spec, opts, &want, &ew);
+    world w;
+    proc ps[MAXP];
+    run_parts(spec, opts, parts, &w, ps);
+    size_t next = 0;
+    *parted = ps[0].parted;
+    for (int q = 0; q < parts; q++) {
+        proc *p = &ps[q];
+        assert_int_equal(w.collectives[q], w.collectives[0]);
+        if (p->st != sw || (sw != KPCA_OK && strcmp(p->err.msg, ew.msg) != 0))
+            fail_msg("'%s' in %d parts, part %d: status %d '%s'; read whole: %d '%s'", spec, parts, q, p->st,
+                     p->err.msg, sw, ew.msg);
+        if (sw == KPCA_OK) {
+            assert_int_equal(p->parted, *parted);
+            assert_int_equal(p->n, want.n);
+            assert_int_equal(p->dim, want.dim);
+            assert_int_equal(p->first, next);
+            assert_memory_equal(p->x, want.x + p->first * want.dim, p->count * want.dim * sizeof(double));
+            assert_memory_equal(p->y, want.y + p->first, p->count * sizeof(int));
+            assert_int_equal(p->nnames, want.nnames);
+            for (size_t c = 0; c < want.nnames; c++)
+                assert_string_equal(p->names[c], want.names[c]);
+            next += p->count;
+        }
+        for (size_t c = 0; c < p->nnames && c < 64; c++)
+            free(p->names[c]);
+        free(p->x);
+        free(p->y);
+    }
+    if (sw == KPCA_OK) {
+        assert_int_equal(next, want.n);
+        kpca_dataset_free(&want);
+    }
+}
+
+/* in 1 to 8 parts; 1 when the file was cut into more than one */
+static int every_parts(const char *spec, const kpca_read_opts *opts)
+{
+    int cut = 0;
+    for (int parts = 1; parts <= MAXP; parts++) {
+        int parted;
+        parts_read(spec, opts, parts, &parted);
+        cut = cut || (parts > 1 && parted);
+    }
+    return cut;
+}
+
+/* ---- files --------------------------------------------------------------------- */
+
+/* n rows of a CSV file: a header, three values and a label column that is
+ * a name (one of them first met in the last tenth), or an integer */
+static char *csv_text(size_t n, int names, const char *eol, size_t bad_row, const char *bad)
+{
+    size_t cap = 64 + n * 80, at = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    at += (size_t)snprintf(t + at, cap - at, "a,b,c,label%s", eol);
+    uint64_t s = 7;
+    for (size_t i = 0; i < n; i++) {
+        const int c = i >= n - n / 10 && i % 3 == 0 ? 3 : (int)((i * 7 + i / 5) % 3);
+        static const char *const nm[] = {"setosa", "\"versi, color\"", "virginica", "late one"};
+        if (i == bad_row)
+            at += (size_t)snprintf(t + at, cap - at, "%s%s", bad, eol);
+        else if (names)
+            at += (size_t)snprintf(t + at, cap - at, "%.6f,%.6f,%.6f,%s%s", tu_rand(&s), tu_rand(&s), tu_rand(&s),
+                                   nm[c], eol);
+        else
+            at += (size_t)snprintf(t + at, cap - at, "%.6f,%.6f,%.6f,%d%s", tu_rand(&s), tu_rand(&s), tu_rand(&s),
+                                   c, eol);
+        if (i % 97 == 5) /* blank lines are skipped */
+            at += (size_t)snprintf(t + at, cap - at, "%s", eol);
+    }
+    return t;
+}
+
+static void named_csv_parts(void **state)
+{
+    (void)state;
+    char path[256];
+    char *t = csv_text(3000, 1, "\n", (size_t)-1, NULL);
+    write_text("parts_named.csv", t, path, sizeof path);
+    assert_true(every_parts(path, NULL));
+    free(t);
+    t = csv_text(2000, 0, "\r\n", (size_t)-1, NULL); /* integer labels, CRLF */
+    write_text("parts_int.csv", t, path, sizeof path);
+    assert_true(every_parts(path, NULL));
+    write_gz("parts_int.csv.gz", t, path, sizeof path); /* gzip: read whole by every part */
+    assert_false(every_parts(path, NULL));
+    free(t);
+}
+
+static void text_kinds_parts(void **state)
+{
+    (void)state;
+    char path[256];
+    size_t cap = 200000, at = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    /* a UTF-8 BOM, a pandas index, no labels */
+    at += (size_t)snprintf(t + at, cap - at, "\xEF\xBB\xBF,u,v\n");
+    for (size_t i = 0; i < 2500; i++)
+        at += (size_t)snprintf(t + at, cap - at, "%zu,%zu.5,%zu\n", i, i * 3, i % 11);
+    write_text("parts_index.csv", t, path, sizeof path);
+    assert_true(every_parts(path, NULL));
+    at += (size_t)snprintf(t + at, cap - at, "2500.5,1,2\n"); /* not an index after all: one value says so, last */
+    write_text("parts_noindex.csv", t, path, sizeof path);
+    assert_true(every_parts(path, NULL));
+    /* ESL: integer labels first, blank-separated */
+    at = 0;
+    for (size_t i = 0; i < 2500; i++)
+        at += (size_t)snprintf(t + at, cap - at, "%zu  %zu.25 -%zu %zu\n%s", i % 4, i, i % 13, i % 5,
+                               i % 301 == 0 ? "\n" : "");
+    write_text("parts_esl.txt", t, path, sizeof path);
+    assert_true(every_parts(path, NULL));
+    kpca_read_opts o = {.label = "first"}; /* whitespace text read as delimited */
+    assert_true(every_parts(path, &o));
+    /* a file of three rows: most parts empty */
+    write_text("parts_tiny.csv", "x,y\n1,2\n3,4\n5,6\n", path, sizeof path);
+    every_parts(path, NULL);
+    free(t);
+}
+
+/* every part gets the whole read's first error, on its line */
+static void errors_parts(void **state)
+{
+    (void)state;
+    char path[256];
+    static const struct {
+        size_t row;
+        const char *bad;
+    } cases[] = {
+        {2600, "1,2,oops,x"},         /* not a number, late */
+        {1400, "1,2,3"},              /* a field short */
+        {2900, "1,2,3,"},             /* an empty label: the verdict's error */
+        {100, "1,2,3,4,5"},           /* a field too many, early */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *t = csv_text(3000, 1, "\n", cases[c].row, cases[c].bad);
+        write_text("parts_bad.csv", t, path, sizeof path);
+        every_parts(path, NULL);
+        free(t);
+    }
+    /* integer labels with one number that is no integer, late */
+    char *t = csv_text(3000, 0, "\n", 2700, "1,2,3,2.5");
+    write_text("parts_badint.csv", t, path, sizeof path);
+    every_parts(path, NULL);
+    free(t);
+    /* ESL with a row short of values, late */
+    size_t cap = 100000, at = 0;
+    t = malloc(cap);
+    for (size_t i = 0; i < 2000; i++)
+        at += (size_t)snprintf(t + at, cap - at, i == 1800 ? "%zu 1\n" : "%zu 1 2 3\n", i % 3);
+    write_text("parts_ragged.txt", t, path, sizeof path);
+    every_parts(path, NULL);
+    free(t);
+}
+
+/* a quoted field with line breaks across the middle of the file: one part
+ * reads it, several refuse it, naming the line after the break at a cut */
+static void quoted_break_parts(void **state)
+{
+    (void)state;
+    char path[256];
+    size_t cap = 10000, at = 0;
+    char *t = malloc(cap);
+    at += (size_t)snprintf(t + at, cap - at, "a,label\n");
+    for (int i = 0; i < 20; i++)
+        at += (size_t)snprintf(t + at, cap - at, "%d,c%d\n", i, i % 2);
+    at += (size_t)snprintf(t + at, cap - at, "5,\"a name");
+    for (int i = 0; i < 300; i++)
+        at += (size_t)snprintf(t + at, cap - at, "\n");
+    at += (size_t)snprintf(t + at, cap - at, "ends here\"\n");
+    for (int i = 0; i < 20; i++)
+        at += (size_t)snprintf(t + at, cap - at, "%d,c%d\n", i, i % 2);
+    write_text("parts_quoted.csv", t, path, sizeof path);
+    int parted;
+    parts_read(path, NULL, 1, &parted);
+    for (int parts = 2; parts <= 4; parts++) {
+        world w;
+        proc ps[MAXP];
+        run_parts(path, NULL, parts, &w, ps);
+        for (int q = 0; q < parts; q++) {
+            assert_int_equal(ps[q].st, KPCA_EFORMAT);
+            assert_non_null(strstr(ps[q].err.msg, "a quoted field holds the line break"));
+            assert_msg_names(&ps[q].err, path, 0);
+        }
+    }
+    free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(named_csv_parts),
+        cmocka_unit_test(text_kinds_parts),
+        cmocka_unit_test(errors_parts),
+        cmocka_unit_test(quoted_break_parts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
