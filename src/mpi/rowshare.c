@@ -8,8 +8,7 @@
 
 static kpca_status share_agree(void *ctx, kpca_status st, kpca_error *err)
 {
-    (void)ctx;
-    kpca_dist_enter();
+    (void)ctx; /* no kpca_dist_enter: a rank that fails alone after the open meets the others from main */
     return kpca_dist_agree(st, st == KPCA_OK ? NULL : err->msg, err);
 }
 
@@ -22,6 +21,7 @@ static void share_gather(void *ctx, const void *mine, size_t bytes, void *all)
 static kpca_status share_gatherv(void *ctx, const void *mine, size_t bytes, char **all, size_t *len, kpca_error *err)
 {
     const int np = kpca_dist_size();
+    *all = NULL;
     unsigned long long my = bytes, total = 0, *sizes = kpca_alloc_array((size_t)np, 1, sizeof *sizes);
     int *counts = kpca_alloc_array((size_t)np, 1, sizeof *counts), *offs = kpca_alloc_array((size_t)np, 1, sizeof *offs);
     kpca_status st = sizes == NULL || counts == NULL || offs == NULL

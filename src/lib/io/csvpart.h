@@ -176,10 +176,10 @@ unsigned long long kpca_csv_win_tell(const csv_win *w);
 /* Reads no byte at or after `end` of the file: the text ends there (a row
  * cut there is read as the file's last). */
 void kpca_csv_win_limit(csv_win *w, unsigned long long end);
-/* Goes on from byte `byte` of the file, a row's start on line `line`, with
- * the layout of the open (a plain file: a seek; gzip: read up to it): the
- * next kpca_csv_win_next parses the rows from there.  KPCA_EIO when the
- * file cannot seek. */
-kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, kpca_error *err);
+/* Goes on from byte `byte` of the file, a row's start on line `line`
+ * after `before` data rows, with the layout of the open (a plain file: a
+ * seek; gzip: read up to it): the next kpca_csv_win_next parses the rows
+ * from there.  KPCA_EIO when the file cannot seek. */
+kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, size_t before, kpca_error *err);
 
 #endif

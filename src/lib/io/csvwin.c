@@ -189,7 +189,7 @@ void kpca_csv_win_limit(csv_win *w, unsigned long long end)
     }
 }
 
-kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, kpca_error *err)
+kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, size_t before, kpca_error *err)
 {
     if (gzseek(w->gz, (z_off_t)byte, SEEK_SET) < 0)
         return kpca_fail(err, KPCA_EIO, "'%s': cannot seek to byte %llu", w->path, byte);
@@ -201,7 +201,7 @@ kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, 
     w->s.p = w->s.end = w->buf;
     w->s.line = line;
     w->have = 0;
-    w->R.taken += w->R.n;
+    w->R.taken = before; /* (csv.c names the file's first row as such) */
     w->R.n = 0;
     return KPCA_OK;
 }

@@ -4,13 +4,15 @@
  * Part p of P is the bytes [cut(p), cut(p + 1)) of the file, cut(p) the
  * first line start at or after byte p S / P (and after the first row);
  * cut(0) is 0 and cut(P) the size S.  A part passes once over its bytes
- * for its line ends and quotes (the lines before each part, and a check
- * that no cut falls inside a quoted field), then parses its rows with its
- * reader jumped to its first byte and line (io/csvpart.h, io/dataset.h),
- * so that every row is checked once, by one part, with the line number of
- * the whole file.  What a single pass over the file decides (the row
- * count, the labels' verdict and the class names' order, the pandas index)
- * is agreed from the parts' facts, gathered in file order. */
+ * for its line ends, quotes and lines with more than blanks (the line each
+ * part starts on, whether a data row comes before it, and whether a cut
+ * falls inside a quoted field: then every part reads the whole file), then
+ * parses its rows with its reader jumped to its first byte and line
+ * (io/csvpart.h, io/dataset.h), so that every row is checked once, by one
+ * part, with the line number of the whole file.  What a single pass over
+ * the file decides (the row count, the labels' verdict and the class
+ * names' order, the pandas index) is agreed from the parts' facts,
+ * gathered in file order. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -27,6 +29,7 @@ typedef struct {
     unsigned long long bytes;    /* the part's bytes */
     unsigned long long lines;    /* line ends in the part */
     unsigned long long quotes;   /* quote characters in the part */
+    unsigned long long filled;   /* lines in it, after the first row, with more than blanks */
     unsigned long long rows;     /* its rows */
     unsigned long long index_ok; /* the pandas index's values are integers there */
     kpca_labelmap_seen seen;     /* its labels */
@@ -68,21 +71,31 @@ static kpca_status line_start(int fd, const char *path, unsigned long long size,
     return KPCA_OK;
 }
 
-/* The line ends and quote characters of the bytes [from, to). */
-static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to, char *buf,
-                              part_facts *f, kpca_error *err)
+/* The line ends and quote characters of the bytes [from, to), and the
+ * lines at or after byte `first` with more than blanks (csv.c's rule). */
+static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to,
+                              unsigned long long first, char *buf, part_facts *f, kpca_error *err)
 {
+    int filled = 0;
     while (from < to) {
         const size_t want = to - from < SCAN_BYTES ? (size_t)(to - from) : SCAN_BYTES;
         ssize_t got = pread(fd, buf, want, (off_t)from);
         if (got <= 0)
             return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path, got < 0 ? strerror(errno) : "it shrank");
-        for (const char *p = buf, *end = buf + got; p < end; p++) {
-            f->lines += *p == '\n';
-            f->quotes += *p == '"';
+        for (ssize_t i = 0; i < got; i++) {
+            const char c = buf[i];
+            if (c == '\n') {
+                f->lines++;
+                f->filled += (unsigned long long)filled;
+                filled = 0;
+            } else {
+                f->quotes += c == '"';
+                filled |= c != ' ' && c != '\t' && c != '\r' && from + (unsigned long long)i >= first;
+            }
         }
         from += (unsigned long long)got;
     }
+    f->filled += (unsigned long long)filled;
     return KPCA_OK;
 }
 
@@ -100,12 +113,13 @@ static kpca_status cut_at(int fd, const char *path, unsigned long long size, uns
     return line_start(fd, path, size, q > 0 ? q : 1, buf, at, err);
 }
 
-/* The rows of the part [from, to) starting on line `line`, each seen by
+/* The rows of the part [from, to) starting on line `line` (before: data
+ * rows before it, 0 or more; only whether there are counts), each seen by
  * `each` (CSV), into *rows. */
 typedef kpca_status (*window_fn)(kpca_rowsrc *s, csv_win *w, kpca_error *err);
 
 static kpca_status part_pass(kpca_rowsrc *s, int first_part, unsigned long long from, unsigned long long to,
-                             size_t line, window_fn each, size_t *rows, kpca_error *err)
+                             size_t line, size_t before, window_fn each, size_t *rows, kpca_error *err)
 {
     kpca_status st = KPCA_OK;
     *rows = 0;
@@ -122,7 +136,7 @@ static kpca_status part_pass(kpca_rowsrc *s, int first_part, unsigned long long 
     if (first_part) /* from the file's start: the header, or the first row held */
         st = kpca_rowsrc_reader_open(s, err);
     else
-        st = kpca_csv_win_jump(w, from, line, err);
+        st = kpca_csv_win_jump(w, from, line, before, err);
     if (st != KPCA_OK)
         return st;
     kpca_csv_win_limit(w, to);
@@ -173,15 +187,49 @@ static kpca_status agree_names(kpca_rowsrc *s, const kpca_rowsrc_share *sh, cons
     return KPCA_OK;
 }
 
-/* The parts' passes (collective; st: this process's open). */
-static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsigned long long size,
-                               kpca_status st, kpca_error *err)
+/* The whole file's passes on every process, as kpca_rowsrc_open and
+ * kpca_rowsrc_count make them (collective). */
+static kpca_status whole_file(kpca_rowsrc *s, const kpca_rowsrc_share *sh, kpca_error *err)
+{
+    size_t n;
+    kpca_status st = KPCA_OK;
+    if (s->part_open && s->kind == SRC_CSV)
+        st = kpca_rowsrc_csv_passes(s, err);
+    if (st == KPCA_OK)
+        st = kpca_rowsrc_count(s, &n, err);
+    return sh->agree(sh->ctx, st, err);
+}
+
+/* Whether every process cuts the file (collective): a process that sees
+ * another kind of file than the others (a plain file where they see gzip,
+ * another path's file) stops them all, instead of leaving them waiting in
+ * collectives of their own. */
+static kpca_status same_cut(const kpca_rowsrc_share *sh, int cut, unsigned long long size, const char *path,
+                            kpca_error *err)
+{
+    unsigned long long mine[2] = {(unsigned long long)cut, size}, *all = kpca_calloc((size_t)sh->parts, sizeof mine);
+    kpca_status st = sh->agree(sh->ctx, all == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory") : KPCA_OK, err);
+    if (st == KPCA_OK)
+        sh->gather(sh->ctx, mine, sizeof mine, all);
+    for (int p = 1; st == KPCA_OK && p < sh->parts; p++)
+        if (all[2 * p] != all[0] || all[2 * p + 1] != all[1])
+            st = kpca_fail(err, KPCA_EUSAGE, "'%s' is not the same file for every process (process %d reads it "
+                           "%s, of %llu bytes; process 0 %s, of %llu bytes): give every process the same DATA", path,
+                           p, all[2 * p] ? "in parts" : "whole", all[2 * p + 1], all[0] ? "in parts" : "whole",
+                           all[1]);
+    kpca_free(all);
+    return st;
+}
+
+/* The parts' passes (collective). */
+static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsigned long long size, kpca_error *err)
 {
     const int me = sh->part, np = sh->parts, csv = s->kind == SRC_CSV;
-    char *buf = st == KPCA_OK ? kpca_malloc(SCAN_BYTES) : NULL;
-    part_facts mine, *all = st == KPCA_OK ? kpca_calloc((size_t)np, sizeof *all) : NULL;
+    char *buf = kpca_malloc(SCAN_BYTES);
+    part_facts mine, *all = kpca_calloc((size_t)np, sizeof *all);
     memset(&mine, 0, sizeof mine);
-    if (st == KPCA_OK && (buf == NULL || all == NULL))
+    kpca_status st = KPCA_OK;
+    if (buf == NULL || all == NULL)
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file);
     int fd = st == KPCA_OK ? open(s->file, O_RDONLY) : -1;
     if (st == KPCA_OK && fd < 0)
@@ -194,7 +242,7 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     if (st == KPCA_OK)
         st = cut_at(fd, s->file, size, first, me + 1, np, buf, &to, err);
     if (st == KPCA_OK)
-        st = scan_bytes(fd, s->file, from, to, buf, &mine, err);
+        st = scan_bytes(fd, s->file, from, to, first, buf, &mine, err);
     mine.bytes = to - from;
     if (fd >= 0)
         close(fd);
@@ -206,22 +254,29 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     sh->gather(sh->ctx, &mine, sizeof mine, all);
     /* the line each part starts on; an odd count of quotes before a cut
      * with text after it: the cut is inside a quoted field */
-    unsigned long long line = 1, quotes = 0, rest = size, myline = 1;
+    unsigned long long line = 1, quotes = 0, rest = size, myline = 1, filled = 0, filled_before = 0;
+    int inside = 0;
     for (int p = 0; p < np; p++) {
         myline = p == me ? line : myline;
+        filled_before = p == me ? filled : filled_before;
         quotes += all[p].quotes;
         line += all[p].lines;
+        filled += all[p].filled;
         rest -= all[p].bytes;
-        if (csv && rest > 0 && quotes % 2 == 1 && st == KPCA_OK)
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %llu: a quoted field holds the line break before this "
-                           "line, and kpca-mpi cuts text between its %d processes at line breaks: run it on one "
-                           "process, or write the data as .npy or HDF5", s->file, line, np);
+        inside = inside || (csv && rest > 0 && quotes % 2 == 1);
     }
+    if (inside) { /* only a read from the start knows its rows: every part reads the whole file */
+        kpca_free(all);
+        return whole_file(s, sh, err);
+    }
+    /* the data rows before the part: whether there are (csv.c's first row rule) */
+    const size_t some_before = me > 0 && (filled_before > 0 || s->win.have) ? 1 : 0;
     /* the rows, checked; the labels seen; the pandas index looked at */
     size_t rows = 0;
     const size_t index = csv ? s->index : NO_COLUMN;
     if (st == KPCA_OK)
-        st = part_pass(s, me == 0, from, to, (size_t)myline, csv ? kpca_rowsrc_see_window : NULL, &rows, err);
+        st = part_pass(s, me == 0, from, to, (size_t)myline, some_before, csv ? kpca_rowsrc_see_window : NULL, &rows,
+                       err);
     mine.rows = rows;
     mine.index_ok = csv && s->index != NO_COLUMN;
     if (csv && s->labels != NULL)
@@ -251,9 +306,12 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
                            : kpca_labelmap_verdict(v, s->file, s->win.R.col + 1, &names, err);
             kpca_labelmap_free(v);
         }
-        if (st == KPCA_OK && names) { /* the class names, numbered in the whole file's order */
+        /* the verdict is every part's (from the same facts), its memory not */
+        if ((st = sh->agree(sh->ctx, st, err)) == KPCA_OK && names) { /* the class names, numbered in the whole file's order */
             size_t again = 0;
-            st = part_pass(s, me == 0, from, to, (size_t)myline, kpca_rowsrc_name_window, &again, err);
+            for (int p = 0; p < np; p++) /* names, though this part's labels all look like numbers */
+                kpca_labelmap_seen_add(s->labels, &all[p].seen);
+            st = part_pass(s, me == 0, from, to, (size_t)myline, some_before, kpca_rowsrc_name_window, &again, err);
             st = agree_names(s, sh, all, st, err);
         }
         if (st == KPCA_OK)
@@ -280,7 +338,7 @@ kpca_status kpca_rowsrc_to_mark(kpca_rowsrc *s, kpca_error *err)
     else if (s->kind == SRC_ESL)
         st = kpca_esl_rows_jump(s->esl, s->mark_byte, s->mark_line, 0, err);
     else
-        st = kpca_csv_win_jump(&s->win, s->mark_byte, s->mark_line, err);
+        st = kpca_csv_win_jump(&s->win, s->mark_byte, s->mark_line, s->mark_row, err);
     s->win_at = 0;
     s->at = st == KPCA_OK ? s->mark_row : 0;
     return st;
@@ -295,15 +353,12 @@ kpca_status kpca_rowsrc_open_shared(const char *spec, const kpca_read_opts *opts
     unsigned long long size = 0;
     const int cut = st == KPCA_OK && s->part_open && (s->kind == SRC_CSV || s->kind == SRC_ESL) &&
                     plain_file(s->file, &size);
-    if (cut) {
-        st = part_passes(s, sh, size, st, err);
-    } else {
-        size_t n;
-        if (st == KPCA_OK && s->part_open && s->kind == SRC_CSV) /* gzip: the whole file's passes after all */
-            st = kpca_rowsrc_csv_passes(s, err);
-        if (st == KPCA_OK)
-            st = kpca_rowsrc_count(s, &n, err);
-        st = sh->agree(sh->ctx, st, err);
+    if ((st = sh->agree(sh->ctx, st, err)) == KPCA_OK && sh->parts > 1)
+        st = same_cut(sh, cut, size, s->file, err);
+    if (st == KPCA_OK && cut) {
+        st = part_passes(s, sh, size, err);
+    } else if (st == KPCA_OK) { /* gzip, LIBSVM, ...: the whole file's passes */
+        st = whole_file(s, sh, err);
     }
     if (st != KPCA_OK) {
         kpca_rowsrc_close(s);

@@ -107,12 +107,13 @@ typedef struct {
  * labels; the counts, the labels' verdict, the class names (in the order
  * they first appear in the file) and the pandas index's verdict are
  * agreed through gather and gatherv, so the source reads what
- * kpca_rowsrc_open reads, bit for bit.  A quoted field holding a line
- * break at a cut is refused (KPCA_EFORMAT, naming the line and the way
- * out).  Cost per process: its part read twice (three times for class
- * names), the file's head, and O(parts) bytes exchanged (plus the
- * names).  Other files are read whole by every process, as
- * kpca_rowsrc_open and kpca_rowsrc_count read them. */
+ * kpca_rowsrc_open reads, bit for bit, with the same first error.  Cost
+ * per process: its part read twice (three times for class names), the
+ * file's head, and O(parts) bytes exchanged (plus the names).  Other
+ * files, and a text file with a quoted field across a cut (no part's
+ * start is then known to be a row's), are read whole by every process, as
+ * kpca_rowsrc_open and kpca_rowsrc_count read them.  KPCA_EUSAGE when the
+ * processes do not see the same file (its kind or size). */
 kpca_status kpca_rowsrc_open_shared(const char *spec, const kpca_read_opts *opts, const kpca_rowsrc_share *sh,
                                     kpca_rowsrc **src, kpca_error *err);
 

@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include "io_fixture.h"
 #include "lib/io/rowsrc.h"
@@ -33,8 +34,8 @@ typedef struct {
     int part;
     const char *spec;
     const kpca_read_opts *opts;
-    kpca_status st;
-    kpca_error err;
+    kpca_status st, open_st; /* the whole run's; the shared open's (agreed) */
+    kpca_error err, open_err;
     size_t n, first, count, dim;
     int parted;
     double *x;
@@ -77,7 +78,6 @@ static kpca_status t_gatherv(void *ctx, const void *mine, size_t bytes, char **a
 {
     proc *p = ctx;
     world *w = p->w;
-    (void)err;
     w->collectives[p->part]++;
     w->from[p->part] = mine;
     w->bytes[p->part] = bytes;
@@ -85,13 +85,17 @@ static kpca_status t_gatherv(void *ctx, const void *mine, size_t bytes, char **a
     size_t total = 0;
     for (int q = 0; q < w->parts; q++)
         total += w->bytes[q];
-    *all = kpca_malloc(total ? total : 1);
-    assert_non_null(*all);
-    for (int q = 0, at = 0; q < w->parts; at += (int)w->bytes[q], q++)
+    *all = kpca_malloc(total ? total : 1); /* as rowshare.c: the room agreed before the copy */
+    kpca_status st = t_agree(ctx, *all == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory") : KPCA_OK, err);
+    for (int q = 0, at = 0; st == KPCA_OK && q < w->parts; at += (int)w->bytes[q], q++)
         memcpy(*all + at, w->from[q], w->bytes[q]);
-    *len = total;
+    *len = st == KPCA_OK ? total : 0;
+    if (st != KPCA_OK) {
+        kpca_free(*all);
+        *all = NULL;
+    }
     pthread_barrier_wait(&w->bar);
-    return KPCA_OK;
+    return st;
 }
 
 /* one process: the shared open, then its own rows from its first */
@@ -101,7 +105,8 @@ static void *run_part(void *arg)
     kpca_rowsrc_share sh = {p->part, p->w->parts, p, t_agree, t_gather, t_gatherv};
     kpca_rowsrc *src = NULL;
     kpca_error_clear(&p->err);
-    p->st = kpca_rowsrc_open_shared(p->spec, p->opts, &sh, &src, &p->err);
+    p->st = p->open_st = kpca_rowsrc_open_shared(p->spec, p->opts, &sh, &src, &p->err);
+    p->open_err = p->err;
     if (p->st != KPCA_OK)
         return NULL;
     const kpca_dataset *info = kpca_rowsrc_info(src);
@@ -310,13 +315,15 @@ static void errors_parts(void **state)
     free(t);
 }
 
-/* a quoted field with line breaks across the middle of the file: one part
- * reads it, several refuse it, naming the line after the break at a cut */
+/* a quoted field with line breaks across the middle of the file: a cut
+ * inside it would misread the rows after it, so every part reads the whole
+ * file instead (not cut), as one process does; a stray quote gives the
+ * whole read's first error */
 static void quoted_break_parts(void **state)
 {
     (void)state;
     char path[256];
-    size_t cap = 10000, at = 0;
+    size_t cap = 20000, at = 0;
     char *t = malloc(cap);
     at += (size_t)snprintf(t + at, cap - at, "a,label\n");
     for (int i = 0; i < 20; i++)
@@ -328,19 +335,77 @@ static void quoted_break_parts(void **state)
     for (int i = 0; i < 20; i++)
         at += (size_t)snprintf(t + at, cap - at, "%d,c%d\n", i, i % 2);
     write_text("parts_quoted.csv", t, path, sizeof path);
-    int parted;
-    parts_read(path, NULL, 1, &parted);
-    for (int parts = 2; parts <= 4; parts++) {
-        world w;
-        proc ps[MAXP];
-        run_parts(path, NULL, parts, &w, ps);
-        for (int q = 0; q < parts; q++) {
-            assert_int_equal(ps[q].st, KPCA_EFORMAT);
-            assert_non_null(strstr(ps[q].err.msg, "a quoted field holds the line break"));
-            assert_msg_names(&ps[q].err, path, 0);
-        }
+    for (int parts = 1; parts <= 4; parts++) {
+        int parted;
+        parts_read(path, NULL, parts, &parted);
+        assert_false(parted);
     }
+    at = 0;
+    at += (size_t)snprintf(t + at, cap - at, "a,b\n");
+    for (int i = 0; i < 400; i++)
+        at += (size_t)snprintf(t + at, cap - at, i == 10 ? "1,2\"x\n" : "%d,%d\n", i, i + 1);
+    write_text("parts_stray.csv", t, path, sizeof path);
+    every_parts(path, NULL);
     free(t);
+}
+
+/* what one part alone cannot know: that its labels, all integers, are
+ * names (another part has a name); that its first row is not the file's */
+static void part_alone_parts(void **state)
+{
+    (void)state;
+    char path[256];
+    size_t cap = 40000, at = 0;
+    char *t = malloc(cap);
+    at += (size_t)snprintf(t + at, cap - at, "x,label\n");
+    for (int i = 0; i < 700; i++)
+        at += (size_t)snprintf(t + at, cap - at, "%d.5,%s\n", i, i < 150 ? "7" : i < 300 ? "8" : i % 50 == 0 ? "7" : "cat");
+    write_text("parts_intnames.csv", t, path, sizeof path);
+    assert_true(every_parts(path, NULL));
+    at = 0;
+    at += (size_t)snprintf(t + at, cap - at, "a,b\n");
+    for (int i = 0; i < 99; i++)
+        at += (size_t)snprintf(t + at, cap - at, i == 49 ? "1,x\n" : "1,2\n");
+    write_text("parts_firstrow.csv", t, path, sizeof path);
+    every_parts(path, NULL);
+    free(t);
+}
+
+/* every allocation failing from the Nth on, in whichever part makes it:
+ * every part returns the same status, KPCA_OK or KPCA_ENOMEM (no part left
+ * waiting in a collective: alarm() ends a hang) */
+static char alloc_path[256];
+
+static kpca_status op_parts(kpca_error *err)
+{
+    world w;
+    proc ps[2];
+    run_parts(alloc_path, NULL, 2, &w, ps);
+    for (int q = 0; q < 2; q++) {
+        free(ps[q].x);
+        free(ps[q].y);
+        for (size_t c = 0; c < ps[q].nnames && c < 64; c++)
+            free(ps[q].names[c]);
+        if (ps[q].open_st != ps[0].open_st || strcmp(ps[q].open_err.msg, ps[0].open_err.msg) != 0)
+            fail_msg("part %d opened with status %d '%s', part 0 with %d '%s'", q, ps[q].open_st, ps[q].open_err.msg,
+                     ps[0].open_st, ps[0].open_err.msg);
+    }
+    /* the reads after the open are each part's own (kpca-mpi agrees after them) */
+    const int q = ps[0].st != KPCA_OK ? 0 : 1;
+    if (err != NULL)
+        *err = ps[q].err;
+    return ps[q].st;
+}
+
+static void alloc_failures_parts(void **state)
+{
+    (void)state;
+    char *t = csv_text(400, 1, "\n", (size_t)-1, NULL);
+    write_text("parts_alloc.csv", t, alloc_path, sizeof alloc_path);
+    free(t);
+    alarm(120);
+    assert_true(tu_fail_loop("two parts of a CSV file with class names", op_parts, 1) > 10);
+    alarm(0);
 }
 
 int main(void)
@@ -350,6 +415,8 @@ int main(void)
         cmocka_unit_test(text_kinds_parts),
         cmocka_unit_test(errors_parts),
         cmocka_unit_test(quoted_break_parts),
+        cmocka_unit_test(part_alone_parts),
+        cmocka_unit_test(alloc_failures_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
