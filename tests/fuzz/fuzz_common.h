@@ -21,6 +21,8 @@
 
 #include "lib/kpca.h"
 
+#include "../unit/io/parts_harness.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The temporary file holding the current input; exits the process (a setup
@@ -136,6 +138,61 @@ static inline void fuzz_rowsrc_same(const char *path, const kpca_read_opts *opts
         abort();
     if (st == KPCA_OK)
         kpca_dataset_free(&ds);
+}
+
+/* The file read as kpca-mpi's ranks read it, by 2, 3 and 5 threads
+ * (kpca_rowsrc_open_shared: a plain text file cut into parts), must read
+ * what one source reads (kpca_rowsrc_open and kpca_rowsrc_count, then
+ * every row): the same status and message on every part, and the same
+ * rows, labels, codes and names, end to end (else abort).  An
+ * out-of-memory of the budget is no finding. */
+static inline void fuzz_parts_same(const char *path, const kpca_read_opts *opts)
+{
+    kpca_error e1;
+    kpca_rowsrc *src = NULL;
+    size_t n = 0, d = 0, got = 0;
+    kpca_status s1 = kpca_rowsrc_open(path, opts, &src, &e1);
+    if (s1 == KPCA_OK)
+        s1 = kpca_rowsrc_count(src, &n, &e1);
+    double *x = NULL;
+    int *y = NULL;
+    if (s1 == KPCA_OK) {
+        d = kpca_rowsrc_dim(src);
+        x = kpca_alloc_array(n ? n : 1, d ? d : 1, sizeof *x);
+        y = kpca_alloc_array(n ? n : 1, 1, sizeof *y);
+        s1 = x == NULL || y == NULL ? KPCA_ENOMEM : kpca_rowsrc_read(src, n, x, y, &got, &e1);
+        if (s1 == KPCA_OK && got != n)
+            abort();
+    }
+    static const int counts[] = {2, 3, 5};
+    for (size_t k = 0; s1 != KPCA_ENOMEM && k < sizeof counts / sizeof counts[0]; k++) {
+        world w;
+        proc ps[MAXP];
+        run_parts(path, opts, counts[k], &w, ps);
+        size_t next = 0;
+        for (int q = 0; q < counts[k]; q++) {
+            const proc *p = &ps[q];
+            if (p->open_st == KPCA_ENOMEM || p->st == KPCA_ENOMEM)
+                break;
+            if (p->st != s1 || (s1 != KPCA_OK && strcmp(p->err.msg, e1.msg) != 0))
+                abort();
+            if (s1 != KPCA_OK)
+                continue;
+            const kpca_dataset *info = kpca_rowsrc_info(src);
+            if (p->n != n || p->dim != d || p->first != next || p->nnames != info->nnames ||
+                memcmp(p->x, x + p->first * d, p->count * d * sizeof *x) != 0 ||
+                memcmp(p->y, y + p->first, p->count * sizeof *y) != 0)
+                abort();
+            for (size_t c = 0; c < info->nnames; c++)
+                if (strcmp(p->names[c], info->names[c]) != 0)
+                    abort();
+            next += p->count;
+        }
+        free_parts(ps, counts[k]);
+    }
+    kpca_free(x);
+    kpca_free(y);
+    kpca_rowsrc_close(src);
 }
 
 /* Reads `path` with the given options (format, header, label column,

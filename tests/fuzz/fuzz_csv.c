@@ -10,7 +10,8 @@
  * Every read is made again by blocks of rows (io/rowsrc.h), which must
  * read what the whole read reads.  Each CSV read is also made in 3 parts, in memory
  * and streamed in short stretches, which must read what one part reads:
- * the same status and message, rows, labels and names (else abort). */
+ * the same status and message, rows, labels and names (else abort); and in
+ * parts as kpca-mpi's ranks read it (fuzz_parts_same). */
 #include "fuzz_common.h"
 
 #include "lib/io/csv.h"
@@ -73,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (runs[r].fmt == KPCA_FMT_CSV)
             same_as_one_part(path, &opts);
         fuzz_rowsrc_same(path, &opts);
+        fuzz_parts_same(path, &opts);
     }
     /* unlabelled data given labels from a file (here: itself) */
     kpca_read_opts opts = {.format = KPCA_FMT_CSV, .header = KPCA_HEADER_NO, .label = "none", .labels = path};

@@ -4,15 +4,17 @@
  * Part p of P is the bytes [cut(p), cut(p + 1)) of the file, cut(p) the
  * first line start at or after byte p S / P (and after the first row);
  * cut(0) is 0 and cut(P) the size S.  A part passes once over its bytes
- * for its line ends, quotes and lines with more than blanks (the line each
- * part starts on, whether a data row comes before it, and whether a cut
- * falls inside a quoted field: then every part reads the whole file), then
- * parses its rows with its reader jumped to its first byte and line
- * (io/csvpart.h, io/dataset.h), so that every row is checked once, by one
- * part, with the line number of the whole file.  What a single pass over
- * the file decides (the row count, the labels' verdict and the class
- * names' order, the pandas index) is agreed from the parts' facts,
- * gathered in file order. */
+ * for its line ends and lines with more than blanks (the line each part
+ * starts on, whether a data row comes before it), then parses its rows
+ * with its reader jumped to its first byte and line (io/csvpart.h,
+ * io/dataset.h), so that every row is checked once, by one part, with the
+ * line number of the whole file.  Whether a cut fell inside a quoted field
+ * is the parser's to say (csv.c's quoting rule has one home): the first
+ * part that fails reads on past its end, and if its rows parse there, the
+ * cut was inside a field and every part reads the whole file.  What a
+ * single pass over the file decides (the row count, the labels' verdict
+ * and the class names' order, the pandas index) is agreed from the parts'
+ * facts, gathered in file order. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -28,8 +30,8 @@
 typedef struct {
     unsigned long long bytes;    /* the part's bytes */
     unsigned long long lines;    /* line ends in the part */
-    unsigned long long quotes;   /* quote characters in the part */
     unsigned long long filled;   /* lines in it, after the first row, with more than blanks */
+    unsigned long long failed;   /* its rows' pass failed */
     unsigned long long rows;     /* its rows */
     unsigned long long index_ok; /* the pandas index's values are integers there */
     kpca_labelmap_seen seen;     /* its labels */
@@ -71,8 +73,8 @@ static kpca_status line_start(int fd, const char *path, unsigned long long size,
     return KPCA_OK;
 }
 
-/* The line ends and quote characters of the bytes [from, to), and the
- * lines at or after byte `first` with more than blanks (csv.c's rule). */
+/* The line ends of the bytes [from, to), and the lines at or after byte
+ * `first` with more than blanks (csv.c's rule). */
 static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to,
                               unsigned long long first, char *buf, part_facts *f, kpca_error *err)
 {
@@ -89,7 +91,6 @@ static kpca_status scan_bytes(int fd, const char *path, unsigned long long from,
                 f->filled += (unsigned long long)filled;
                 filled = 0;
             } else {
-                f->quotes += c == '"';
                 filled |= c != ' ' && c != '\t' && c != '\r' && from + (unsigned long long)i >= first;
             }
         }
@@ -187,13 +188,45 @@ static kpca_status agree_names(kpca_rowsrc *s, const kpca_rowsrc_share *sh, cons
     return KPCA_OK;
 }
 
+/* 1 when the rows from byte `from` (line `line`, after `before` data rows),
+ * read on past the part's end, fail in a row that starts before line
+ * `next` (the next part's first): the part's first error is the file's;
+ * 0 when they do not (the part's end cut a quoted field). */
+static int error_before(kpca_rowsrc *s, int first_part, unsigned long long from, size_t line, size_t before,
+                        size_t next, kpca_status *st, kpca_error *err)
+{
+    csv_win *w = &s->win;
+    kpca_error why;
+    kpca_status rs = first_part ? kpca_rowsrc_reader_open(s, &why) : kpca_csv_win_jump(w, from, line, before, &why);
+    int more = 1;
+    while (rs == KPCA_OK && w->s.line < next && (rs = kpca_csv_win_next(w, &more, &why)) == KPCA_OK && more &&
+           w->R.n > 0)
+        ;
+    if (rs == KPCA_OK || rs == KPCA_ENOMEM || w->s.row_line >= next)
+        return 0;
+    *st = rs; /* the row's error as the whole file's read finds it */
+    if (err != NULL)
+        *err = why;
+    return 1;
+}
+
 /* The whole file's passes on every process, as kpca_rowsrc_open and
- * kpca_rowsrc_count make them (collective). */
-static kpca_status whole_file(kpca_rowsrc *s, const kpca_rowsrc_share *sh, kpca_error *err)
+ * kpca_rowsrc_count make them (collective); after_parts: after a pass over
+ * this process's part, which is undone first. */
+static kpca_status whole_file(kpca_rowsrc *s, const kpca_rowsrc_share *sh, int after_parts, kpca_error *err)
 {
     size_t n;
     kpca_status st = KPCA_OK;
-    if (s->part_open && s->kind == SRC_CSV)
+    if (after_parts && s->kind == SRC_CSV) { /* after a pass over a part: as just opened */
+        kpca_labelmap_free(s->labels);
+        s->labels = NULL;
+        if ((st = kpca_rowsrc_reader_open(s, err)) == KPCA_OK && s->win.R.col != NO_COLUMN &&
+            (s->labels = kpca_labelmap_new()) == NULL)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file);
+        s->index = s->win.R.index;
+        s->at = 0;
+    }
+    if (st == KPCA_OK && s->part_open && s->kind == SRC_CSV)
         st = kpca_rowsrc_csv_passes(s, err);
     if (st == KPCA_OK)
         st = kpca_rowsrc_count(s, &n, err);
@@ -234,7 +267,7 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     int fd = st == KPCA_OK ? open(s->file, O_RDONLY) : -1;
     if (st == KPCA_OK && fd < 0)
         st = kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", s->file, strerror(errno));
-    /* the part's bytes, its line ends and quotes */
+    /* the part's bytes and its line ends */
     const unsigned long long first = csv ? kpca_csv_win_tell(&s->win) : 0;
     unsigned long long from = 0, to = 0;
     if (st == KPCA_OK)
@@ -252,22 +285,14 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
         return st;
     }
     sh->gather(sh->ctx, &mine, sizeof mine, all);
-    /* the line each part starts on; an odd count of quotes before a cut
-     * with text after it: the cut is inside a quoted field */
-    unsigned long long line = 1, quotes = 0, rest = size, myline = 1, filled = 0, filled_before = 0;
-    int inside = 0;
+    /* the line each part starts on (and the next part's) */
+    unsigned long long line = 1, myline = 1, nextline = 1, filled = 0, filled_before = 0;
     for (int p = 0; p < np; p++) {
         myline = p == me ? line : myline;
         filled_before = p == me ? filled : filled_before;
-        quotes += all[p].quotes;
         line += all[p].lines;
+        nextline = p == me ? line : nextline;
         filled += all[p].filled;
-        rest -= all[p].bytes;
-        inside = inside || (csv && rest > 0 && quotes % 2 == 1);
-    }
-    if (inside) { /* only a read from the start knows its rows: every part reads the whole file */
-        kpca_free(all);
-        return whole_file(s, sh, err);
     }
     /* the data rows before the part: whether there are (csv.c's first row rule) */
     const size_t some_before = me > 0 && (filled_before > 0 || s->win.have) ? 1 : 0;
@@ -279,13 +304,31 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
                        err);
     mine.rows = rows;
     mine.index_ok = csv && s->index != NO_COLUMN;
+    mine.failed = st != KPCA_OK;
     if (csv && s->labels != NULL)
         kpca_labelmap_seen_get(s->labels, &mine.seen);
+    /* the first failing part's error is the file's first, unless its part
+     * ends inside a quoted field (csv.c's quotes: no part knows by itself
+     * whether it starts inside one); then every part reads the whole file */
+    sh->gather(sh->ctx, &mine, sizeof mine, all);
+    int f = 0;
+    while (f < np && !all[f].failed)
+        f++;
+    if (f < np && csv && all[f].bytes > 0) { /* (every part knows f; f's verdict is sent to all) */
+        int inside = f == me && st != KPCA_ENOMEM && to < size &&
+                     !error_before(s, me == 0, from, (size_t)myline, some_before, (size_t)nextline, &st, err);
+        if (f == me)
+            mine.failed = (unsigned long long)inside;
+        sh->gather(sh->ctx, &mine, sizeof mine, all);
+        if (all[f].failed) { /* f's end is inside a quoted field */
+            kpca_free(all);
+            return whole_file(s, sh, 1, err);
+        }
+    }
     if ((st = sh->agree(sh->ctx, st, err)) != KPCA_OK) {
         kpca_free(all);
         return st;
     }
-    sh->gather(sh->ctx, &mine, sizeof mine, all);
     size_t n = 0, before = 0;
     int index_ok = 1;
     for (int p = 0; p < np; p++) {
@@ -358,7 +401,7 @@ kpca_status kpca_rowsrc_open_shared(const char *spec, const kpca_read_opts *opts
     if (st == KPCA_OK && cut) {
         st = part_passes(s, sh, size, err);
     } else if (st == KPCA_OK) { /* gzip, LIBSVM, ...: the whole file's passes */
-        st = whole_file(s, sh, err);
+        st = whole_file(s, sh, 0, err);
     }
     if (st != KPCA_OK) {
         kpca_rowsrc_close(s);
