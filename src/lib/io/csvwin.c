@@ -28,19 +28,30 @@ void kpca_csv_win_close(csv_win *w)
 }
 
 /* The end of the last whole row in [from, len): after the last line end
- * outside quotes (quotes counted from `from`, a row's start); the whole
- * text at the end of the file. */
+ * outside quoted fields, read from `from` (a row's start) by csv.c's rule:
+ * a quote opens a field only at the field's start (after the delimiter, a
+ * line end, or in whitespace text blanks), "" inside one is a quote, and
+ * any other quote is text; the whole text at the end of the file. */
 static size_t csvwin_cut(const csv_win *w, size_t from)
 {
     if (w->eof)
         return w->len;
+    const char d = w->s.delim ? w->s.delim : ',';
     size_t cut = from;
-    int quoted = 0;
+    int quoted = 0, start = 1;
     for (size_t i = from; i < w->len; i++) {
-        if (w->buf[i] == '"')
-            quoted = !quoted;
-        else if (w->buf[i] == '\n' && !quoted)
+        const char c = w->buf[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < w->len && w->buf[i + 1] == '"')
+                i++;
+            else if (c == '"')
+                quoted = 0;
+        } else if (c == '"' && start) {
+            quoted = 1;
+        } else if (c == '\n') {
             cut = i + 1;
+        }
+        start = !quoted && (c == '\n' || c == d || (d == ' ' && (c == ' ' || c == '\t' || c == '\r')));
     }
     return cut;
 }
@@ -112,6 +123,7 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
     if (delim == 0)
         delim = kpca_csv_delim(w->buf, w->len, mark);
+    w->s.delim = delim ? delim : ','; /* (the rows' cut needs it) */
     /* the first row whole */
     size_t cut;
     while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, 1, err)) == KPCA_OK)

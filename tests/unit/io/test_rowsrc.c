@@ -182,6 +182,16 @@ static void test_large(void **state)
         fprintf(f, i == 99000 ? "%d,x%d,%d\n" : "%d,%d,%d\n", i, -i, i % 5);
     fclose(f);
     same_as_read("tests/out/rs_bad_late.csv", NULL, 4096, 0);
+    /* a quote inside an unquoted label (5"3, no quoted field: csv.c opens
+     * one at a field's start only), then a quoted label with a line break
+     * in the first window: a count of quotes would cut the window there */
+    f = fopen("tests/out/rs_literal_quote.csv", "wb");
+    assert_non_null(f);
+    fprintf(f, "a,label\n");
+    for (int i = 0; i < 60000; i++)
+        fprintf(f, i == 0 ? "%d,5\"3\n" : i == 20000 ? "%d,\"two\nlines\"\n" : "%d.125,class %d\n", i, i % 3);
+    fclose(f);
+    every_block("tests/out/rs_literal_quote.csv", NULL);
     /* whitespace text, labels decided on the first 10000 rows */
     f = fopen("tests/out/rs_big.txt", "wb");
     assert_non_null(f);
