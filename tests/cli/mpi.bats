@@ -480,4 +480,13 @@ parts_csv() {
     run --separate-stderr mpi 3 transform -q "$TMP/one.h5" "$TMP/quoted.csv" -o "$OUT/z.csv"
     assert_status 0
     cmp "$TMP/one.csv" "$OUT/z.csv" || fail "a quoted line break: features on 3 ranks differ"
+    # ranks that see different files stop, naming both sizes, before any cut
+    rm -f "$OUT/z.csv"
+    head -n 2000 "$TMP/parts.csv" >"$TMP/short.csv"
+    run --separate-stderr mpirun_t -n 1 "$KPCA_MPI" transform -q "$TMP/m.h5" "$TMP/parts.csv" -o "$OUT/z.csv" \
+        : -n 1 "$KPCA_MPI" transform -q "$TMP/m.h5" "$TMP/short.csv" -o "$OUT/z.csv"
+    assert_status 2
+    assert_stderr_contains "is not the same file for every process (process 1 reads it in parts, of" \
+        "give every process the same DATA"
+    assert_no_output "$OUT/z.csv"
 }
