@@ -174,6 +174,10 @@ extern const kpca_nys_comm *cli_nys_comm;
  * (io/rowsrc.h: kpca_rowsrc_open_shared; src/mpi/): the Nyström fit's and
  * transform's DATA, a text file cut into one part a rank; NULL otherwise. */
 extern const kpca_rowsrc_share *cli_rowsrc_share;
+/* Opens DATA's row source: with cli_rowsrc_share, collectively, a text
+ * file cut into one part a rank (kpca_rowsrc_open_shared, counted on
+ * return); else kpca_rowsrc_open. */
+kpca_status cli_rowsrc_open(const char *spec, const kpca_read_opts *ro, kpca_rowsrc **src, kpca_error *err);
 
 /* How fit's rows are drawn from a file's n rows (--subset, --sample):
  * FIRST the first m (all of them when m = n), RANDOM kpca_subset_indices,

@@ -26,9 +26,7 @@ int cli_model_rows_open(const char *model_path, const char *data_path, const cli
         return r;
     kpca_error err;
     kpca_progress("read", 0, 1);
-    kpca_status st = cli_rowsrc_share != NULL
-                         ? kpca_rowsrc_open_shared(data_path, &ro, cli_rowsrc_share, &mr->src, &err)
-                         : kpca_rowsrc_open(data_path, &ro, &mr->src, &err);
+    kpca_status st = cli_rowsrc_open(data_path, &ro, &mr->src, &err);
     if (st == KPCA_OK)
         st = kpca_rowsrc_count(mr->src, &mr->n, &err);
     if (st != KPCA_OK) {

@@ -70,6 +70,12 @@ static kpca_status rows_read(void *ctx, size_t max, double *x, int *y, size_t *g
     return KPCA_OK;
 }
 
+kpca_status cli_rowsrc_open(const char *spec, const kpca_read_opts *ro, kpca_rowsrc **src, kpca_error *err)
+{
+    return cli_rowsrc_share != NULL ? kpca_rowsrc_open_shared(spec, ro, cli_rowsrc_share, src, err)
+                                    : kpca_rowsrc_open(spec, ro, src, err);
+}
+
 int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r)
 {
     kpca_read_opts ro;
@@ -80,8 +86,7 @@ int cli_rows_open(const char *spec, const cli_input *in, cli_rows *r)
     kpca_error err;
     kpca_rowsrc *src;
     kpca_progress("read", 0, 1);
-    kpca_status st = cli_rowsrc_share != NULL ? kpca_rowsrc_open_shared(spec, &ro, cli_rowsrc_share, &src, &err)
-                                              : kpca_rowsrc_open(spec, &ro, &src, &err);
+    kpca_status st = cli_rowsrc_open(spec, &ro, &src, &err);
     if (st != KPCA_OK)
         return cli_fail_input(&err, spec);
     return cli_rows_adopt(spec, in, src, r);

@@ -199,6 +199,13 @@ static size_t fit_rows_before(const size_t *idx, size_t m, size_t row)
     return lo;
 }
 
+/* the processes with this one's fit rows: those of its part of a text
+ * file cut into parts, else comm's rule */
+static const kpca_nys_comm *fit_comm(const cli_fit_rows *fr, const kpca_nys_comm *comm)
+{
+    return comm != NULL && fr->ranged ? &fr->comm : comm;
+}
+
 void cli_fit_rows_select(cli_fit_rows *fr, size_t *idx, size_t m, const kpca_kernel *kernel)
 {
     kpca_free(fr->idx);
@@ -238,8 +245,7 @@ int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *c
     fr->hi = fr->mean + 3 * dim;
     double *m2 = fr->mean + 4 * dim;
     kpca_error err;
-    comm = comm != NULL && fr->ranged ? &fr->comm : comm;
-    if (column_pass(&fr->rows.feed, comm, fr->mean, m2, fr->lo, fr->hi, &err) != KPCA_OK)
+    if (column_pass(&fr->rows.feed, fit_comm(fr, comm), fr->mean, m2, fr->lo, fr->hi, &err) != KPCA_OK)
         return cli_fail(&err);
     const double n = (double)fr->m;
     double total = 0.0; /* the rows' total variance as the fit sees them */
@@ -266,8 +272,7 @@ int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *c
 int cli_fit_rows_run(cli_fit_rows *fr, const kpca_fit_params *p, kpca_model *model, kpca_fit_info *info)
 {
     kpca_error err;
-    kpca_status st = kpca_nystrom_fit_rows(&fr->rows.feed, p, fr->ranged ? &fr->comm : cli_nys_comm, model,
-                                           info, &err);
+    kpca_status st = kpca_nystrom_fit_rows(&fr->rows.feed, p, fit_comm(fr, cli_nys_comm), model, info, &err);
     return st == KPCA_OK ? 0 : cli_fail(&err);
 }
 

@@ -102,7 +102,7 @@ static int next_row(csv_state *s, kpca_error *err)
         size_t line = s->line;
         char *field = q;
         char c;
-        if (q < s->end && *q == '"') {
+        if (q < s->end && *q == '"') { /* (csvwin.c's csvwin_cut scans by this rule: keep them one) */
             char *w = q, *r = q + 1;
             for (;;) {
                 if (r >= s->end) {

@@ -153,8 +153,7 @@ static kpca_status part_pass(kpca_rowsrc *s, int first_part, unsigned long long 
 /* Every part's class names, in file order, numbered in the order they first
  * appear: the labels' map of the whole file (replacing s->labels); st: this
  * process's pass. */
-static kpca_status agree_names(kpca_rowsrc *s, const kpca_rowsrc_share *sh, const part_facts *all, kpca_status st,
-                               kpca_error *err)
+static kpca_status agree_names(kpca_rowsrc *s, const kpca_rowsrc_share *sh, kpca_status st, kpca_error *err)
 {
     size_t nn = 0, bytes = 0;
     char **names = st == KPCA_OK ? kpca_labelmap_names(s->labels, &nn) : NULL;
@@ -174,8 +173,11 @@ static kpca_status agree_names(kpca_rowsrc *s, const kpca_rowsrc_share *sh, cons
     kpca_labelmap *m = st == KPCA_OK ? kpca_labelmap_new() : NULL;
     if (st == KPCA_OK && m == NULL)
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the class names of '%s'", s->file);
-    for (int p = 0; st == KPCA_OK && p < sh->parts; p++)
-        kpca_labelmap_seen_add(m, &all[p].seen);
+    kpca_labelmap_seen seen; /* the whole file's verdict, which the part's map holds */
+    if (st == KPCA_OK) {
+        kpca_labelmap_seen_get(s->labels, &seen);
+        kpca_labelmap_seen_add(m, &seen);
+    }
     for (size_t at = 0; st == KPCA_OK && at < bytes; at += strlen(every + at) + 1)
         st = kpca_labelmap_name(m, s->file, every + at, err);
     kpca_free(every);
@@ -341,21 +343,23 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
         s->index = index_ok ? index : NO_COLUMN;
         if (n == 0)
             st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", s->file);
-        if (st == KPCA_OK && s->labels != NULL) { /* the verdict of the whole file's labels */
+        if (st == KPCA_OK && s->labels != NULL) {
+            /* the whole file's first pass: every part's, in file order, in
+             * a map of its own that the part's names then go into (names,
+             * though this part's labels may all look like numbers) */
             kpca_labelmap *v = kpca_labelmap_new();
             for (int p = 0; v != NULL && p < np; p++)
                 kpca_labelmap_seen_add(v, &all[p].seen);
+            kpca_labelmap_free(s->labels);
+            s->labels = v;
             st = v == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->file)
                            : kpca_labelmap_verdict(v, s->file, s->win.R.col + 1, &names, err);
-            kpca_labelmap_free(v);
         }
         /* the verdict is every part's (from the same facts), its memory not */
         if ((st = sh->agree(sh->ctx, st, err)) == KPCA_OK && names) { /* the class names, numbered in the whole file's order */
             size_t again = 0;
-            for (int p = 0; p < np; p++) /* names, though this part's labels all look like numbers */
-                kpca_labelmap_seen_add(s->labels, &all[p].seen);
             st = part_pass(s, me == 0, from, to, (size_t)myline, some_before, kpca_rowsrc_name_window, &again, err);
-            st = agree_names(s, sh, all, st, err);
+            st = agree_names(s, sh, st, err);
         }
         if (st == KPCA_OK)
             st = kpca_rowsrc_csv_describe(s, names, err);

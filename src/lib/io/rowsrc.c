@@ -20,7 +20,7 @@
 /* ---- the source ------------------------------------------------------------ */
 
 /* The stream's name in place of its spool's path in err's message */
-kpca_status kpca_rowsrc_renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err)
+static kpca_status renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err)
 {
     if (st != KPCA_OK && err != NULL && s->spool.path != NULL && s->spool.name != NULL) {
         char msg[KPCA_ERRMSG_MAX];
@@ -360,7 +360,7 @@ kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, in
         }
     }
     if (st != KPCA_OK) {
-        kpca_rowsrc_renamed(s, st, err);
+        renamed(s, st, err);
         kpca_rowsrc_close(s);
         return st;
     }
@@ -410,7 +410,7 @@ kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err)
         kpca_free(c->scratch);
         kpca_free(c);
         if (st != KPCA_OK)
-            return kpca_rowsrc_renamed(src, st, err);
+            return renamed(src, st, err);
     }
     *n = src->info.n;
     return KPCA_OK;
@@ -425,7 +425,7 @@ kpca_status kpca_rowsrc_read(kpca_rowsrc *src, size_t max, double *x, int *y, si
     if (st == KPCA_OK && y != NULL && src->extra != NULL)
         memcpy(y, src->extra + src->at, *got * sizeof *y);
     if (st != KPCA_OK) {
-        kpca_rowsrc_renamed(src, st, err);
+        renamed(src, st, err);
         src->failed = st;
         snprintf(src->msg, sizeof src->msg, "%s", err != NULL ? err->msg : "");
         *got = 0;
@@ -452,10 +452,10 @@ kpca_status kpca_rowsrc_seek(kpca_rowsrc *src, size_t row, kpca_error *err)
     }
     if (src->parted && row >= src->mark_row && (src->at < src->mark_row || row < src->at)) {
         if ((st = kpca_rowsrc_to_mark(src, err)) != KPCA_OK) /* from the part's start */
-            return kpca_rowsrc_renamed(src, st, err);
+            return renamed(src, st, err);
     } else if (row < src->at) { /* from the start again */
         if ((st = kpca_rowsrc_reader_open(src, err)) != KPCA_OK)
-            return kpca_rowsrc_renamed(src, st, err);
+            return renamed(src, st, err);
         src->at = 0;
     }
     int ended;
@@ -465,7 +465,7 @@ kpca_status kpca_rowsrc_seek(kpca_rowsrc *src, size_t row, kpca_error *err)
         src->counted = 1;
         st = kpca_fail(err, KPCA_EUSAGE, "row %zu is beyond the %zu rows of the data", row, src->at);
     }
-    return kpca_rowsrc_renamed(src, st, err);
+    return renamed(src, st, err);
 }
 
 size_t kpca_rowsrc_tell(const kpca_rowsrc *src)

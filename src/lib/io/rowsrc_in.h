@@ -47,8 +47,6 @@ struct kpca_rowsrc {
 
 /* In rowsrc.c. */
 
-/* err's message with the stream's name in place of its spool's path */
-kpca_status kpca_rowsrc_renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err);
 /* A CSV window's rows seen by the first pass (labels, the pandas index),
  * and named by the second. */
 kpca_status kpca_rowsrc_see_window(kpca_rowsrc *s, csv_win *w, kpca_error *err);
