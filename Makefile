@@ -16,10 +16,10 @@ ifeq ($(BLAS),openblas)
 BLAS_PKGS := openblas
 else ifeq ($(BLAS),reference)
 BLAS_PKGS := blas-netlib lapack-netlib
-REFBLAS_DIRS := $(addprefix $(shell pkg-config --variable=libdir blas-netlib)/,blas lapack)
+REFBLAS_DIRS := $(addprefix $(shell pkg-config --variable=libdir blas-netlib 2>/dev/null)/,blas lapack)
 BLAS_CPPFLAGS := -I$(BUILD)/include
 BLAS_LIBS := $(REFBLAS_DIRS:%=-L%) $(REFBLAS_DIRS:%=-Wl,-rpath,%) \
-             -Wl,--push-state,--no-as-needed $(shell pkg-config --libs $(BLAS_PKGS)) -Wl,--pop-state
+             -Wl,--push-state,--no-as-needed $(shell pkg-config --libs $(BLAS_PKGS) 2>/dev/null) -Wl,--pop-state
 BLAS_HEADER := $(BUILD)/include/cblas.h
 else
 $(error BLAS=$(BLAS): openblas or reference)
@@ -29,12 +29,17 @@ WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmis
 OPT      ?= -O2 -g
 # pkg-config lists the system directory -I/usr/include/<triplet>, which breaks
 # glibc's header order when given with -I: drop it (it is searched anyway).
-PKG_CFLAGS := $(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(PKGS)))
+# These queries run when make reads this file, before `make deps` has had a
+# chance to install the compiler, pkg-config or the libraries on a bare
+# Debian: they are silent then, and the build stops at build-deps (below)
+# with the fix, not with a compiler error.
+TRIPLET    := $(shell $(CC) -dumpmachine 2>/dev/null)
+PKG_CFLAGS := $(filter-out -I/usr/include/$(TRIPLET),$(shell pkg-config --cflags $(PKGS) 2>/dev/null))
 CPPFLAGS += -D_XOPEN_SOURCE=700 -Isrc -Isrc/lib $(BLAS_CPPFLAGS) $(PKG_CFLAGS)
 # header dependencies from the compiler: build/**/*.d, included below
 DEPFLAGS  = -MMD -MP
 CFLAGS   += $(WARN) $(OPT)
-LDLIBS   += $(BLAS_LIBS) $(shell pkg-config --libs $(PKGS)) -lsvm -llinear -llbfgs -lm -lpthread
+LDLIBS   += $(BLAS_LIBS) $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsvm -llinear -llbfgs -lm -lpthread
 PREFIX   ?= /usr/local
 
 # src/lib/<layer>/: support < io < core < {ext, classify} (src/lib/kpca.h)
@@ -47,11 +52,13 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+
+.PHONY: build-deps check-kernels
 .PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
-$(BUILD)/%.o: %.c | $(BLAS_HEADER)
+$(BUILD)/%.o: %.c | $(BLAS_HEADER) build-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -138,7 +145,16 @@ script-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data mpi-if-available
 # then re-enter make, so that pkg-config sees the freshly installed libraries.
 check: deps
 	$(MAKE) test
+	$(MAKE) check-kernels
 	$(MAKE) asan
+
+# The tests that compare computed numbers with a stored file or constant,
+# again under a second BLAS: OpenBLAS's Haswell kernels where this machine
+# runs SkylakeX or Cooperlake, SkylakeX where it runs Haswell on a CPU with
+# AVX-512, else the reference BLAS (tests/check-kernels.sh; docs/hacking.md)
+check-kernels: $(BUILD)/kpca data $(UNIT_BIN)
+	@$(MAKE) --no-print-directory BLAS=reference BUILD=$(REFBLAS_BUILD) $(REFBLAS_BUILD)/kpca >/dev/null
+	@$(TEST_ENV) sh tests/check-kernels.sh "$(BLAS_CORE)" $(abspath $(BUILD)/kpca) $(abspath $(REFBLAS_BUILD)/kpca) $(UNIT_BIN)
 
 # GRID_FLAGS=--force recomputes every cached step (models, features, cells).
 # The paper's whole table (--full: d = 1..7, 32..2048 components) runs first;
@@ -210,6 +226,13 @@ test: all unit unit-refblas fuzz-replay $(BENCH_BIN) cli-test script-test
 
 deps:
 	@sh scripts/install-deps.sh
+
+# Before the first object: the compiler and the libraries are there, or the
+# build stops here with the fix (a bare Debian before `make deps`).
+build-deps:
+	@command -v $(CC) >/dev/null 2>&1 || { echo "make: no C compiler ($(CC)): 'make deps' installs the Debian packages kpca builds with (or run 'make check' or 'make experiment', which do)" >&2; exit 1; }
+	@command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) 2>/dev/null || { \
+	    echo "make: missing libraries ($(PKGS), as pkg-config names them): 'make deps' installs the Debian packages kpca builds with (or run 'make check' or 'make experiment', which do)" >&2; exit 1; }
 
 # ASan + UBSan over the whole suite.  Impossible allocations return NULL as
 # malloc does outside ASan, and leaks made inside libhdf5 on damaged files are
@@ -289,7 +312,8 @@ clean:
 help:
 	@echo "make            build build/kpca (and ./kpca) and copy USPS into data/"
 	@echo "make data       copy (or download) USPS into data/"
-	@echo "make check      build and run every test (unit, fuzz corpus, CLI), then again under ASan + UBSan"
+	@echo "make check      build and run every test (unit, fuzz corpus, CLI), those that compare numbers under a second BLAS kernel, then all under ASan + UBSan"
+	@echo "make check-kernels the tests that compare numbers with stored ones, under a second BLAS kernel (tests/check-kernels.sh)"
 	@echo "make test       every test once, without the sanitizers; lists the skipped ones and why"
 	@echo "make unit       the cmocka unit tests (tests/unit/)"
 	@echo "make experiment the paper grid, its whole Table 1, the LDA grid and the claims (results/)"
@@ -339,7 +363,7 @@ MPI_SRC   := $(wildcard src/mpi/*.c)
 MPI_OBJ   := $(MPI_SRC:%.c=$(BUILD)/%.o)
 # pkg-config is asked in the recipes only, so that kpca builds without MPI
 # (-isystem: ELPA's headers declare functions without prototypes)
-MPI_CFLAGS = $(patsubst -I%,-isystem %,$(filter-out -I/usr/include/$(shell $(CC) -dumpmachine),$(shell pkg-config --cflags $(MPI_PKGS))))
+MPI_CFLAGS = $(patsubst -I%,-isystem %,$(filter-out -I/usr/include/$(TRIPLET),$(shell pkg-config --cflags $(MPI_PKGS))))
 MPI_LIBS   = $(shell pkg-config --libs $(MPI_PKGS))
 
 .PHONY: mpi mpi-if-available distributed

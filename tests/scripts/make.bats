@@ -2,16 +2,18 @@
 # make.bats - the Makefile against its own `make help`: every target the help
 # names has a rule, and every .PHONY target is either in the help or one of
 # the internal ones below; the skip summary of `make test`
-# (tests/bats-skips.sh); and tests/cli/mpi.bats failing, not skipping, under
-# CI=true when kpca-mpi is missing.
+# (tests/bats-skips.sh); tests/cli/mpi.bats failing, not skipping, under
+# CI=true when kpca-mpi is missing; and make on a bare Debian, before
+# `make deps`: no error while make reads the Makefile, one line with the fix.
 
 load ../helper
 
 # The phony targets `make help` does not list: `all` is the bare `make`;
 # help and FORCE (a prerequisite that forces a rebuild) are plumbing;
 # cli-test, script-test and fuzz-replay are the parts of `make test`; and
-# mpi-if-available is a step of cli-test and bench.
-INTERNAL="all help FORCE cli-test script-test fuzz-replay mpi-if-available"
+# mpi-if-available is a step of cli-test and bench; build-deps is the check
+# before the first object that the compiler and libraries are there.
+INTERNAL="all help FORCE cli-test script-test fuzz-replay mpi-if-available build-deps"
 
 # mk ARGS...: make ARGS in the repository root, free of the flags and
 # variables of a make this test runs under (make test, make asan)
@@ -136,4 +138,32 @@ without_rule() {
     grep -q 'bats --report-formatter tap --output build/bats/scripts tests/scripts' <<<"$output" || fail "script-test writes no report"
     grep -q 'tests/bats-skips.sh build/bats/cli/report.tap build/bats/scripts/report.tap' <<<"$output" ||
         fail "make test prints no skip summary"
+}
+
+# bare_path DIR: DIR filled with links to every program of /usr/bin and /bin
+# but pkg-config and the C compilers: the PATH of a Debian before make deps
+bare_path() {
+    local f b
+    mkdir -p "$1"
+    for f in /usr/bin/* /bin/*; do
+        b=${f##*/}
+        case $b in pkg-config | pkgconf | *-pkg-config | cc | gcc | gcc-* | *-gcc | *-gcc-* | c99 | c89 | clang*) continue ;; esac
+        [ -e "$1/$b" ] || ln -s "$f" "$1/$b"
+    done
+}
+
+@test "make before make deps (no compiler, no pkg-config): nothing while make reads the Makefile, then the fix" {
+    bare_path "$TMP/bin"
+    # no compiler: make's own parse-time queries say nothing
+    run --separate-stderr env PATH="$TMP/bin" MAKEFLAGS= MAKELEVEL= make -C "$REPO" BUILD="$TMP/b1" "$TMP/b1/kpca"
+    assert_failure
+    [[ "$stderr" != *"No such file or directory"* ]] || fail "make printed: $stderr"
+    assert_stderr_contains "make: no C compiler (cc): 'make deps' installs the Debian packages"
+    # a compiler but no pkg-config: the libraries are named, with the fix
+    ln -s "$(command -v gcc)" "$TMP/bin/gcc"
+    run --separate-stderr env PATH="$TMP/bin" MAKEFLAGS= MAKELEVEL= make -C "$REPO" BUILD="$TMP/b2" CC=gcc "$TMP/b2/kpca"
+    assert_failure
+    [[ "$stderr" != *"No such file or directory"* ]] || fail "make printed: $stderr"
+    assert_stderr_contains "make: missing libraries (openblas lapacke hdf5 zlib, as pkg-config names them): 'make deps' installs"
+    [ ! -e "$TMP/b1/kpca" ] && [ ! -e "$TMP/b2/kpca" ] || fail "a kpca was built"
 }
