@@ -5,6 +5,8 @@
  *   support/   errors, memory budget, random numbers, clock, progress, BLAS threads,
  *              the precision of the heavy products
  *   file/      atomic outputs, clobber checks, input names, HDF5 helpers
+ *   text/      what turns the bytes of a text file into rows of numbers: the
+ *              number parser
  *   io/        dataset readers, feature files
  *   core/      kernels, Gram products, centring, eigensolvers, approximate solvers,
  *              the model, its file and projection, image smoothing, standardisation

@@ -9,7 +9,7 @@
 
 #include "io/csvpart.h"
 #include "io/labels.h"
-#include "io/textnum.h"
+#include "text/textnum.h"
 #include "support/mem.h"
 #include "support/parts.h"
 

@@ -1,6 +1,6 @@
 /* csvpart.c - the CSV read in parts, one thread each (see csvpart.h). */
 #include "io/csvpart.h"
-#include "io/textnum.h"
+#include "text/textnum.h"
 
 #include <fcntl.h>
 #include <pthread.h>

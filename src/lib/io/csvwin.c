@@ -7,7 +7,7 @@
 #include <zlib.h>
 
 #include "io/csvpart.h"
-#include "io/textnum.h"
+#include "text/textnum.h"
 #include "support/mem.h"
 
 /* the bytes of delimited text parsed at a time (a window grows to hold a

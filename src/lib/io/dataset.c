@@ -15,7 +15,7 @@
 #include "io/labels.h"
 #include "io/npy.h"
 #include "io/sniff.h"
-#include "io/textnum.h"
+#include "text/textnum.h"
 #include "support/mem.h"
 #include "support/names.h"
 #include "support/rng.h"

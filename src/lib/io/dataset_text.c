@@ -10,7 +10,7 @@
 
 #include "io/dataset.h"
 #include "io/labels.h"
-#include "io/textnum.h"
+#include "text/textnum.h"
 #include "support/mem.h"
 
 /* A line reader over a gzFile (which also reads plain files).  It reads

@@ -14,7 +14,7 @@
 #include <zlib.h>
 
 #include "io/npy.h"
-#include "io/textnum.h"
+#include "text/textnum.h"
 #include "support/mem.h"
 #include "support/parts.h"
 

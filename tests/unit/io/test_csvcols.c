@@ -9,7 +9,7 @@
 
 #include "lib/io/csv.h"
 #include "lib/io/csvpart.h"
-#include "lib/io/textnum.h"
+#include "lib/text/textnum.h"
 
 static const char *put(const char *name, const char *text)
 {

@@ -1,5 +1,5 @@
 /* textnum.c - the number parser of the text readers. */
-#include "io/textnum.h"
+#include "text/textnum.h"
 
 #include <errno.h>
 #include <math.h>
