@@ -6,7 +6,7 @@
  *              the precision of the heavy products
  *   file/      atomic outputs, clobber checks, input names, HDF5 helpers
  *   text/      what turns the bytes of a text file into rows of numbers: the
- *              number parser
+ *              number parser, the quoting rule of delimited text (csvtok)
  *   io/        dataset readers, feature files
  *   core/      kernels, Gram products, centring, eigensolvers, approximate solvers,
  *              the model, its file and projection, image smoothing, standardisation

@@ -9,48 +9,10 @@
 
 #include "io/csvpart.h"
 #include "io/labels.h"
+#include "text/csvtok.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 #include "support/parts.h"
-
-
-char kpca_csv_sniff(const char *text, size_t len, char mark)
-{
-    static const char cand[3] = {',', ';', '\t'};
-    const int from = mark == ',' ? 1 : 0; /* a decimal comma separates no fields */
-    size_t first[3] = {0, 0, 0}, count[3] = {0, 0, 0};
-    int consistent[3] = {1, 1, 1}, lines = 0, quoted = 0;
-    for (size_t i = 0; i < len && lines < 10; i++) {
-        char c = text[i];
-        if (c == '"')
-            quoted = !quoted;
-        for (int k = 0; k < 3 && !quoted; k++)
-            count[k] += c == cand[k];
-        if (c == '\n' && !quoted) {
-            int blank = count[0] + count[1] + count[2] == 0 && (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r');
-            if (blank)
-                continue;
-            for (int k = 0; k < 3; k++) {
-                if (lines == 0)
-                    first[k] = count[k];
-                else if (count[k] != first[k])
-                    consistent[k] = 0;
-                count[k] = 0;
-            }
-            lines++;
-        }
-    }
-    if (lines == 0) /* one line, unterminated */
-        memcpy(first, count, sizeof first);
-    for (int k = from; k < 3; k++)
-        if (consistent[k] && first[k] > 0)
-            return cand[k];
-    int best = -1;
-    for (int k = from; k < 3; k++)
-        if (first[k] > 0 && (best < 0 || first[k] > first[best]))
-            best = k;
-    return best < 0 ? 0 : cand[best];
-}
 
 
 static int csv_blank(char c)
@@ -102,27 +64,22 @@ static int next_row(csv_state *s, kpca_error *err)
         size_t line = s->line;
         char *field = q;
         char c;
-        if (q < s->end && *q == '"') { /* (csvwin.c's csvwin_cut scans by this rule: keep them one) */
+        if (q < s->end && *q == '"') { /* a quoted field (text/csvtok.h) */
+            const char *close = kpca_csvtok_close(q, s->end);
+            if (close == NULL) {
+                s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: a quoted field is not closed", s->path,
+                          line, s->nf + 1);
+                return -1;
+            }
             char *w = q, *r = q + 1;
-            for (;;) {
-                if (r >= s->end) {
-                    s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: a quoted field is not closed", s->path,
-                              line, s->nf + 1);
-                    return -1;
-                }
-                if (*r == '"') {
-                    if (r + 1 < s->end && r[1] == '"') {
-                        *w++ = '"';
-                        r += 2;
-                        continue;
-                    }
+            while (r < close) { /* the text, "" as one quote, in place */
+                if (*r == '"')
                     r++;
-                    break;
-                }
-                if (*r == '\n')
+                else if (*r == '\n')
                     s->line++;
                 *w++ = *r++;
             }
+            r++;
             /* blanks up to the delimiter; in whitespace text the blank is
              * the delimiter, and the run is skipped below */
             while (s->delim != ' ' && r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
@@ -596,40 +553,6 @@ void kpca_csv_rows_free(csv_rows *R)
     kpca_free(R->labtok);
     kpca_free(R->labline);
     memset(R, 0, sizeof *R);
-}
-
-/* 1 when the first non-blank line of text has a blank-separated token
- * with a comma that is no decimal-comma number ("a,b", "1,2,3"): commas
- * there separate fields */
-static int comma_fields(const char *text, size_t len)
-{
-    const char *p = text + kpca_text_bom(text, len), *end = text + len;
-    while (p < end && (csv_blank(*p) || *p == '\n'))
-        p++;
-    while (p < end && *p != '\n') {
-        while (p < end && csv_blank(*p))
-            p++;
-        char tok[64];
-        size_t n = 0;
-        int comma = 0;
-        for (; p < end && *p != '\n' && !csv_blank(*p); p++) {
-            comma |= *p == ',';
-            if (n < sizeof tok - 1)
-                tok[n++] = *p;
-        }
-        tok[n] = '\0';
-        if (comma && !kpca_text_decimal_comma(tok, '\0'))
-            return 1;
-    }
-    return 0;
-}
-
-char kpca_csv_delim(const char *text, size_t len, char mark)
-{
-    char delim = kpca_csv_sniff(text, len < 65536 ? len : 65536, mark);
-    if (delim == 0 && mark == ',') /* decimal commas, no ';' or tab: blanks between the values */
-        delim = comma_fields(text, len) ? ',' : ' ';
-    return delim;
 }
 
 kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_opts *opts, size_t parts,

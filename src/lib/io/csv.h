@@ -17,13 +17,6 @@
 
 #include "io/dataset.h"
 
-/* The delimiter of delimited text from its first bytes: the one of ',',
- * ';', tab found the same number of times (>= 1) on each of the first
- * lines (quoted parts skipped), preferred in that order; else the one
- * found most on the first line; else 0.  With mark ',' (decimal commas)
- * only ';' and tab.  O(len). */
-char kpca_csv_sniff(const char *text, size_t len, char mark);
-
 /* Reads path into *ds.  delim: ',', ';', '\t', ' ' (runs of blanks), or 0
  * to sniff (',' when nothing is found: one column).  opts (may be NULL)
  * gives the header rule, the label column and the expected dimension.  A

@@ -1,5 +1,6 @@
 /* csvpart.c - the CSV read in parts, one thread each (see csvpart.h). */
 #include "io/csvpart.h"
+#include "text/csvtok.h"
 #include "text/textnum.h"
 
 #include <fcntl.h>

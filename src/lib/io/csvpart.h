@@ -70,12 +70,6 @@ kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char 
 
 /* In csv.c. */
 
-/* The delimiter of text (its first len bytes) when none is given:
- * kpca_csv_sniff, and with decimal commas and no ';' or tab, blanks (' ')
- * unless the first line has a comma that is no decimal comma (then ',',
- * which the first row refuses). */
-char kpca_csv_delim(const char *text, size_t len, char mark);
-
 /* The value columns' names (R->hdr in the order of the values, dim of
  * them) and the label column's into ds (colnames, label_name); nothing
  * without a header.  0, or -1 when out of memory. */

@@ -1,5 +1,5 @@
 /* csvwin.c - delimited text read by windows of the file (csvpart.h): each
- * window cut at the end of a whole row (quotes counted), parsed by csv.c's
+ * window cut at the end of a whole row (text/csvtok.h), parsed by csv.c's
  * row reader; the row source's reader of CSV (io/rowsrc.c). */
 #include <errno.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "io/csvpart.h"
+#include "text/csvtok.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 
@@ -27,33 +28,14 @@ void kpca_csv_win_close(csv_win *w)
     memset(w, 0, sizeof *w);
 }
 
-/* The end of the last whole row in [from, len): after the last line end
- * outside quoted fields, read from `from` (a row's start) by csv.c's rule:
- * a quote opens a field only at the field's start (after the delimiter, a
- * line end, or in whitespace text blanks), "" inside one is a quote, and
- * any other quote is text; the whole text at the end of the file. */
+/* The end of the last whole row in [from, len), read from `from` (a
+ * row's start) by the quoting rule (text/csvtok.h); the whole text at the
+ * end of the file. */
 static size_t csvwin_cut(const csv_win *w, size_t from)
 {
     if (w->eof)
         return w->len;
-    const char d = w->s.delim ? w->s.delim : ',';
-    size_t cut = from;
-    int quoted = 0, start = 1;
-    for (size_t i = from; i < w->len; i++) {
-        const char c = w->buf[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < w->len && w->buf[i + 1] == '"')
-                i++;
-            else if (c == '"')
-                quoted = 0;
-        } else if (c == '"' && start) {
-            quoted = 1;
-        } else if (c == '\n') {
-            cut = i + 1;
-        }
-        start = !quoted && (c == '\n' || c == d || (d == ' ' && (c == ' ' || c == '\t' || c == '\r')));
-    }
-    return cut;
+    return from + kpca_csvtok_rows_end(w->buf + from, w->len - from, w->s.delim ? w->s.delim : ',');
 }
 
 /* Reads more of the file after buf[0, len); KPCA_OK at the end too (eof

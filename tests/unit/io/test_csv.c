@@ -10,6 +10,7 @@
 
 #include "lib/io/csv.h"
 #include "lib/io/csvpart.h"
+#include "lib/text/csvtok.h"
 #include "lib/io/labels.h"
 
 static const char *put(const char *name, const char *text)

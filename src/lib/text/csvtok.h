@@ -1,0 +1,50 @@
+/* csvtok.h - the quoting rule of delimited text, written once: the CSV
+ * row parser (io/csv.c), the delimiter sniffer (here) and the row-end scan
+ * that cuts a file into windows (io/csvwin.c) all follow it, so that they
+ * cannot disagree on where a field or a row ends.
+ *
+ * The rule (RFC 4180's, with whitespace text's blanks as its delimiter):
+ * a field starts at the start of a line, after the delimiter, or, in
+ * whitespace text (delimiter ' '), after a blank (space, tab, CR).  A '"'
+ * that starts a field opens a quoted field: inside it "" is a quote, line
+ * ends are text, and the next lone '"' closes it.  Any other '"' is text
+ * ('size"in' is one field of seven bytes).  A row ends at a line end
+ * outside a quoted field. */
+#ifndef KPCA_CSVTOK_H
+#define KPCA_CSVTOK_H
+
+#include <stddef.h>
+
+/* 1 when the byte c ends a field in text delimited by delim (',', ';',
+ * '\t', or ' ' for runs of blanks), so that the byte after it starts one:
+ * a line end, the delimiter, or in whitespace text a blank. */
+static inline int kpca_csvtok_sep(char c, char delim)
+{
+    return c == '\n' || c == delim || (delim == ' ' && (c == ' ' || c == '\t' || c == '\r'));
+}
+
+/* The closing quote of the quoted field opened by the '"' at open, in text
+ * that ends at end: the first '"' after open that is not one of a pair
+ * ("").  NULL when the text ends first (the field is not closed).
+ * O(the field's length). */
+const char *kpca_csvtok_close(const char *open, const char *end);
+
+/* The end of the last whole row of text[0, len), which starts a row: the
+ * byte after its last line end outside quoted fields, 0 when there is
+ * none.  Text without a '"' is scanned at memchr speed.  O(len). */
+size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim);
+
+/* The delimiter of delimited text from its first bytes: the one of ',',
+ * ';', tab found the same number of times (>= 1) on each of the first
+ * lines (quoted parts skipped), preferred in that order; else the one
+ * found most on the first line; else 0.  With mark ',' (decimal commas)
+ * only ';' and tab.  O(len). */
+char kpca_csv_sniff(const char *text, size_t len, char mark);
+
+/* The delimiter of text (its first len bytes) when none is given:
+ * kpca_csv_sniff, and with decimal commas and no ';' or tab, blanks (' ')
+ * unless the first line has a comma that is no decimal comma (then ',',
+ * which the first row refuses). */
+char kpca_csv_delim(const char *text, size_t len, char mark);
+
+#endif
