@@ -121,6 +121,11 @@ static int next_row(csv_state *s, kpca_error *err)
     }
 }
 
+int kpca_csv_next_row(csv_state *s, kpca_error *err)
+{
+    return next_row(s, err);
+}
+
 /* The common row read in one pass: unquoted fields without blanks, each
  * number ending right at the delimiter, the row at a newline (CRLF, or the
  * end of the text).  Parses its values into row and points *lab at its

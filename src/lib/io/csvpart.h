@@ -75,6 +75,13 @@ kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char 
  * without a header.  0, or -1 when out of memory. */
 int kpca_csv_names(const csv_rows *R, size_t dim, kpca_dataset *ds);
 
+/* The row parser: reads the next row of s's text (blank lines skipped)
+ * into s->f (s->nf fields, NUL-terminated in the text, quotes undone) and
+ * leaves s->p after it.  1: a row; 0: the end of the text; -1: an error
+ * (err, s->status): a quoted field not closed, text after a closing
+ * quote, no memory.  Fields follow text/csvtok.h's quoting rule. */
+int kpca_csv_next_row(csv_state *s, kpca_error *err);
+
 /* The common row read in one pass: unquoted fields without blanks, each
  * number ending right at the delimiter, the row at a newline (CRLF) or at
  * s->end.  1 with the row's values in row and *lab at its label field

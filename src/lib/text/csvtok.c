@@ -53,34 +53,57 @@ size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim)
     return cut;
 }
 
+/* How often delim separates fields on each of the first (at most 10)
+ * non-blank lines of text read by the quoting rule with delim as the
+ * delimiter: first: the first line's count; *consistent 0 when a later
+ * line's differs.  A blank line (blanks only) is skipped, as the parser
+ * skips it; an unterminated last line counts only when it is the first. */
+static void sniff_count(const char *text, size_t len, char delim, size_t *first, int *consistent)
+{
+    const char *p = text, *end = text + len;
+    size_t count = 0;
+    int lines = 0, start = 1, blank_line = 1;
+    *first = 0;
+    *consistent = 1;
+    while (p < end && lines < 10) {
+        if (*p == '"' && start) { /* a quoted field: its delimiters are text */
+            const char *close = kpca_csvtok_close(p, end);
+            if (close == NULL)
+                break;
+            p = close + 1;
+            start = 0;
+            blank_line = 0;
+            continue;
+        }
+        if (*p == '\n') {
+            if (!blank_line) {
+                if (lines == 0)
+                    *first = count;
+                else if (count != *first)
+                    *consistent = 0;
+                lines++;
+            }
+            count = 0;
+            blank_line = 1;
+        } else {
+            count += *p == delim;
+            blank_line &= blank(*p);
+        }
+        start = kpca_csvtok_sep(*p, delim);
+        p++;
+    }
+    if (lines == 0) /* one line, unterminated */
+        *first = count;
+}
+
 char kpca_csv_sniff(const char *text, size_t len, char mark)
 {
     static const char cand[3] = {',', ';', '\t'};
     const int from = mark == ',' ? 1 : 0; /* a decimal comma separates no fields */
-    size_t first[3] = {0, 0, 0}, count[3] = {0, 0, 0};
-    int consistent[3] = {1, 1, 1}, lines = 0, quoted = 0;
-    for (size_t i = 0; i < len && lines < 10; i++) {
-        char c = text[i];
-        if (c == '"')
-            quoted = !quoted;
-        for (int k = 0; k < 3 && !quoted; k++)
-            count[k] += c == cand[k];
-        if (c == '\n' && !quoted) {
-            int blank = count[0] + count[1] + count[2] == 0 && (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r');
-            if (blank)
-                continue;
-            for (int k = 0; k < 3; k++) {
-                if (lines == 0)
-                    first[k] = count[k];
-                else if (count[k] != first[k])
-                    consistent[k] = 0;
-                count[k] = 0;
-            }
-            lines++;
-        }
-    }
-    if (lines == 0) /* one line, unterminated */
-        memcpy(first, count, sizeof first);
+    size_t first[3] = {0, 0, 0};
+    int consistent[3] = {1, 1, 1};
+    for (int k = from; k < 3; k++)
+        sniff_count(text, len, cand[k], &first[k], &consistent[k]);
     for (int k = from; k < 3; k++)
         if (consistent[k] && first[k] > 0)
             return cand[k];
@@ -90,7 +113,6 @@ char kpca_csv_sniff(const char *text, size_t len, char mark)
             best = k;
     return best < 0 ? 0 : cand[best];
 }
-
 
 /* 1 when the first non-blank line of text has a blank-separated token
  * with a comma that is no decimal-comma number ("a,b", "1,2,3"): commas

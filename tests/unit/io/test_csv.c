@@ -10,7 +10,6 @@
 
 #include "lib/io/csv.h"
 #include "lib/io/csvpart.h"
-#include "lib/text/csvtok.h"
 #include "lib/io/labels.h"
 
 static const char *put(const char *name, const char *text)
@@ -39,20 +38,6 @@ static void expect_fail(const char *name, const char *text, const char *label, c
         fail_msg("message lacks '%s' / '%s' / '%s': %s", name, a, b ? b : "", err.msg);
     assert_null(ds.x);
     assert_null(ds.y);
-}
-
-static void test_sniff(void **state)
-{
-    (void)state;
-    assert_int_equal(kpca_csv_sniff("a,b,c\n1,2,3\n", 12, '.'), ',');
-    assert_int_equal(kpca_csv_sniff("a;b;c\n1,5;2;3\n", 14, '.'), ';');
-    assert_int_equal(kpca_csv_sniff("a\tb\n1\t2\n", 8, '.'), '\t');
-    assert_int_equal(kpca_csv_sniff("\"x,y\";b\n1;2\n", 12, '.'), ';'); /* quoted comma skipped */
-    assert_int_equal(kpca_csv_sniff("1 2 3\n", 6, '.'), 0);
-    /* decimal commas separate no fields */
-    assert_int_equal(kpca_csv_sniff("1,5\t2,5\n3,5\t4,0\n", 16, ','), '\t');
-    assert_int_equal(kpca_csv_sniff("1,5 2,5\n3,5 4,0\n", 16, ','), 0);
-    assert_int_equal(kpca_csv_sniff("1,5 2,5\n3,5 4,0\n", 16, '.'), ',');
 }
 
 static void test_detect(void **state)
@@ -625,7 +610,7 @@ int main(void)
     mkdir("tests", 0777);
     mkdir("tests/out", 0777);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sniff),         cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_detect),
         cmocka_unit_test(test_header_quoting_crlf), cmocka_unit_test(test_gzip),
         cmocka_unit_test(test_label_options), cmocka_unit_test(test_class_names),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_one_pass_rows),
