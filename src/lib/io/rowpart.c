@@ -377,20 +377,6 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     return sh->agree(sh->ctx, st, err);
 }
 
-kpca_status kpca_rowsrc_to_mark(kpca_rowsrc *s, kpca_error *err)
-{
-    kpca_status st;
-    if (s->mark_row == 0)
-        st = kpca_rowsrc_reader_open(s, err);
-    else if (s->kind == SRC_ESL)
-        st = kpca_esl_rows_jump(s->esl, s->mark_byte, s->mark_line, 0, err);
-    else
-        st = kpca_csv_win_jump(&s->win, s->mark_byte, s->mark_line, s->mark_row, err);
-    s->win_at = 0;
-    s->at = st == KPCA_OK ? s->mark_row : 0;
-    return st;
-}
-
 kpca_status kpca_rowsrc_open_shared(const char *spec, const kpca_read_opts *opts, const kpca_rowsrc_share *sh,
                                     kpca_rowsrc **out, kpca_error *err)
 {

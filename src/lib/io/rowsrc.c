@@ -439,6 +439,20 @@ kpca_status kpca_rowsrc_read(kpca_rowsrc *src, size_t max, double *x, int *y, si
     return KPCA_OK;
 }
 
+kpca_status kpca_rowsrc_to_mark(kpca_rowsrc *s, kpca_error *err)
+{
+    kpca_status st;
+    if (s->mark_row == 0)
+        st = kpca_rowsrc_reader_open(s, err);
+    else if (s->kind == SRC_ESL)
+        st = kpca_esl_rows_jump(s->esl, s->mark_byte, s->mark_line, 0, err);
+    else
+        st = kpca_csv_win_jump(&s->win, s->mark_byte, s->mark_line, s->mark_row, err);
+    s->win_at = 0;
+    s->at = st == KPCA_OK ? s->mark_row : 0;
+    return st;
+}
+
 kpca_status kpca_rowsrc_seek(kpca_rowsrc *src, size_t row, kpca_error *err)
 {
     if (src->failed != KPCA_OK)

@@ -67,8 +67,8 @@ kpca_status kpca_rowsrc_skip_to(kpca_rowsrc *s, size_t row, int *ended, kpca_err
 kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, int part, kpca_rowsrc **src,
                                 kpca_error *err);
 
-/* In rowpart.c: the reader moved to the part's mark (rows before it are
- * read from the file's start). */
+/* The reader moved to the part's mark (rows before it are read from the
+ * file's start): rowsrc.c's seek, which rowpart.c's passes call too. */
 kpca_status kpca_rowsrc_to_mark(kpca_rowsrc *s, kpca_error *err);
 
 #endif
