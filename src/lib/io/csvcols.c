@@ -1,9 +1,9 @@
-/* csvcols.c - which columns of delimited text become values (see csvpart.h). */
+/* csvcols.c - which columns of delimited text become values (see csvcols.h). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "io/csvpart.h"
+#include "io/csvcols.h"
 #include "support/mem.h"
 
 /* 1 when s is a column number: digits only */

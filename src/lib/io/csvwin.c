@@ -1,4 +1,4 @@
-/* csvwin.c - delimited text read by windows of the file (csvpart.h): each
+/* csvwin.c - delimited text read by windows of the file (csvwin.h): each
  * window cut at the end of a whole row (text/csvtok.h), parsed by csv.c's
  * row reader; the row source's reader of CSV (io/rowsrc.c). */
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "io/csvpart.h"
+#include "io/csvwin.h"
 #include "text/csvtok.h"
 #include "text/textnum.h"
 #include "support/mem.h"

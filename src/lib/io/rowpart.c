@@ -6,7 +6,7 @@
  * cut(0) is 0 and cut(P) the size S.  A part passes once over its bytes
  * for its line ends and lines with more than blanks (the line each part
  * starts on, whether a data row comes before it), then parses its rows
- * with its reader jumped to its first byte and line (io/csvpart.h,
+ * with its reader jumped to its first byte and line (io/csvwin.h,
  * io/dataset.h), so that every row is checked once, by one part, with the
  * line number of the whole file.  Whether a cut fell inside a quoted field
  * is the parser's to say (csv.c's quoting rule has one home): the first

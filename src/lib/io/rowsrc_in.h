@@ -5,7 +5,7 @@
 #define KPCA_ROWSRC_IN_H
 
 #include "file/source.h"
-#include "io/csvpart.h"
+#include "io/csvwin.h"
 #include "io/labels.h"
 #include "io/npy.h"
 #include "io/rowsrc.h"

@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "lib/io/csv.h"
-#include "lib/io/csvpart.h"
+#include "lib/io/csvcols.h"
 #include "lib/text/textnum.h"
 
 static const char *put(const char *name, const char *text)

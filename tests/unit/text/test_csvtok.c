@@ -4,7 +4,7 @@
  * of the fuzz corpora, whatever the delimiter. */
 #include "testutil.h"
 
-#include "lib/io/csvpart.h"
+#include "lib/io/csvrows.h"
 #include "lib/text/csvtok.h"
 
 static void test_close(void **state)

@@ -1,0 +1,32 @@
+/* csvcols.h - which columns of delimited text are values, and in what
+ * order: --columns, --drop and a model's columns by header name (csvcols.c). */
+#ifndef KPCA_CSVCOLS_H
+#define KPCA_CSVCOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/dataset.h"
+
+/* No column: a label column, a pandas index that is not there. */
+#define NO_COLUMN SIZE_MAX
+
+/* The roles of columns while they are chosen. */
+enum { CSV_ROLE_VALUE = 1, CSV_ROLE_SKIP, CSV_ROLE_LABEL };
+
+/* Which of the ncols columns are values, and in what order, from opts
+ * (columns: keep these, in this order; drop: leave these out; select: a
+ * model's columns by header name, in this order), the label column col
+ * (NO_COLUMN: none) and the header hdr (NULL: none).  List items are header
+ * names (exact, else ignoring case) or column numbers from 1; a number that
+ * is another column's name is refused as ambiguous.  *dest is NULL when
+ * every column but the label's is a value, in file order (nothing
+ * allocated); else ncols entries (the value's index, or -1: left out; free
+ * with kpca_free).  *dim: the values per row.  KPCA_EUSAGE naming every
+ * list item that names no column, a column named twice or the label's, and
+ * nothing left; KPCA_EFORMAT listing the model's columns the file lacks.
+ * O(ncols * items). */
+kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char **hdr, size_t ncols, size_t col,
+                             int **dest, size_t *dim, kpca_error *err);
+
+#endif

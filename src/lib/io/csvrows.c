@@ -1,0 +1,561 @@
+/* csvrows.c - the rows of delimited text (see csvrows.h). */
+#include "io/csvrows.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/csvcols.h"
+#include "io/labels.h"
+#include "text/csvtok.h"
+#include "text/textnum.h"
+#include "support/mem.h"
+#include "support/parts.h"
+
+
+static int csv_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int add_field(csv_state *s, char *field, size_t line)
+{
+    if (s->nf == s->capf) {
+        size_t c2 = s->capf;
+        char **nf = kpca_grow(s->f, &s->capf, s->nf + 1, sizeof *s->f, 64);
+        if (nf == NULL)
+            return -1;
+        s->f = nf;
+        size_t *nl = kpca_grow(s->fline, &c2, s->nf + 1, sizeof *s->fline, 64);
+        if (nl == NULL)
+            return -1;
+        s->fline = nl;
+    }
+    s->f[s->nf] = field;
+    s->fline[s->nf++] = line;
+    return 0;
+}
+
+/* Reads the next non-blank row into s->f.  1: a row; 0: end; -1: error. */
+static int next_row(csv_state *s, kpca_error *err)
+{
+    for (;;) { /* skip blank lines */
+        char *q = s->p;
+        while (q < s->end && csv_blank(*q))
+            q++;
+        if (q < s->end && *q == '\n') {
+            s->p = q + 1;
+            s->line++;
+            continue;
+        }
+        if (q == s->end)
+            return 0;
+        break;
+    }
+    s->nf = 0;
+    s->row_line = s->line;
+    for (;;) {
+        if (s->delim == ' ')
+            while (s->p < s->end && csv_blank(*s->p))
+                s->p++;
+        char *q = s->p;
+        size_t line = s->line;
+        char *field = q;
+        char c;
+        if (q < s->end && *q == '"') { /* a quoted field (text/csvtok.h) */
+            const char *close = kpca_csvtok_close(q, s->end);
+            if (close == NULL) {
+                s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: a quoted field is not closed", s->path,
+                          line, s->nf + 1);
+                return -1;
+            }
+            char *w = q, *r = q + 1;
+            while (r < close) { /* the text, "" as one quote, in place */
+                if (*r == '"')
+                    r++;
+                else if (*r == '\n')
+                    s->line++;
+                *w++ = *r++;
+            }
+            r++;
+            /* blanks up to the delimiter; in whitespace text the blank is
+             * the delimiter, and the run is skipped below */
+            while (s->delim != ' ' && r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
+                r++;
+            c = r < s->end ? *r : '\0';
+            if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && csv_blank(c))) {
+                s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: text after a closing quote", s->path,
+                          s->line, s->nf + 1);
+                return -1;
+            }
+            *w = '\0';
+            q = r;
+        } else {
+            while (q < s->end && *q != '\n' && *q != s->delim && !(s->delim == ' ' && csv_blank(*q)))
+                q++;
+            c = q < s->end ? *q : '\0';
+            if (q > field && q[-1] == '\r' && c != s->delim)
+                q[-1] = '\0';
+            *q = '\0';
+        }
+        if (add_field(s, field, line) != 0) {
+            s->status = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", s->path, line);
+            return -1;
+        }
+        s->p = q < s->end ? q + 1 : s->end;
+        if (s->delim == ' ' && csv_blank(c)) { /* a run of blanks: the row may end here */
+            while (s->p < s->end && csv_blank(*s->p))
+                s->p++;
+            c = s->p < s->end ? *s->p : '\0';
+            if (c == '\n')
+                s->p++;
+        }
+        if (c == '\n') {
+            s->line++;
+            return 1;
+        }
+        if (c == '\0' || s->p >= s->end)
+            return 1;
+    }
+}
+
+int kpca_csv_next_row(csv_state *s, kpca_error *err)
+{
+    return next_row(s, err);
+}
+
+/* The common row read in one pass: unquoted fields without blanks, each
+ * number ending right at the delimiter, the row at a newline (CRLF, or the
+ * end of the text).  Parses its values into row and points *lab at its
+ * label field (NUL-terminated here), as next_row and parse_field would;
+ * returns 1.  Any other row, or a field that does not parse: returns 0
+ * with the text untouched, and next_row reads the row again (and says
+ * what is wrong). */
+/* kpca_csv_fast_row's body, inlined twice: with dest NULL and mark '.'
+ * as constants (the common file), and with the state's */
+static inline __attribute__((always_inline)) int fast_row(csv_state *s, size_t ncols, size_t col, double *row,
+                                                         char **lab, const int *dest, char mark)
+{
+    char *p = s->p, *labend = NULL;
+    for (size_t j = 0, k = 0; j < ncols; j++) {
+        if (j == col) {
+            *lab = p;
+            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0' && !csv_blank(*p))
+                p++;
+            if (p == *lab)
+                return 0;
+            labend = p;
+        } else if (dest != NULL && dest[j] < 0) { /* a column left out: any unquoted text */
+            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0')
+                p++;
+            if (*p == '"' || (*p == '\0' && p != s->end))
+                return 0;
+            if (j + 1 == ncols && p > s->p && p[-1] == '\r')
+                p--;
+        } else {
+            char c = *p;
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == mark)) /* strtod would skip blanks */
+                return 0;
+            const char *q = p;
+            double *at = &row[dest != NULL ? (size_t)dest[j] : k++];
+            char stop = j + 1 < ncols ? s->delim : '\n';
+            if ((mark == '.' ? kpca_parse_number(&q, stop, at) : kpca_parse_number_mark(&q, stop, mark, at)) != 0)
+                return 0;
+            p = (char *)q;
+        }
+        if (j + 1 < ncols) {
+            if (*p++ != s->delim)
+                return 0;
+            continue;
+        }
+        if (*p == '\r')
+            p++;
+        if (*p == '\n') {
+            s->line++;
+            p++;
+        } else if (p != s->end) {
+            return 0;
+        }
+    }
+    if (labend != NULL)
+        *labend = '\0';
+    s->p = p;
+    return 1;
+}
+
+int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char **lab)
+{
+    if (s->dest == NULL && s->mark == '.')
+        return fast_row(s, ncols, col, row, lab, NULL, '.');
+    return fast_row(s, ncols, col, row, lab, s->dest, s->mark);
+}
+
+/* 1 when the field is a number (surrounding blanks allowed). */
+static int parse_field(const char *field, char mark, double *v, int *why)
+{
+    const char *p = field;
+    while (csv_blank(*p))
+        p++;
+    *why = *p == '\0' ? 0 : -1;
+    if (*p == '\0')
+        return 0;
+    int r = kpca_parse_number_mark(&p, '\0', mark, v);
+    while (r == 0 && csv_blank(*p))
+        p++;
+    if (r == 0 && *p == '\0')
+        return 1;
+    *why = r == -2 ? -2 : -1;
+    return 0;
+}
+
+/* 1 when every header name but column j's is a number: the first row
+ * was taken for a header for want of numbers in column j alone, and may
+ * be data */
+static int header_data_like(char **hdr, size_t ncols, size_t j, char mark)
+{
+    for (size_t c = 0; c < ncols; c++) {
+        double v;
+        int why;
+        if (c != j && !parse_field(hdr[c], mark, &v, &why))
+            return 0;
+    }
+    return 1;
+}
+
+/* A field of a value column that is not a number, with what to do about
+ * it: a text in the first data row may be the labels (--label) or an
+ * identifier (--drop); a decimal comma needs --decimal; an empty last
+ * column (a delimiter at the end of every line) can be left out. */
+static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, int why, int first_row,
+                               kpca_error *err)
+{
+    char **hdr = R->hdr;
+    const char *f = s->f[j];
+    const char *cut = strlen(f) > 40 ? "..." : "";
+    char name[64] = "";
+    if (hdr != NULL && hdr[j][0] != '\0')
+        snprintf(name, sizeof name, " ('%.40s')", hdr[j]);
+    if (why == -1 && s->mark != ',' && s->delim != ',' && kpca_text_decimal_comma(f, '\0'))
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s', written with a decimal "
+                         "comma: give --decimal , to read decimal commas", s->path, s->fline[j], j + 1, name, f, cut);
+    if (why == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a number, found an empty field%s%zu",
+                         s->path, s->fline[j], j + 1, name,
+                         j + 1 == R->ncols ? " (a delimiter at the end of the line?); to leave the column out, give --drop "
+                                           : "; to leave the column out, give --drop ", j + 1);
+    if (first_row && why != -2 && R->opt == NULL) {
+        char also[96] = "";
+        if (hdr != NULL && hdr[j][0] != '\0' && !header_data_like(hdr, R->ncols, j, s->mark))
+            snprintf(also, sizeof also, " (or '%.40s')", hdr[j]);
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s'; if that column holds the "
+                         "labels, give --label %zu%s; if it is an identifier, leave it out with --drop %zu%s",
+                         s->path, s->fline[j], j + 1, name, f, cut, j + 1, also, j + 1, also);
+    }
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a %snumber, found '%.40s%s'", s->path,
+                     s->fline[j], j + 1, name, why == -2 ? "finite " : "", f, cut);
+}
+
+/* header names that mark the label column when no option names it */
+static const char *const usual_names[] = {"label", "target", "class", "y"};
+
+static int usual_name(char *field)
+{
+    for (size_t u = 0; u < sizeof usual_names / sizeof usual_names[0]; u++)
+        if (strcasecmp(kpca_text_trim(field), usual_names[u]) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 when the label option places the column without a header: NULL (none
+ * when no header names one), none, first, last, a number. */
+static int label_by_position(const char *opt)
+{
+    return opt == NULL || strcmp(opt, "none") == 0 || strcmp(opt, "first") == 0 || strcmp(opt, "last") == 0 ||
+           (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt));
+}
+
+/* The label column from the option and the header (NULL: none). */
+static kpca_status label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
+                                kpca_error *err)
+{
+    *col = 0;
+    if (opt == NULL) { /* a column named for labels, else none */
+        for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++)
+            for (size_t j = 0; j < ncols; j++)
+                if (strcasecmp(hdr[j], usual_names[u]) == 0) {
+                    *col = j;
+                    return KPCA_OK;
+                }
+        *col = NO_COLUMN;
+        return KPCA_OK;
+    }
+    if (strcmp(opt, "none") == 0) {
+        *col = NO_COLUMN;
+        return KPCA_OK;
+    }
+    if (strcmp(opt, "first") == 0)
+        return KPCA_OK;
+    if (strcmp(opt, "last") == 0) {
+        *col = ncols - 1;
+        return KPCA_OK;
+    }
+    if (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt)) {
+        size_t c = 0;
+        for (const char *p = opt; *p && c <= ncols; p++)
+            c = c * 10 + (size_t)(*p - '0');
+        if (c < 1 || c > ncols)
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: the file has %zu columns", path, opt, ncols);
+        *col = c - 1;
+        return KPCA_OK;
+    }
+    if (hdr == NULL)
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "'%s': --label %s names a column, but the file has no header row (--header yes if its "
+                         "first row is one)", path, opt);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t j = 0; j < ncols; j++)
+            if (pass == 0 ? strcmp(hdr[j], opt) == 0 : strcasecmp(hdr[j], opt) == 0) {
+                *col = j;
+                return KPCA_OK;
+            }
+    return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
+}
+
+
+/* Reads rows from s->p to s->end onto R: the one-pass path where it can
+ * (fast), next_row and parse_field otherwise.  have: s->f holds a row not
+ * yet taken.  KPCA_OK at the end of the text; on an error, its status. */
+kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca_error *err)
+{
+    const size_t dim = R->dim, col = R->col, ncols = R->ncols;
+    for (;;) {
+        double *nx = kpca_grow(R->x, &R->xcap, (R->n + 1) * dim, sizeof *R->x, 4096);
+        if (nx == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
+        R->x = nx;
+        if (col != NO_COLUMN && R->n == R->lcap) {
+            size_t c2 = R->lcap;
+            char **nt = kpca_grow(R->labtok, &R->lcap, R->n + 1, sizeof *R->labtok, 1024);
+            if (nt != NULL)
+                R->labtok = nt;
+            size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c2, R->n + 1, sizeof *R->labline, 1024);
+            if (nl == NULL)
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
+            R->labline = nl;
+        }
+        double *row = R->x + R->n * dim;
+        if (!have) {
+            size_t line = s->line;
+            char *ltok = NULL;
+            if (fast && s->p < s->end && kpca_csv_fast_row(s, ncols, col, row, &ltok)) {
+                if (col != NO_COLUMN) {
+                    R->labtok[R->n] = ltok;
+                    R->labline[R->n] = line;
+                }
+                R->n++;
+                continue;
+            }
+            int r = next_row(s, err);
+            if (r < 0)
+                return s->status;
+            if (r == 0)
+                return KPCA_OK;
+        }
+        have = 0;
+        if (s->nf != ncols)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", s->path,
+                             s->row_line, s->nf, ncols, R->first_line);
+        for (size_t j = 0, k = 0; j < ncols; j++) {
+            if (j == col) {
+                R->labtok[R->n] = s->f[j];
+                R->labline[R->n] = s->fline[j];
+                continue;
+            }
+            size_t at = k++;
+            if (s->dest != NULL && s->dest[j] < 0)
+                continue;
+            int why;
+            if (!parse_field(s->f[j], s->mark, &row[s->dest != NULL ? (size_t)s->dest[j] : at], &why))
+                return value_error(s, R, j, why, R->taken + R->n == 0, err);
+        }
+        R->n++;
+    }
+}
+
+
+/* 1 when the field holds two or more numbers separated by blanks: a line of
+ * whitespace text read as delimited text */
+static int blank_numbers(const char *field, char mark)
+{
+    size_t count = 0;
+    for (const char *p = field;;) {
+        while (csv_blank(*p))
+            p++;
+        if (*p == '\0')
+            return count >= 2;
+        double v;
+        if (kpca_parse_number_mark(&p, '\0', mark, &v) != 0)
+            return 0;
+        count++;
+    }
+}
+
+kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *opts, int *header,
+                               kpca_error *err)
+{
+    const char *path = s->path;
+    kpca_status st = KPCA_OK;
+    *header = 0;
+    R->opt = opts != NULL ? opts->label : NULL;
+    if (s->mark == ',' && s->delim == ',')
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': --decimal , reads decimal commas between fields separated by ';', "
+                         "a tab or blanks, but this file separates its fields by commas", path);
+    int r = next_row(s, err);
+    if (r == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
+    if (r < 0)
+        return s->status;
+    size_t ncols = s->nf, first_line = s->row_line;
+    kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
+    /* a header is a first row with a field that is not a number, outside
+     * the label column when its position is known (names there are labels,
+     * unless one of the usual header names) */
+    const char *lab = R->opt;
+    size_t lcol = NO_COLUMN, col = NO_COLUMN;
+    if (hr == KPCA_HEADER_AUTO && label_by_position(lab) &&
+        (st = label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
+        return st;
+    for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++) {
+        double v;
+        int why;
+        *header = j != lcol ? !parse_field(s->f[j], s->mark, &v, &why) : usual_name(s->f[j]);
+    }
+    if (hr == KPCA_HEADER_YES)
+        *header = 1;
+    if (*header) {
+        R->hdr = kpca_alloc_array(ncols, 1, sizeof *R->hdr);
+        if (R->hdr == NULL)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+        for (size_t j = 0; j < ncols; j++)
+            R->hdr[j] = kpca_text_trim(s->f[j]);
+    }
+    if ((st = label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
+        return st;
+    size_t dim;
+    if ((st = kpca_csv_columns(path, opts, R->hdr, ncols, col, &R->dest, &dim, err)) != KPCA_OK)
+        return st;
+    s->dest = R->dest;
+    /* pandas' to_csv() writes the row index first, under an empty name:
+     * left out when all its values are integers (kpca_csv_finish) */
+    R->index = NO_COLUMN;
+    if (R->hdr != NULL && R->hdr[0][0] == '\0' && col != 0 && ncols >= 2 && (R->dest == NULL || R->dest[0] >= 0) &&
+        (opts == NULL || opts->columns == NULL))
+        R->index = R->dest != NULL ? (size_t)R->dest[0] : 0;
+    if (ncols == 1 && s->delim != ' ' && blank_numbers(s->f[0], s->mark))
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' line %zu: no comma, semicolon or tab to separate the values: values separated by "
+                         "blanks are ESL text (drop --format csv)",
+                         path, first_line);
+    if (dim == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no value columns besides the labels", path);
+    if (opts != NULL && opts->dim != 0 && dim != opts->dim)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values, expected %zu", path, dim, opts->dim);
+    R->ncols = ncols;
+    R->col = col;
+    R->dim = dim;
+    R->first_line = first_line;
+    return KPCA_OK;
+}
+
+/* The names of the value columns, in their order, from the header (none:
+ * NULL); 0 or -1 when out of memory. */
+int kpca_csv_names(const csv_rows *R, size_t dim, kpca_dataset *ds)
+{
+    if (R->hdr == NULL)
+        return 0;
+    if ((ds->colnames = kpca_calloc(dim, sizeof *ds->colnames)) == NULL)
+        return -1;
+    for (size_t j = 0, k = 0; j < R->ncols; j++) {
+        if (j == R->col)
+            continue;
+        size_t at = R->dest != NULL ? (size_t)R->dest[j] : k++;
+        if (R->dest != NULL && R->dest[j] < 0)
+            continue;
+        if ((ds->colnames[at] = kpca_strdup(R->hdr[j])) == NULL)
+            return -1;
+    }
+    if (R->col != NO_COLUMN && (ds->label_name = kpca_strdup(R->hdr[R->col])) == NULL)
+        return -1;
+    return 0;
+}
+
+/* Leaves out value column `index` of the n x dim rows in x when every one
+ * of its values is an integer (a row index); 1 when it did. */
+static int drop_index(csv_rows *R)
+{
+    if (R->index == NO_COLUMN || R->dim < 2)
+        return 0;
+    for (size_t i = 0; i < R->n; i++) {
+        double v = R->x[i * R->dim + R->index];
+        if (v != (double)(long long)v || fabs(v) > 9007199254740992.0)
+            return 0;
+    }
+    const size_t dim = R->dim, at = R->index;
+    for (size_t i = 0; i < R->n; i++) { /* in place, row by row: the rows only move down */
+        double *from = R->x + i * dim, *to = R->x + i * (dim - 1);
+        memmove(to, from, at * sizeof *to);
+        memmove(to + at, from + at + 1, (dim - at - 1) * sizeof *to);
+    }
+    R->dim = dim - 1;
+    return 1;
+}
+
+kpca_status kpca_csv_finish(const char *path, csv_rows *R, kpca_dataset *ds, kpca_error *err)
+{
+    kpca_status st = KPCA_OK;
+    if (R->n == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", path);
+    size_t names_dim = R->dim;
+    const int index = drop_index(R);
+    if (R->col != NO_COLUMN) {
+        st = kpca_labels_from_text(path, R->labtok, R->labline, R->col + 1, R->n, ds, err);
+    } else {
+        ds->y = kpca_calloc(R->n, sizeof(int));
+        ds->unlabelled = 1;
+        if (ds->y == NULL)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    }
+    if (st == KPCA_OK) {
+        ds->x = R->x;
+        ds->n = R->n;
+        ds->dim = names_dim; /* names for every value column; the index's then goes */
+        R->x = NULL;
+        ds->label_col = R->col != NO_COLUMN ? R->col + 1 : 0;
+        if (kpca_csv_names(R, names_dim, ds) != 0)
+            st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+        if (index) { /* the pandas index is always the file's first column */
+            if (ds->colnames != NULL) {
+                kpca_free(ds->colnames[R->index]);
+                memmove(ds->colnames + R->index, ds->colnames + R->index + 1,
+                        (names_dim - R->index - 1) * sizeof *ds->colnames);
+            }
+            ds->index_col = 1;
+            ds->dim = R->dim;
+        }
+    }
+    return st;
+}
+
+void kpca_csv_rows_free(csv_rows *R)
+{
+    kpca_free(R->x);
+    kpca_free(R->hdr);
+    kpca_free(R->dest);
+    kpca_free(R->labtok);
+    kpca_free(R->labline);
+    memset(R, 0, sizeof *R);
+}

@@ -1,0 +1,52 @@
+/* csvwin.h - delimited text read by windows of the file (csvwin.c), for
+ * the row source (rowsrc.c, rowpart.c). */
+#ifndef KPCA_CSVWIN_H
+#define KPCA_CSVWIN_H
+
+#include <zlib.h>
+
+#include "io/csvrows.h"
+
+/* Delimited text read by windows of about 1 MiB of the
+ * file, each cut at the end of a whole row (quotes counted) and parsed by
+ * kpca_csv_read_rows; memory a window and its rows, whatever the file's
+ * size. */
+typedef struct {
+    gzFile gz;
+    const char *path;
+    char *buf;      /* the window: bytes [0, len), NUL after them */
+    size_t cap, len;
+    int eof;
+    csv_state s;    /* s.p .. s.end: the rows of the window not yet parsed */
+    csv_rows R;     /* the layout, and the rows of the last parse (R.x, R.n) */
+    char **hdr;     /* the header's names, owned (R.hdr points at them) */
+    int have;       /* s.f holds the first row, not yet taken */
+    unsigned long long base; /* the file's byte at buf[0] */
+    int limited;    /* read no more than `left` bytes more of the file */
+    unsigned long long left;
+} csv_win;
+
+/* Opens path (plain or gzip) and reads its first row, the header or the
+ * first data row (then in s.f, taken by the first next): the layout in R,
+ * as the whole read finds it (delim 0: sniffed; opts: the read options).
+ * The whole read's messages for a wide encoding, a NUL byte, damaged gzip.
+ * Close with kpca_csv_win_close, also after a failure. */
+kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err);
+/* Parses the next window's rows into R (R.n of them, R.taken before them);
+ * *more 0 at the end of the file.  The label tokens point into the window
+ * until the next call. */
+kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err);
+void kpca_csv_win_close(csv_win *w);
+/* The file's byte after the rows parsed so far (after the first row, once
+ * opened). */
+unsigned long long kpca_csv_win_tell(const csv_win *w);
+/* Reads no byte at or after `end` of the file: the text ends there (a row
+ * cut there is read as the file's last). */
+void kpca_csv_win_limit(csv_win *w, unsigned long long end);
+/* Goes on from byte `byte` of the file, a row's start on line `line`
+ * after `before` data rows, with the layout of the open (a plain file: a
+ * seek; gzip: read up to it): the next kpca_csv_win_next parses the rows
+ * from there.  KPCA_EIO when the file cannot seek. */
+kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, size_t before, kpca_error *err);
+
+#endif
