@@ -12,7 +12,7 @@
 
 #include "lib/file/source.h"
 #include "lib/io/labels.h"
-#include "lib/io/sniff.h"
+#include "lib/io/read.h"
 
 int cli_quiet = 0;
 const cli_command *cli_current = NULL;

@@ -50,7 +50,7 @@ extern const char *const *cli_inputs;
 extern size_t cli_ninputs;
 /* Reports err, the failure to read the input `path`, in the user's terms
  * when path is one of the command's positional arguments and holds another
- * kind of file than that argument takes (io/sniff.h): "argument 1 of
+ * kind of file than that argument takes (io/read.h): "argument 1 of
  * transform is a MODEL (written by kpca fit); 'zip.test.gz' holds ESL text
  * data (gzip, 2007 x 256)", naming another argument that is the same file or
  * is the model (swapped arguments); KPCA_EFORMAT then.  Otherwise, and

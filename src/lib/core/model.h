@@ -24,7 +24,7 @@
 #include "support/error.h"
 #include "support/precision.h"
 #include "core/kernel.h"
-#include "io/sniff.h" /* KPCA_MODEL_FORMAT */
+#include "io/read.h" /* KPCA_MODEL_FORMAT */
 
 #define KPCA_MODEL_VERSION 4     /* the version kpca_model_save writes (docs/file-formats.md) */
 #define KPCA_MODEL_VERSION_MIN 2 /* the oldest version kpca_model_load reads */

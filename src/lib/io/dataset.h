@@ -98,26 +98,6 @@ const char *kpca_format_name(kpca_format f);
 /* Parses a format name; returns 0 on success, -1 if unknown. */
 int kpca_format_parse(const char *name, kpca_format *out);
 
-/* Detects the format of `path` from its first bytes (HDF5 signature; else the
- * first non-blank text line, through gzip if compressed, with ':' meaning
- * LIBSVM).  The path must not carry a ":GROUP" suffix. */
-kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err);
-
-/* Reads `spec` ("FILE" or "FILE:GROUP" for HDF5) into *ds (overwritten;
- * free with kpca_dataset_free).  On failure *ds is left empty.  FILE may
- * be a stream ("-" for standard input, a pipe, a FIFO): it is read once
- * into a spool on disk (file/source.h, kpca_spool_spec) that the readers
- * open as a file, and closed before the return; messages name the stream
- * (KPCA_STDIN_NAME for "-"), and the spool's errors (TMPDIR) are these
- * functions' too. */
-kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
-                              kpca_dataset *ds, kpca_error *err);
-/* kpca_dataset_read that also fills *info (io/featfile.h; zeroed first, NULL:
- * not looked at) from a sealed HDF5 file read at its root: whether it holds
- * kpca features and of which model.  On failure *info is zero. */
-kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
-                                   struct kpca_featinfo *info, kpca_error *err);
-
 /* Format-specific readers used by kpca_dataset_read. */
 kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
 kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "io/csv.h"
+#include "io/read.h"
 #include "support/mem.h"
 
 /* ---- the source ------------------------------------------------------------ */
@@ -279,18 +280,10 @@ kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, in
         group = s->opts.group;
     s->group = group;
     kpca_format fmt = s->opts.format;
-    if (st == KPCA_OK && fmt == KPCA_FMT_AUTO)
-        st = kpca_detect_format(s->file, &fmt, err);
-    if (st == KPCA_OK && group != NULL && fmt != KPCA_FMT_HDF5)
-        st = kpca_fail(err, KPCA_EUSAGE, "'%s': a group ('%s') was given but the file is %s text, not HDF5", s->file,
-                       group, kpca_format_name(fmt));
+    int text_opts = 0;
+    if (st == KPCA_OK)
+        st = kpca_read_format(s->file, group, &s->opts, &fmt, &text_opts, err);
     const kpca_read_opts *o = &s->opts;
-    const char *text_opt = o->label != NULL ? "--label" : o->header != KPCA_HEADER_AUTO ? "--header"
-                           : o->columns != NULL ? "--columns" : o->drop != NULL ? "--drop"
-                           : o->decimal == ',' ? "--decimal" : NULL;
-    if (st == KPCA_OK && text_opt != NULL && (fmt == KPCA_FMT_LIBSVM || fmt == KPCA_FMT_NPY || fmt == KPCA_FMT_HDF5))
-        st = kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to %s", s->file, text_opt,
-                       kpca_format_name(fmt));
     size_t n = 0, d = 0;
     int labelled = 0;
     s->part_open = part && s->spool.fd < 0 && o->labels == NULL;
@@ -298,7 +291,7 @@ kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, in
         s->info.format = fmt;
         switch (fmt) {
         case KPCA_FMT_ESL:
-            if (text_opt == NULL) {
+            if (!text_opts) {
                 s->kind = SRC_ESL;
                 st = kpca_rowsrc_reader_open(s, err);
                 break;

@@ -1,10 +1,12 @@
-/* sniff.h - what a file looks like: a kpca model, a kpca feature file,
+/* read.h - what a file is and which reader reads it.
+ *
+ * What a file looks like: a kpca model, a kpca feature file,
  * other HDF5, text data (ESL, LIBSVM, CSV), NumPy .npy, gzip of text, an
  * empty file, a directory, a missing or unreadable one.  The one place that
  * tells, for messages that say what a file given in the wrong place is
  * instead ("'d3.model' is a kpca model, not DATA").  No printing. */
-#ifndef KPCA_SNIFF_H
-#define KPCA_SNIFF_H
+#ifndef KPCA_READ_H
+#define KPCA_READ_H
 
 #include <stddef.h>
 
@@ -69,5 +71,38 @@ kpca_file_kind kpca_zip_kind_of(const char *path);
 
 /* 1 when the kind reads as data (FEATURES, KPCA_OTHER, HDF5, NPY, TEXT). */
 int kpca_file_is_data(kpca_file_kind kind);
+
+/* Which format a data file is, and the read of it by that format's reader
+ * (csv.c, dataset_text.c, dataset_h5.c, npy.c), with the read options
+ * checked against the format once. */
+
+/* Detects the format of `path` from its first bytes (HDF5 signature; else the
+ * first non-blank text line, through gzip if compressed, with ':' meaning
+ * LIBSVM).  The path must not carry a ":GROUP" suffix. */
+kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err);
+
+/* The format of file (opts->format, else kpca_detect_format's) into *fmt,
+ * and the one check of the read options against it, for the whole read
+ * and the row source: a group (FILE:GROUP, --group) only for HDF5
+ * (KPCA_EUSAGE); the text options (--label, --header, --columns, --drop,
+ * --decimal) only for CSV and whitespace text (KPCA_EUSAGE, naming the
+ * first given).  *text_opts: 1 when one of them was given. */
+kpca_status kpca_read_format(const char *file, const char *group, const kpca_read_opts *opts, kpca_format *fmt,
+                             int *text_opts, kpca_error *err);
+
+/* Reads `spec` ("FILE" or "FILE:GROUP" for HDF5) into *ds (overwritten;
+ * free with kpca_dataset_free).  On failure *ds is left empty.  FILE may
+ * be a stream ("-" for standard input, a pipe, a FIFO): it is read once
+ * into a spool on disk (file/source.h, kpca_spool_spec) that the readers
+ * open as a file, and closed before the return; messages name the stream
+ * (KPCA_STDIN_NAME for "-"), and the spool's errors (TMPDIR) are these
+ * functions' too. */
+kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
+                              kpca_dataset *ds, kpca_error *err);
+/* kpca_dataset_read that also fills *info (io/featfile.h; zeroed first, NULL:
+ * not looked at) from a sealed HDF5 file read at its root: whether it holds
+ * kpca features and of which model.  On failure *info is zero. */
+kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
+                                   struct kpca_featinfo *info, kpca_error *err);
 
 #endif

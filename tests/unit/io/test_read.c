@@ -1,4 +1,4 @@
-/* test_sniff.c - kpca_file_sniff and kpca_file_describe (io/sniff.h) on
+/* test_read.c - kpca_file_sniff and kpca_file_describe (io/read.h) on
  * each kind of file. */
 #include "testutil.h"
 
@@ -8,7 +8,7 @@
 #include "io_fixture.h"
 #include "lib/io/featfile.h"
 #include "lib/io/npy.h"
-#include "lib/io/sniff.h"
+#include "lib/io/read.h"
 
 /* sniffs path, expects kind (and, when n > 0, that shape), and that the
  * description holds want */

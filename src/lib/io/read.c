@@ -1,0 +1,408 @@
+/* read.c - what a file is and which reader reads it (see read.h): the
+ * kind of a file for messages, the format of data from its first bytes,
+ * and kpca_dataset_read, the dispatch to the format readers. */
+#include "io/read.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "file/clobber.h"
+#include "file/h5util.h"
+#include "io/csv.h"
+#include "io/featfile.h"
+#include "io/labels.h"
+#include "io/npy.h"
+#include "text/textnum.h"
+#include "support/mem.h"
+
+/* 1 when the file's bytes (through gzip) are only blanks, read up to 1 MiB;
+ * 0 at the first other byte or on a read error */
+static int blank(const char *path)
+{
+    gzFile gz = gzopen(path, "rb");
+    if (gz == NULL)
+        return 0;
+    char buf[4096];
+    int only_blanks = 1, got;
+    size_t total = 0;
+    while (only_blanks && total < (1u << 20) && (got = gzread(gz, buf, sizeof buf)) > 0) {
+        for (int i = 0; i < got && only_blanks; i++)
+            only_blanks = strchr(" \t\r\n", buf[i]) != NULL && buf[i] != '\0';
+        total += (size_t)got;
+    }
+    int zerr;
+    gzerror(gz, &zerr);
+    gzclose(gz);
+    return only_blanks && (zerr == Z_OK || zerr == Z_STREAM_END);
+}
+
+/* 1 when an HDF5 superblock stands at 0, 512, 1024... in the file (after
+ * a user block that is not kpca's seal) */
+static int hdf5_behind_block(const char *path, off_t size)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    unsigned long long base, eof;
+    size_t len;
+    int found = kpca_h5_superblock_read(fd, size, &base, &eof, &len) == 0;
+    close(fd);
+    return found;
+}
+
+/* A sealed kpca HDF5 file's `format` attribute into tag ("" for none, an
+ * unsealed or unreadable file), whether it is sealed into *sealed; 1 when
+ * the file opens as HDF5 */
+static int hdf5_format(const char *path, char *tag, size_t cap, int *sealed)
+{
+    hid_t f;
+    kpca_error err;
+    tag[0] = '\0';
+    *sealed = 0;
+    if (kpca_h5_open_read_sealed(path, KPCA_SEAL_IF_PRESENT, &f, sealed, &err) != KPCA_OK)
+        return 0;
+    if (*sealed && H5Aexists(f, "format") > 0 && kpca_h5_attr_read_string(f, path, "format", tag, cap, &err) != KPCA_OK)
+        tag[0] = '\0';
+    H5Fclose(f);
+    return 1;
+}
+
+kpca_file_kind kpca_zip_kind(const unsigned char *head, size_t got)
+{
+    if (got >= 4 && memcmp(head, "PK\x05\x06", 4) == 0) /* the end record alone: an empty archive */
+        return KPCA_FILE_ZIP;
+    if (got < 30 || memcmp(head, "PK\x03\x04", 4) != 0)
+        return KPCA_FILE_BINARY;
+    size_t len = (size_t)head[26] | (size_t)head[27] << 8;
+    if (len >= 4 && 30 + len <= got && memcmp(head + 30 + len - 4, ".npy", 4) == 0)
+        return KPCA_FILE_NPZ;
+    return KPCA_FILE_ZIP;
+}
+
+kpca_file_kind kpca_zip_kind_of(const char *path)
+{
+    unsigned char head[30 + 255];
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return KPCA_FILE_BINARY;
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return kpca_zip_kind(head, got);
+}
+
+void kpca_file_sniff(const char *spec, kpca_file_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = KPCA_FILE_UNREADABLE;
+    char *file = NULL;
+    const char *group;
+    kpca_error err;
+    if (kpca_split_spec(spec, &file, &group, &err) != KPCA_OK)
+        return;
+    struct stat sb;
+    FILE *fp = NULL;
+    unsigned char head[2] = {0, 0};
+    if (stat(file, &sb) != 0) {
+        out->errnum = errno;
+        out->kind = errno == ENOENT || errno == ENOTDIR ? KPCA_FILE_MISSING : KPCA_FILE_UNREADABLE;
+    } else if (S_ISDIR(sb.st_mode)) {
+        out->kind = KPCA_FILE_DIRECTORY;
+    } else if ((fp = fopen(file, "rb")) == NULL) {
+        out->errnum = errno;
+    } else {
+        out->gzip = fread(head, 1, 2, fp) == 2 && head[0] == 0x1f && head[1] == 0x8b;
+        fclose(fp);
+        kpca_format fmt = KPCA_FMT_AUTO;
+        if (kpca_detect_format(file, &fmt, &err) != KPCA_OK && hdf5_behind_block(file, sb.st_size))
+            fmt = KPCA_FMT_HDF5;
+        if (fmt == KPCA_FMT_AUTO)
+            out->kind = blank(file) ? KPCA_FILE_EMPTY : kpca_zip_kind_of(file);
+        else if (fmt == KPCA_FMT_NPY)
+            out->kind = KPCA_FILE_NPY;
+        else if (fmt != KPCA_FMT_HDF5)
+            out->kind = KPCA_FILE_TEXT;
+        else {
+            out->damaged = !hdf5_format(file, out->tag, sizeof out->tag, &out->sealed);
+            out->kind = out->tag[0] == '\0'                              ? KPCA_FILE_HDF5
+                        : strcmp(out->tag, KPCA_MODEL_FORMAT) == 0    ? KPCA_FILE_MODEL
+                        : strcmp(out->tag, KPCA_FEATURES_FORMAT) == 0 ? KPCA_FILE_FEATURES
+                                                                      : KPCA_FILE_KPCA_OTHER;
+        }
+        out->format = fmt;
+    }
+    if (out->kind != KPCA_FILE_TEXT && out->kind != KPCA_FILE_EMPTY)
+        out->gzip = 0;
+    if (kpca_file_is_data(out->kind)) {
+        kpca_read_opts ro = {.format = KPCA_FMT_AUTO};
+        kpca_dataset ds;
+        if (kpca_dataset_read(spec, &ro, &ds, &err) == KPCA_OK) {
+            out->has_shape = 1;
+            out->n = ds.n;
+            out->dim = ds.dim;
+            kpca_dataset_free(&ds);
+        }
+    }
+    kpca_free(file);
+}
+
+int kpca_file_is_data(kpca_file_kind kind)
+{
+    return kind == KPCA_FILE_FEATURES || kind == KPCA_FILE_KPCA_OTHER || kind == KPCA_FILE_HDF5 ||
+           kind == KPCA_FILE_NPY || kind == KPCA_FILE_TEXT;
+}
+
+const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
+{
+    char shape[64] = "";
+    if (fi->has_shape)
+        snprintf(shape, sizeof shape, "%s%zu x %zu", fi->gzip ? ", " : "", fi->n, fi->dim);
+    const char *gz = fi->gzip ? "gzip" : "";
+    const char *open = fi->has_shape || fi->gzip ? " (" : "", *close = fi->has_shape || fi->gzip ? ")" : "";
+    switch (fi->kind) {
+    case KPCA_FILE_MISSING: snprintf(buf, cap, "does not exist"); break;
+    case KPCA_FILE_UNREADABLE:
+        snprintf(buf, cap, "cannot be read%s%s%s", fi->errnum ? " (" : "", fi->errnum ? strerror(fi->errnum) : "",
+                 fi->errnum ? ")" : "");
+        break;
+    case KPCA_FILE_DIRECTORY: snprintf(buf, cap, "is a directory"); break;
+    case KPCA_FILE_EMPTY: snprintf(buf, cap, "is empty%s", fi->gzip ? " (gzip of nothing but blanks)" : ""); break;
+    case KPCA_FILE_MODEL: snprintf(buf, cap, "is a kpca model (written by kpca fit)"); break;
+    case KPCA_FILE_FEATURES:
+        snprintf(buf, cap, "holds kpca features (%s%swritten by kpca transform)", shape, fi->has_shape ? ", " : "");
+        break;
+    case KPCA_FILE_KPCA_OTHER: snprintf(buf, cap, "is a kpca file of format '%s'%s%s%s", fi->tag, open, shape, close); break;
+    case KPCA_FILE_HDF5:
+        if (fi->damaged)
+            snprintf(buf, cap, "is a damaged HDF5 file");
+        else if (fi->sealed)
+            snprintf(buf, cap, "is an HDF5 file sealed by kpca but of no format it knows");
+        else if (fi->has_shape)
+            snprintf(buf, cap, "holds HDF5 data (%s) with no kpca seal (not written by kpca)", shape);
+        else
+            snprintf(buf, cap, "is an HDF5 file with no kpca seal (not written by kpca, or its first bytes lost) "
+                               "and no data kpca reads at its root");
+        break;
+    case KPCA_FILE_NPY: snprintf(buf, cap, "holds a NumPy array%s%s%s", open, shape, close); break;
+    case KPCA_FILE_TEXT: {
+        const char *name = fi->format == KPCA_FMT_LIBSVM ? "LIBSVM" : fi->format == KPCA_FMT_CSV ? "CSV" : "ESL";
+        snprintf(buf, cap, "holds %s text data%s%s%s%s", name, open, gz, shape, close);
+        break;
+    }
+    case KPCA_FILE_BINARY: snprintf(buf, cap, "holds binary data in no format kpca reads"); break;
+    case KPCA_FILE_NPZ:
+        snprintf(buf, cap, "is a NumPy .npz archive (a zip of arrays), which kpca does not read: save one array "
+                           "with numpy.save('x.npy', arr) and give kpca the .npy file");
+        break;
+    case KPCA_FILE_ZIP:
+        snprintf(buf, cap, "is a zip archive, which kpca does not read: unzip it (a spreadsheet workbook such as .xlsx "
+                           "is a zip too: save it as CSV)");
+        break;
+    }
+    return buf;
+}
+
+
+/* ---- the format of data, and the reader that reads it ---- */
+
+static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+
+kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    unsigned char head[64];
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    /* the HDF5 signature, or the seal in front of one that kpca wrote (h5seal.h) */
+    if ((got >= 8 && memcmp(head, hdf5_sig, 8) == 0) || (got >= 12 && memcmp(head, "kpca-seal 1 ", 12) == 0)) {
+        *out = KPCA_FMT_HDF5;
+        return KPCA_OK;
+    }
+    if (got == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': file is empty", path);
+    const char *wide = kpca_text_wide(head, got);
+    if (wide != NULL)
+        return kpca_text_wide_fail(path, wide, err);
+
+    if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) {
+        *out = KPCA_FMT_NPY;
+        return KPCA_OK;
+    }
+    /* .npz, .xlsx: named, with what to do */
+    kpca_file_info zip = {.kind = got >= 4 && memcmp(head, "PK", 2) == 0 ? kpca_zip_kind_of(path) : KPCA_FILE_BINARY};
+    if (zip.kind != KPCA_FILE_BINARY) {
+        char desc[256];
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' %s", path, kpca_file_describe(&zip, desc, sizeof desc));
+    }
+
+    gzFile gz = gzopen(path, "rb");
+    if (gz == NULL)
+        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    /* the first 20 non-blank lines (cut at 4095 bytes): a ',' or ';' on the
+     * first means CSV (neither ESL nor LIBSVM has them); else an index:value
+     * pair on any means LIBSVM (a LIBSVM point may have no pairs at all);
+     * else a tab on a first line that has no spaces or is not all numbers
+     * means TSV; else ESL */
+    char buf[4096], first[4096] = "";
+    kpca_format fmt = KPCA_FMT_AUTO;
+    int lines = 0;
+    int gzip = got >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+    int binary = got >= 2 && !gzip && memchr(head, '\0', got) != NULL;
+    if (gzip) { /* the text inside: a wide encoding is refused as above */
+        unsigned char inner[64];
+        int n = gzread(gz, inner, sizeof inner);
+        if (n > 0 && (wide = kpca_text_wide(inner, (size_t)n)) != NULL) {
+            gzclose(gz);
+            return kpca_text_wide_fail(path, wide, err);
+        }
+        gzrewind(gz);
+    }
+    for (int at_start = 1; !binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL;
+         at_start = 0) {
+        const char *p = buf + (at_start ? kpca_text_bom(buf, strlen(buf)) : 0);
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (*p == '\0')
+            continue; /* blank line */
+        if (lines++ == 0) {
+            snprintf(first, sizeof first, "%s", p);
+            if (strpbrk(p, ",;") != NULL) {
+                fmt = KPCA_FMT_CSV;
+                break;
+            }
+        }
+        fmt = strchr(p, ':') != NULL ? KPCA_FMT_LIBSVM : KPCA_FMT_ESL;
+    }
+    if (fmt == KPCA_FMT_ESL && strchr(first, '\t') != NULL) {
+        const char *p = first;
+        double v;
+        while (*p != '\0' && *p != '\n' && kpca_parse_number(&p, '\0', &v) == 0)
+            while (*p == ' ' || *p == '\t' || *p == '\r')
+                p++;
+        if (strchr(first, ' ') == NULL || (*p != '\0' && *p != '\n'))
+            fmt = KPCA_FMT_CSV;
+    }
+    int zerr;
+    const char *zmsg = gzerror(gz, &zerr);
+    char zcopy[256];
+    snprintf(zcopy, sizeof zcopy, "%s", zmsg != NULL ? zmsg : "");
+    gzclose(gz);
+    if (binary)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s': binary data in no format kpca reads (it reads ESL, LIBSVM, CSV or TSV text, plain or "
+                         "gzip; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
+                         path, head[0], got > 1 ? head[1] : 0, got > 2 ? head[2] : 0, got > 3 ? head[3] : 0);
+    if (fmt == KPCA_FMT_AUTO) {
+        if (zerr != Z_OK && zerr != Z_STREAM_END)
+            return kpca_fail(err, KPCA_EFORMAT, "'%s': corrupt or truncated gzip data (%s)", path, zcopy);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data (file is empty or blank)", path);
+    }
+    *out = fmt;
+    return KPCA_OK;
+}
+
+kpca_status kpca_read_format(const char *file, const char *group, const kpca_read_opts *opts, kpca_format *fmt,
+                             int *text_opts, kpca_error *err)
+{
+    *fmt = opts->format;
+    *text_opts = 0;
+    kpca_status st = KPCA_OK;
+    if (*fmt == KPCA_FMT_AUTO && (st = kpca_detect_format(file, fmt, err)) != KPCA_OK)
+        return st;
+    if (group != NULL && *fmt != KPCA_FMT_HDF5)
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': a group ('%s') was given but the file is %s text, not HDF5", file,
+                         group, kpca_format_name(*fmt));
+    const char *text_opt = opts->label != NULL ? "--label" : opts->header != KPCA_HEADER_AUTO ? "--header"
+                           : opts->columns != NULL ? "--columns" : opts->drop != NULL ? "--drop"
+                           : opts->decimal == ',' ? "--decimal" : NULL;
+    *text_opts = text_opt != NULL;
+    if (text_opt != NULL && (*fmt == KPCA_FMT_LIBSVM || *fmt == KPCA_FMT_NPY || *fmt == KPCA_FMT_HDF5))
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to %s", file, text_opt,
+                         kpca_format_name(*fmt));
+    return KPCA_OK;
+}
+
+kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
+                              kpca_dataset *ds, kpca_error *err)
+{
+    return kpca_dataset_read_info(spec, opts, ds, NULL, err);
+}
+
+/* kpca_dataset_read_info of a spec whose file is not a stream */
+static kpca_status read_spec(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds, kpca_featinfo *info,
+                             kpca_error *err)
+{
+    static const kpca_read_opts defaults = {.format = KPCA_FMT_AUTO};
+    if (opts == NULL)
+        opts = &defaults;
+    memset(ds, 0, sizeof *ds);
+    if (info != NULL)
+        memset(info, 0, sizeof *info);
+
+    char *file = NULL;
+    const char *group = NULL;
+    kpca_status st = kpca_split_spec(spec, &file, &group, err);
+    if (st != KPCA_OK)
+        return st;
+    if ((st = kpca_input_check(file, err)) != KPCA_OK) {
+        kpca_free(file);
+        return st;
+    }
+    if (opts->group != NULL)
+        group = opts->group;
+
+    kpca_format fmt;
+    int text_opts;
+    if ((st = kpca_read_format(file, group, opts, &fmt, &text_opts, err)) != KPCA_OK) {
+        kpca_free(file);
+        return st;
+    }
+    switch (fmt) {
+    case KPCA_FMT_ESL:
+        /* whitespace text with a label or header option: the delimited reader */
+        st = text_opts ? kpca_read_csv(file, ' ', opts, ds, err) : kpca_read_esl(file, opts->dim, ds, err);
+        break;
+    case KPCA_FMT_CSV: st = kpca_read_csv(file, 0, opts, ds, err); break;
+    case KPCA_FMT_NPY: st = kpca_read_npy(file, opts->dim, ds, err); break;
+    case KPCA_FMT_LIBSVM: st = kpca_read_libsvm(file, opts->dim, ds, err); break;
+    case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, info, err); break;
+    default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", file, kpca_format_name(fmt));
+    }
+    if (st == KPCA_OK && opts->labels != NULL) {
+        if (!ds->unlabelled)
+            st = kpca_fail(err, KPCA_EUSAGE, "'%s' has labels of its own: --labels FILE is for data without them "
+                           "(a CSV file's label column is dropped with --label none)", file);
+        else
+            st = kpca_labels_read(opts->labels, ds, err);
+        if (st != KPCA_OK)
+            kpca_dataset_free(ds);
+    }
+    if (st == KPCA_OK)
+        ds->format = fmt;
+    kpca_free(file);
+    return st;
+}
+
+kpca_status kpca_dataset_read_info(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds,
+                                   kpca_featinfo *info, kpca_error *err)
+{
+    /* a stream is read once, into a spool that the readers open as a file */
+    kpca_spool spool;
+    char *spooled = NULL;
+    kpca_status st = kpca_spool_spec(spec, &spool, &spooled, err);
+    if (st == KPCA_OK)
+        st = read_spec(spooled != NULL ? spooled : spec, opts, ds, info, err);
+    else {
+        memset(ds, 0, sizeof *ds);
+        if (info != NULL)
+            memset(info, 0, sizeof *info);
+    }
+    kpca_free(spooled);
+    return kpca_spool_finish(&spool, st, err);
+}
