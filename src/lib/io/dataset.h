@@ -98,60 +98,6 @@ const char *kpca_format_name(kpca_format f);
 /* Parses a format name; returns 0 on success, -1 if unknown. */
 int kpca_format_parse(const char *name, kpca_format *out);
 
-/* Format-specific readers used by kpca_dataset_read. */
-kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
-kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
-/* Whitespace text (ESL, or values only) read a row at a time
- * (io/rowsrc.h); kpca_read_esl reads it so to its end.  Open reads the
- * first KPCA_ESL_DECIDE_ROWS rows (io/labels.h) to decide whether the
- * first column holds labels, and holds them: *vdim (the values per row,
- * checked against dim != 0) and *labelled are known from then on.  Each
- * read hands out up to max rows (x: max x vdim; y, when not NULL: their
- * labels, 0 when unlabelled); *got 0 at the end.  After an error every
- * read fails.  Memory: the held rows and one line. */
-typedef struct kpca_esl_rows kpca_esl_rows;
-kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **r, size_t *vdim, int *labelled,
-                               kpca_error *err);
-kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, size_t *got, kpca_error *err);
-/* Goes on from byte `byte` of the file, the start of line `line`, the
- * layout decided at open (the rows held are not handed out again), and
- * reads no byte at or after `end` (0: to the end of the file).  KPCA_EIO
- * when the file cannot seek. */
-kpca_status kpca_esl_rows_jump(kpca_esl_rows *r, unsigned long long byte, size_t line, unsigned long long end,
-                               kpca_error *err);
-void kpca_esl_rows_close(kpca_esl_rows *r);
-
-/* LIBSVM text read a row at a time (io/rowsrc.h): open reads the whole
- * file once, with kpca_read_libsvm's checks and messages, for its row
- * count *n and its dimension *d (the largest index, or dim when given);
- * reads then hand out dense rows of d values (y: the labels).  Memory: one
- * line's pairs. */
-typedef struct kpca_libsvm_rows kpca_libsvm_rows;
-kpca_status kpca_libsvm_rows_open(const char *path, size_t dim, kpca_libsvm_rows **r, size_t *n, size_t *d,
-                                  kpca_error *err);
-kpca_status kpca_libsvm_rows_read(kpca_libsvm_rows *r, size_t max, double *x, int *y, size_t *got,
-                                  kpca_error *err);
-void kpca_libsvm_rows_close(kpca_libsvm_rows *r);
-
-/* HDF5 data read by rows (io/rowsrc.h): the group, dataset and label
- * checks of kpca_read_hdf5 at open, with its messages (the labels read in
- * blocks, twice: for their range, then their codes against class_names);
- * the values read by hyperslabs and checked finite as they are read.
- * *n, *d: the shape; *labelled; names (NULL for integer labels) and their
- * count are the reader's, valid until close.  Memory: O(d) and the class
- * names. */
-typedef struct kpca_h5_rows kpca_h5_rows;
-kpca_status kpca_h5_rows_open(const char *path, const char *group, size_t dim, kpca_h5_rows **r, size_t *n,
-                              size_t *d, int *labelled, char ***names, size_t *nnames, kpca_error *err);
-/* Rows [row0, row0 + rows) into x (rows x d) and, when y is not NULL, their
- * labels (0 for unlabelled data). */
-kpca_status kpca_h5_rows_read(kpca_h5_rows *r, size_t row0, size_t rows, double *x, int *y, kpca_error *err);
-void kpca_h5_rows_close(kpca_h5_rows *r);
-
-/* info as in kpca_dataset_read_info (may be NULL) */
-kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim,
-                           kpca_dataset *ds, struct kpca_featinfo *info, kpca_error *err);
-
 void kpca_dataset_free(kpca_dataset *ds);
 
 /* Widens every row to `dim` >= ds->dim values with zeros: LIBSVM files omit

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/dataset.h"
+#include "io/dataset_h5.h"
 #include "io/featfile.h"
 #include "file/h5util.h"
 #include "support/mem.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "io/dataset.h"
+#include "io/dataset_text.h"
 #include "io/labels.h"
 #include "text/textnum.h"
 #include "support/mem.h"

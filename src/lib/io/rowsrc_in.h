@@ -6,6 +6,8 @@
 
 #include "file/source.h"
 #include "io/csvwin.h"
+#include "io/dataset_h5.h"
+#include "io/dataset_text.h"
 #include "io/labels.h"
 #include "io/npy.h"
 #include "io/rowsrc.h"

@@ -5,6 +5,8 @@
 #include "testutil.h"
 
 #include "io_fixture.h"
+#include "io/dataset_h5.h"
+#include "io/dataset_text.h"
 #include "io/labels.h"
 
 /* ---- ESL ------------------------------------------------------------------ */

@@ -4,6 +4,7 @@
 #include "testutil.h"
 
 #include "io_fixture.h"
+#include "io/dataset_h5.h"
 
 #include <hdf5.h>
 #include <math.h>
