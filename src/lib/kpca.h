@@ -29,6 +29,7 @@
 #include "io/dataset.h"
 #include "io/featfile.h"
 #include "io/read.h"
+#include "io/rowpart.h"
 #include "io/rowsrc.h"
 
 #include "core/kernel.h"

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/rowpart.h"
 #include "io/rowsrc_in.h"
 #include "support/mem.h"
 
