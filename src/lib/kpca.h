@@ -7,7 +7,9 @@
  *   file/      atomic outputs, clobber checks, input names, HDF5 helpers
  *   text/      what turns the bytes of a text file into rows of numbers: the
  *              number parser, the quoting rule of delimited text (csvtok)
- *   io/        dataset readers, feature files
+ *   io/        the data set, the format readers and their dispatch (read.h), the
+ *              row source, feature files: one header per file, in a
+ *              one-way order (docs/hacking.md)
  *   core/      kernels, Gram products, centring, eigensolvers, approximate solvers,
  *              the model, its file and projection, image smoothing, standardisation
  *   ext/       pre-images and reduced sets, built on a fitted model

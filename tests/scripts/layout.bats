@@ -55,3 +55,60 @@ layer_rank() {
         'scripts/*.sh' 'bench/*.[ch]' 'bench/*.sh' 'tools/*.c' | xargs wc -l | awk '$2 != "total" && $1 > 700 { print $2 "(" $1 ")" }')
     [ -z "$bad" ] || fail "files past 700 lines: $bad"
 }
+
+# The one-way order of the files of text/ and io/ (docs/hacking.md,
+# Layout): each file uses only files before it (and itself).  A file's
+# header has its name; rowsrc_in.h is the inside of rowsrc.c.
+LIB_ORDER="text/textnum text/csvtok
+    io/dataset io/npy io/labels io/featfile io/csvcols io/csvrows io/csvpart io/csvwin io/csv
+    io/dataset_text io/dataset_h5 io/read io/rowsrc io/rowpart"
+
+# lib_rank LAYER/NAME: its place in LIB_ORDER (from 1), or nothing
+lib_rank() {
+    local n=0 f name="${1%_in}"
+    for f in $LIB_ORDER; do
+        n=$((n + 1))
+        [ "$f" = "$name" ] && { echo "$n"; return; }
+    done
+}
+
+# lib_build: the build directory of the objects the suite runs against
+lib_build() {
+    if [ -n "${KPCA:-}" ] && [ -d "$(dirname "$KPCA")/src/lib/io" ]; then dirname "$KPCA"; else echo "$REPO/build"; fi
+}
+
+@test "layout: text and io files include only files before them in their order" {
+    local bad="" f me r t tr
+    for f in "$REPO"/src/lib/text/*.[ch] "$REPO"/src/lib/io/*.[ch]; do
+        me="$(basename "$(dirname "$f")")/$(basename "${f%.?}")"
+        r=$(lib_rank "$me")
+        [ -n "$r" ] || { bad="$bad $me(not in the order)"; continue; }
+        for t in $(sed -n 's|^#include "\(text/[a-z_0-9]*\)\.h".*|\1|p; s|^#include "\(io/[a-z_0-9]*\)\.h".*|\1|p' "$f"); do
+            tr=$(lib_rank "$t")
+            [ -n "$tr" ] || { bad="$bad $me->$t(not in the order)"; continue; }
+            [ "$tr" -le "$r" ] || bad="$bad $me->$t"
+        done
+    done
+    [ -z "$bad" ] || fail "includes against the order of text and io:$bad"
+}
+
+@test "layout: text and io objects call only files before them in their order (nm)" {
+    local b o me defs uses bad
+    b=$(lib_build)
+    ls "$b"/src/lib/io/*.o >/dev/null 2>&1 || skip "no objects in $b/src/lib/io (make first)"
+    defs="$TMP/defs" uses="$TMP/uses"
+    : >"$defs"
+    : >"$uses"
+    for o in "$b"/src/lib/text/*.o "$b"/src/lib/io/*.o; do
+        me="$(basename "$(dirname "$o")")/$(basename "$o" .o)"
+        [ -f "$REPO/src/lib/$me.c" ] || continue # a stale object of a removed file
+        nm --defined-only "$o" | awk -v f="$me" '$2 ~ /^[TDBR]$/ { print $3, f }' >>"$defs"
+        nm -u "$o" | awk -v f="$me" '{ print $2, f }' >>"$uses"
+    done
+    [ -s "$defs" ] || fail "no symbols read from $b"
+    bad=$(awk 'NR == FNR { d[$1] = $2; next } ($1 in d) && d[$1] != $2 { print $2 " " d[$1] " " $1 }' "$defs" "$uses" |
+        while read -r from to sym; do
+            [ "$(lib_rank "$to")" -lt "$(lib_rank "$from")" ] || echo "$from->$to($sym)"
+        done | sort -u | tr '\n' ' ')
+    [ -z "$bad" ] || fail "calls against the order of text and io: $bad"
+}

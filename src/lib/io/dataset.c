@@ -1,20 +1,11 @@
 /* dataset.c - the data set: format names, allocation, subsets and transforms. */
 #include "io/dataset.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <zlib.h>
 
-#include "file/clobber.h"
-#include "io/csv.h"
-#include "io/featfile.h"
-#include "io/labels.h"
-#include "io/npy.h"
-#include "text/textnum.h"
 #include "support/mem.h"
 #include "support/names.h"
 #include "support/rng.h"
