@@ -8,6 +8,7 @@
 #include "io/csvrows.h"
 #include "io/labels.h"
 #include "text/csvtok.h"
+#include "text/textfile.h"
 #include "support/mem.h"
 #include "support/parts.h"
 

@@ -8,6 +8,7 @@
 
 #include "io/csvwin.h"
 #include "text/csvtok.h"
+#include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 
@@ -59,20 +60,14 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, kpca_error *err)
         w->buf[w->len] = '\0';
         return KPCA_OK;
     }
-    int got = gzread(w->gz, w->buf + w->len, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
-    int zerr = Z_OK;
-    const char *msg = got <= 0 ? gzerror(w->gz, &zerr) : NULL;
-    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
-        return kpca_fail(err, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT,
-                         "'%s': corrupt or truncated gzip data (%s)", w->path, msg != NULL ? msg : "read error");
-    const char *nul = got > 0 ? memchr(w->buf + w->len, '\0', (size_t)got) : NULL;
-    if (nul != NULL) {
-        for (const char *p = w->buf; p < nul; p++)
-            line += *p == '\n';
-        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", w->path, line);
-    }
-    w->len += got > 0 ? (size_t)got : 0;
-    w->left -= got > 0 && w->limited ? (unsigned long long)got : 0;
+    size_t got;
+    kpca_status st = kpca_textfile_read(w->gz, w->path, 0, w->buf + w->len, room, &got, err);
+    if (st == KPCA_OK)
+        st = kpca_textfile_nul(w->path, w->buf, w->len, w->len + got, line, err);
+    if (st != KPCA_OK)
+        return st;
+    w->len += got;
+    w->left -= w->limited ? (unsigned long long)got : 0;
     w->eof = got == 0;
     w->buf[w->len] = '\0';
     return KPCA_OK;
@@ -85,20 +80,15 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     memset(w, 0, sizeof *w);
     w->path = path;
     w->R.col = w->R.index = NO_COLUMN;
-    errno = 0;
-    if ((w->gz = gzopen(path, "rb")) == NULL)
-        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
-                         errno ? strerror(errno) : "gzopen failed");
-    kpca_status st = KPCA_OK;
+    kpca_status st = kpca_textfile_open(path, &w->gz, err);
     /* the head: 64 KiB for the delimiter (as the whole read sniffs it) */
     while (st == KPCA_OK && !w->eof && w->len < 65536)
         st = csvwin_fill(w, 1, err);
     if (st != KPCA_OK)
         return st;
-    const char *wide = kpca_text_wide((const unsigned char *)w->buf, w->len);
-    if (wide != NULL)
-        return kpca_text_wide_fail(path, wide, err);
-    size_t bom = kpca_text_bom(w->buf, w->len);
+    size_t bom;
+    if ((st = kpca_textfile_head(path, w->buf, w->len, &bom, err)) != KPCA_OK)
+        return st;
     memmove(w->buf, w->buf + bom, w->len - bom + 1);
     w->len -= bom;
     w->base = bom;

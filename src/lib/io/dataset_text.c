@@ -10,6 +10,7 @@
 
 #include "io/dataset_text.h"
 #include "io/labels.h"
+#include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 
@@ -40,11 +41,9 @@ static kpca_status lr_open(line_reader *lr, const char *path, kpca_error *err)
 {
     memset(lr, 0, sizeof *lr);
     lr->path = path;
-    errno = 0;
-    lr->gz = gzopen(path, "rb");
-    if (lr->gz == NULL)
-        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
-                         errno ? strerror(errno) : "gzopen failed");
+    kpca_status st = kpca_textfile_open(path, &lr->gz, err);
+    if (st != KPCA_OK)
+        return st;
     lr->cap = 65536;
     lr->buf = kpca_malloc(lr->cap);
     if (lr->buf == NULL) {
@@ -71,23 +70,18 @@ static int lr_take(line_reader *lr, size_t end, size_t next, kpca_error *err)
     char *line = lr->buf + lr->pos;
     size_t len = end - lr->pos;
     lr->lineno++;
-    const char *wide = lr->lineno == 1 ? kpca_text_wide((const unsigned char *)line, len) : NULL;
-    if (wide != NULL) {
-        lr->status = kpca_text_wide_fail(lr->path, wide, err);
-        return -1;
-    }
-    if (memchr(line, '\0', len) != NULL) {
-        lr->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", lr->path,
-                               lr->lineno);
+    size_t bom = 0; /* a UTF-8 byte-order mark is no part of the text */
+    kpca_status st = lr->lineno == 1 ? kpca_textfile_head(lr->path, line, len, &bom, err) : KPCA_OK;
+    if (st == KPCA_OK)
+        st = kpca_textfile_nul(lr->path, line, 0, len, lr->lineno, err);
+    if (st != KPCA_OK) {
+        lr->status = st;
         return -1;
     }
     if (len > 0 && line[len - 1] == '\r')
         len--;
     line[len] = '\0';
-    if (lr->lineno == 1) { /* a UTF-8 byte-order mark is no part of the text */
-        size_t bom = kpca_text_bom(line, len);
-        line += bom;
-    }
+    line += bom < len ? bom : len;
     lr->line = line;
     lr->pos = next;
     return 1;
@@ -132,18 +126,15 @@ static int lr_next(line_reader *lr, kpca_error *err)
         }
         size_t room = lr->cap - lr->fill - 1; /* one byte for the final NUL */
         room = lr->limited && room > lr->left ? (size_t)lr->left : room;
-        int got = gzread(lr->gz, lr->buf + lr->fill, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
-        int zerr = Z_OK;
-        const char *msg = got <= 0 ? gzerror(lr->gz, &zerr) : NULL;
-        if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-            lr->status = kpca_fail(err, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT,
-                                   "'%s' near line %zu: corrupt or truncated gzip data (%s)", lr->path,
-                                   lr->lineno + 1, msg != NULL ? msg : "read error");
+        size_t got;
+        kpca_status st = kpca_textfile_read(lr->gz, lr->path, lr->lineno + 1, lr->buf + lr->fill, room, &got, err);
+        if (st != KPCA_OK) {
+            lr->status = st;
             return -1;
         }
         if (got == 0)
             lr->eof = 1;
-        lr->fill += (size_t)got;
+        lr->fill += got;
         lr->left -= lr->limited ? (unsigned long long)got : 0;
     }
 }

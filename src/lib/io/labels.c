@@ -1,4 +1,4 @@
-/* labels.c - class labels from text, label files, whole-file text reads. */
+/* labels.c - class labels from text, label files. */
 #include "io/labels.h"
 
 #include <errno.h>
@@ -14,116 +14,10 @@
 #include <zlib.h>
 
 #include "io/npy.h"
+#include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 #include "support/parts.h"
-
-static int has_nul(const void *bytes, size_t len)
-{
-    return memchr(bytes, '\0', len) != NULL;
-}
-
-/* Reads the size bytes of the plain file path into buf in parts, one
- * thread each (support/parts.h).  1 when every byte was read and the file
- * ends there; 0 when it could not be read so (a part failed, the file
- * changed size, too small to cut): the caller then reads it as a stream.
- * On success *nul is 0 when no NUL byte is in it (looked for as it
- * landed), else 1. */
-static int read_in_parts(const char *path, char *buf, size_t size, int *nul)
-{
-    if (kpca_parts_plan(size, 0, KPCA_PART_MIN) < 2)
-        return 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return 0;
-    int errnum;
-    int flagged;
-    int ok = kpca_pread_parts(fd, buf, size, 0, 1, has_nul, &flagged, &errnum);
-    char extra;
-    ssize_t more;
-    while ((more = pread(fd, &extra, 1, (off_t)size)) < 0 && errno == EINTR)
-        ;
-    close(fd);
-    if (!ok || more != 0)
-        return 0;
-    *nul = flagged;
-    return 1;
-}
-
-kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_error *err)
-{
-    *out = NULL;
-    *len = 0;
-    errno = 0;
-    gzFile gz = gzopen(path, "rb");
-    if (gz == NULL)
-        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
-                         errno ? strerror(errno) : "gzopen failed");
-    size_t cap = 0, fill = 0;
-    char *buf = NULL;
-    int maybe_nul = 1; /* 0 once a read in parts found none */
-    struct stat sb;
-    /* a plain file is read whole into one block of its size (large blocks
-     * get huge pages: support/mem.h), not grown and copied as it comes */
-    if (gzdirect(gz) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size < SIZE_MAX / 2 &&
-        (buf = kpca_malloc((size_t)sb.st_size + 65536 + 2)) != NULL) {
-        cap = (size_t)sb.st_size + 65536 + 2;
-        if (read_in_parts(path, buf, (size_t)sb.st_size, &maybe_nul)) {
-            fill = (size_t)sb.st_size;
-            goto whole;
-        }
-    }
-    for (;;) {
-        if (cap - fill < 4096 + 1) { /* grown only when nearly full: a small file takes one small buffer */
-            char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 65536 + 1);
-            if (nb == NULL) {
-                gzclose(gz);
-                kpca_free(buf);
-                return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu bytes)", path, fill);
-            }
-            buf = nb;
-        }
-        size_t room = cap - fill - 1;
-        int got = gzread(gz, buf + fill, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
-        int zerr = Z_OK;
-        const char *msg = got <= 0 ? gzerror(gz, &zerr) : NULL;
-        if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-            kpca_status st = kpca_fail(err, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT,
-                                       "'%s': corrupt or truncated gzip data (%s)", path,
-                                       msg != NULL ? msg : "read error");
-            gzclose(gz);
-            kpca_free(buf);
-            return st;
-        }
-        if (got == 0)
-            break;
-        fill += (size_t)got;
-    }
-whole:
-    gzclose(gz);
-    buf[fill] = '\0';
-    const char *wide = kpca_text_wide((const unsigned char *)buf, fill);
-    if (wide != NULL) {
-        kpca_free(buf);
-        return kpca_text_wide_fail(path, wide, err);
-    }
-    size_t bom = kpca_text_bom(buf, fill);
-    if (bom > 0) { /* what follows the mark is the text */
-        memmove(buf, buf + bom, fill - bom + 1);
-        fill -= bom;
-    }
-    const char *nul = maybe_nul ? memchr(buf, '\0', fill) : NULL;
-    if (nul != NULL) {
-        size_t line = 1;
-        for (const char *p = buf; p < nul; p++)
-            line += *p == '\n';
-        kpca_free(buf);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", path, line);
-    }
-    *out = buf;
-    *len = fill;
-    return KPCA_OK;
-}
 
 /* 1 with *v for an integer label, 0 for a non-number, -1 for a number that
  * is no int. */

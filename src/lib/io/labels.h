@@ -92,14 +92,4 @@ void kpca_labelmap_free(kpca_labelmap *m);
  * is an error naming both counts.  On failure ds is unchanged. */
 kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err);
 
-/* Reads a whole file, through gzip when compressed, into a new
- * NUL-terminated buffer (*len bytes before the NUL), without a UTF-8
- * byte-order mark at its start; UTF-16 and UTF-32 text is refused
- * (kpca_text_wide_fail).  A plain file of 8 MiB
- * and more is read by one thread per online CPU (at most 8), each into its
- * own stretch of the buffer; one that changes size meanwhile is read again
- * as a stream.  A NUL byte inside is an error naming its line ("binary
- * data?").  Free with kpca_free. */
-kpca_status kpca_read_text_file(const char *path, char **buf, size_t *len, kpca_error *err);
-
 #endif

@@ -19,6 +19,7 @@
 #include "io/dataset_text.h"
 #include "io/labels.h"
 #include "io/npy.h"
+#include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 
@@ -228,9 +229,9 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     }
     if (got == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': file is empty", path);
-    const char *wide = kpca_text_wide(head, got);
-    if (wide != NULL)
-        return kpca_text_wide_fail(path, wide, err);
+    kpca_status st = kpca_textfile_head(path, (const char *)head, got, NULL, err);
+    if (st != KPCA_OK)
+        return st;
 
     if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) {
         *out = KPCA_FMT_NPY;
@@ -243,9 +244,9 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
         return kpca_fail(err, KPCA_EFORMAT, "'%s' %s", path, kpca_file_describe(&zip, desc, sizeof desc));
     }
 
-    gzFile gz = gzopen(path, "rb");
-    if (gz == NULL)
-        return kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", path, strerror(errno));
+    gzFile gz;
+    if ((st = kpca_textfile_open(path, &gz, err)) != KPCA_OK)
+        return st;
     /* the first 20 non-blank lines (cut at 4095 bytes): a ',' or ';' on the
      * first means CSV (neither ESL nor LIBSVM has them); else an index:value
      * pair on any means LIBSVM (a LIBSVM point may have no pairs at all);
@@ -259,9 +260,9 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     if (gzip) { /* the text inside: a wide encoding is refused as above */
         unsigned char inner[64];
         int n = gzread(gz, inner, sizeof inner);
-        if (n > 0 && (wide = kpca_text_wide(inner, (size_t)n)) != NULL) {
+        if (n > 0 && (st = kpca_textfile_head(path, (const char *)inner, (size_t)n, NULL, err)) != KPCA_OK) {
             gzclose(gz);
-            return kpca_text_wide_fail(path, wide, err);
+            return st;
         }
         gzrewind(gz);
     }
@@ -290,10 +291,8 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
         if (strchr(first, ' ') == NULL || (*p != '\0' && *p != '\n'))
             fmt = KPCA_FMT_CSV;
     }
-    int zerr;
-    const char *zmsg = gzerror(gz, &zerr);
-    char zcopy[256];
-    snprintf(zcopy, sizeof zcopy, "%s", zmsg != NULL ? zmsg : "");
+    /* no line read: damaged gzip data, or none */
+    const kpca_status gz_st = !binary && fmt == KPCA_FMT_AUTO ? kpca_textfile_gzip_check(gz, path, 0, err) : KPCA_OK;
     gzclose(gz);
     if (binary)
         return kpca_fail(err, KPCA_EFORMAT,
@@ -301,8 +300,8 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
                          "gzip; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
                          path, head[0], got > 1 ? head[1] : 0, got > 2 ? head[2] : 0, got > 3 ? head[3] : 0);
     if (fmt == KPCA_FMT_AUTO) {
-        if (zerr != Z_OK && zerr != Z_STREAM_END)
-            return kpca_fail(err, KPCA_EFORMAT, "'%s': corrupt or truncated gzip data (%s)", path, zcopy);
+        if (gz_st != KPCA_OK)
+            return gz_st;
         return kpca_fail(err, KPCA_EFORMAT, "'%s': no data (file is empty or blank)", path);
     }
     *out = fmt;

@@ -560,51 +560,6 @@ static void test_fifo(void **state)
     unlink(path);
 }
 
-/* A plain file of 8 MiB and more is read by several threads, each into its
- * own stretch of the buffer: the bytes are the file's, and a NUL byte in a
- * late stretch is found on its line. */
-static void test_read_text_parts(void **state)
-{
-    (void)state;
-    const size_t size = ((size_t)9 << 20) + 12345;
-    char *text = malloc(size + 1);
-    assert_non_null(text);
-    size_t lines = 1;
-    for (size_t i = 0; i < size; i++) {
-        text[i] = i % 97 == 96 ? '\n' : (char)('0' + (i * 7919) % 10);
-        lines += text[i] == '\n';
-    }
-    text[size] = '\0';
-    FILE *f = fopen("tests/out/parts.txt", "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, size, f), size);
-    fclose(f);
-    char *buf = NULL;
-    size_t len = 0;
-    kpca_error err;
-    assert_int_equal(kpca_read_text_file("tests/out/parts.txt", &buf, &len, &err), KPCA_OK);
-    assert_int_equal(len, size);
-    assert_memory_equal(buf, text, size + 1);
-    kpca_free(buf);
-    /* a NUL byte in the last stretch, on its line */
-    size_t at = size - 1000;
-    size_t line = 1;
-    for (size_t i = 0; i < at; i++)
-        line += text[i] == '\n';
-    text[at] = '\0';
-    f = fopen("tests/out/parts.txt", "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(text, 1, size, f), size);
-    fclose(f);
-    assert_int_equal(kpca_read_text_file("tests/out/parts.txt", &buf, &len, &err), KPCA_EFORMAT);
-    assert_null(buf);
-    char want[64];
-    snprintf(want, sizeof want, "line %zu: contains a NUL byte", line);
-    if (strstr(err.msg, want) == NULL)
-        fail_msg("expected '%s' in: %s", want, err.msg);
-    free(text);
-}
-
 int main(void)
 {
     mkdir("tests", 0777);
@@ -615,7 +570,7 @@ int main(void)
         cmocka_unit_test(test_label_options), cmocka_unit_test(test_class_names),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_one_pass_rows),
         cmocka_unit_test(test_labels_file),   cmocka_unit_test(test_header_beside_labels),
-        cmocka_unit_test(test_parts),         cmocka_unit_test(test_read_text_parts),
+        cmocka_unit_test(test_parts),
         cmocka_unit_test(test_stream),        cmocka_unit_test(test_fifo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

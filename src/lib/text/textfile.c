@@ -1,0 +1,175 @@
+/* textfile.c - the bytes of a text file, and their checks (see textfile.h). */
+#include "text/textfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "text/textnum.h"
+#include "support/mem.h"
+#include "support/parts.h"
+
+kpca_status kpca_textfile_open(const char *path, gzFile *gz, kpca_error *err)
+{
+    errno = 0;
+    *gz = gzopen(path, "rb");
+    if (*gz == NULL)
+        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
+                         errno ? strerror(errno) : "gzopen failed");
+    return KPCA_OK;
+}
+
+/* the error of zlib's state zerr (its message msg), or KPCA_OK */
+static kpca_status gzip_fail(int zerr, const char *msg, const char *path, size_t near_line, kpca_error *err)
+{
+    if (zerr == Z_OK || zerr == Z_STREAM_END)
+        return KPCA_OK;
+    const kpca_status st = zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT;
+    const char *why = msg != NULL && *msg != '\0' ? msg : "read error";
+    if (near_line != 0)
+        return kpca_fail(err, st, "'%s' near line %zu: corrupt or truncated gzip data (%s)", path, near_line, why);
+    return kpca_fail(err, st, "'%s': corrupt or truncated gzip data (%s)", path, why);
+}
+
+kpca_status kpca_textfile_gzip_check(gzFile gz, const char *path, size_t near_line, kpca_error *err)
+{
+    int zerr = Z_OK;
+    const char *msg = gzerror(gz, &zerr);
+    return gzip_fail(zerr, msg, path, near_line, err);
+}
+
+kpca_status kpca_textfile_read(gzFile gz, const char *path, size_t near_line, char *buf, size_t room, size_t *got,
+                               kpca_error *err)
+{
+    *got = 0;
+    int n = gzread(gz, buf, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
+    if (n > 0) {
+        *got = (size_t)n;
+        return KPCA_OK;
+    }
+    int zerr = Z_OK;
+    const char *msg = gzerror(gz, &zerr);
+    if (n < 0 && (zerr == Z_OK || zerr == Z_STREAM_END))
+        zerr = Z_ERRNO; /* a read error zlib did not name */
+    return gzip_fail(zerr, n < 0 && zerr == Z_ERRNO && (msg == NULL || *msg == '\0') ? NULL : msg, path, near_line,
+                     err);
+}
+
+kpca_status kpca_textfile_head(const char *path, const char *p, size_t n, size_t *bom, kpca_error *err)
+{
+    if (bom != NULL)
+        *bom = 0;
+    const char *wide = kpca_text_wide((const unsigned char *)p, n);
+    if (wide != NULL)
+        return kpca_text_wide_fail(path, wide, err);
+    if (bom != NULL)
+        *bom = kpca_text_bom(p, n);
+    return KPCA_OK;
+}
+
+kpca_status kpca_textfile_nul(const char *path, const char *text, size_t from, size_t len, size_t line,
+                              kpca_error *err)
+{
+    const char *nul = from < len ? memchr(text + from, '\0', len - from) : NULL;
+    if (nul == NULL)
+        return KPCA_OK;
+    for (const char *p = text; p < nul; p++)
+        line += *p == '\n';
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", path, line);
+}
+
+static int has_nul(const void *bytes, size_t len)
+{
+    return memchr(bytes, '\0', len) != NULL;
+}
+
+/* Reads the size bytes of the plain file path into buf in parts, one
+ * thread each (support/parts.h).  1 when every byte was read and the file
+ * ends there; 0 when it could not be read so (a part failed, the file
+ * changed size, too small to cut): the caller then reads it as a stream.
+ * On success *nul is 0 when no NUL byte is in it (looked for as it
+ * landed), else 1. */
+static int read_in_parts(const char *path, char *buf, size_t size, int *nul)
+{
+    if (kpca_parts_plan(size, 0, KPCA_PART_MIN) < 2)
+        return 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    int errnum;
+    int flagged;
+    int ok = kpca_pread_parts(fd, buf, size, 0, 1, has_nul, &flagged, &errnum);
+    char extra;
+    ssize_t more;
+    while ((more = pread(fd, &extra, 1, (off_t)size)) < 0 && errno == EINTR)
+        ;
+    close(fd);
+    if (!ok || more != 0)
+        return 0;
+    *nul = flagged;
+    return 1;
+}
+
+kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    gzFile gz;
+    kpca_status st = kpca_textfile_open(path, &gz, err);
+    if (st != KPCA_OK)
+        return st;
+    size_t cap = 0, fill = 0;
+    char *buf = NULL;
+    int maybe_nul = 1; /* 0 once a read in parts found none */
+    struct stat sb;
+    /* a plain file is read whole into one block of its size (large blocks
+     * get huge pages: support/mem.h), not grown and copied as it comes */
+    if (gzdirect(gz) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size < SIZE_MAX / 2 &&
+        (buf = kpca_malloc((size_t)sb.st_size + 65536 + 2)) != NULL) {
+        cap = (size_t)sb.st_size + 65536 + 2;
+        if (read_in_parts(path, buf, (size_t)sb.st_size, &maybe_nul)) {
+            fill = (size_t)sb.st_size;
+            goto whole;
+        }
+    }
+    for (;;) {
+        if (cap - fill < 4096 + 1) { /* grown only when nearly full: a small file takes one small buffer */
+            char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 65536 + 1);
+            if (nb == NULL) {
+                gzclose(gz);
+                kpca_free(buf);
+                return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu bytes)", path, fill);
+            }
+            buf = nb;
+        }
+        size_t got;
+        if ((st = kpca_textfile_read(gz, path, 0, buf + fill, cap - fill - 1, &got, err)) != KPCA_OK) {
+            gzclose(gz);
+            kpca_free(buf);
+            return st;
+        }
+        if (got == 0)
+            break;
+        fill += (size_t)got;
+    }
+whole:
+    gzclose(gz);
+    buf[fill] = '\0';
+    size_t bom;
+    if ((st = kpca_textfile_head(path, buf, fill, &bom, err)) == KPCA_OK && maybe_nul)
+        st = kpca_textfile_nul(path, buf, bom, fill, 1, err);
+    if (st != KPCA_OK) {
+        kpca_free(buf);
+        return st;
+    }
+    if (bom > 0) { /* what follows the mark is the text */
+        memmove(buf, buf + bom, fill - bom + 1);
+        fill -= bom;
+    }
+    *out = buf;
+    *len = fill;
+    return KPCA_OK;
+}

@@ -1,0 +1,145 @@
+/* test_textfile.c - the bytes of a text file (text/textfile.h): the whole
+ * read in parts, and every check's message, written once: cannot open,
+ * damaged gzip (with and without the line), a wide encoding, a NUL byte on
+ * its line, the byte-order mark dropped. */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "lib/text/textfile.h"
+
+static void expect_msg(const kpca_error *err, const char *a, const char *b)
+{
+    if (strstr(err->msg, a) == NULL || (b != NULL && strstr(err->msg, b) == NULL))
+        fail_msg("expected '%s' and '%s' in: %s", a, b != NULL ? b : "", err->msg);
+}
+
+/* A plain file of 8 MiB and more is read by several threads, each into its
+ * own stretch of the buffer: the bytes are the file's, and a NUL byte in a
+ * late stretch is found on its line. */
+static void test_read_text_parts(void **state)
+{
+    (void)state;
+    const size_t size = ((size_t)9 << 20) + 12345;
+    char *text = malloc(size + 1);
+    assert_non_null(text);
+    size_t lines = 1;
+    for (size_t i = 0; i < size; i++) {
+        text[i] = i % 97 == 96 ? '\n' : (char)('0' + (i * 7919) % 10);
+        lines += text[i] == '\n';
+    }
+    text[size] = '\0';
+    FILE *f = fopen("tests/out/parts.txt", "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+    char *buf = NULL;
+    size_t len = 0;
+    kpca_error err;
+    assert_int_equal(kpca_read_text_file("tests/out/parts.txt", &buf, &len, &err), KPCA_OK);
+    assert_int_equal(len, size);
+    assert_memory_equal(buf, text, size + 1);
+    kpca_free(buf);
+    /* a NUL byte in the last stretch, on its line */
+    size_t at = size - 1000;
+    size_t line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += text[i] == '\n';
+    text[at] = '\0';
+    f = fopen("tests/out/parts.txt", "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+    assert_int_equal(kpca_read_text_file("tests/out/parts.txt", &buf, &len, &err), KPCA_EFORMAT);
+    assert_null(buf);
+    char want[64];
+    snprintf(want, sizeof want, "line %zu: contains a NUL byte", line);
+    if (strstr(err.msg, want) == NULL)
+        fail_msg("expected '%s' in: %s", want, err.msg);
+    free(text);
+}
+
+/* A gzip file cut short: the whole read and a chunked reader name it,
+ * the reader with the line it was near. */
+static void test_gzip_damage(void **state)
+{
+    (void)state;
+    gzFile w = gzopen("tests/out/cut.txt.gz", "wb");
+    assert_non_null(w);
+    for (int i = 0; i < 20000; i++)
+        gzprintf(w, "%d %d.5 line of text\n", i, i * 7);
+    gzclose(w);
+    FILE *f = fopen("tests/out/cut.txt.gz", "rb");
+    assert_non_null(f);
+    static char z[1 << 20];
+    size_t n = fread(z, 1, sizeof z, f);
+    fclose(f);
+    f = fopen("tests/out/cut.txt.gz", "wb");
+    assert_int_equal(fwrite(z, 1, n / 2, f), n / 2);
+    fclose(f);
+    char *buf = NULL;
+    size_t len = 0;
+    kpca_error err;
+    assert_int_equal(kpca_read_text_file("tests/out/cut.txt.gz", &buf, &len, &err), KPCA_EFORMAT);
+    assert_null(buf);
+    expect_msg(&err, "'tests/out/cut.txt.gz': corrupt or truncated gzip data (", NULL);
+    gzFile gz;
+    assert_int_equal(kpca_textfile_open("tests/out/cut.txt.gz", &gz, &err), KPCA_OK);
+    static char chunk[4096];
+    size_t got = 1;
+    kpca_status st = KPCA_OK;
+    while (st == KPCA_OK && got > 0)
+        st = kpca_textfile_read(gz, "tests/out/cut.txt.gz", 77, chunk, sizeof chunk, &got, &err);
+    gzclose(gz);
+    assert_int_equal(st, KPCA_EFORMAT);
+    expect_msg(&err, "'tests/out/cut.txt.gz' near line 77: corrupt or truncated gzip data (", NULL);
+}
+
+static void test_checks(void **state)
+{
+    (void)state;
+    kpca_error err;
+    gzFile gz;
+    assert_int_equal(kpca_textfile_open("tests/out/no-such-file.txt", &gz, &err), KPCA_EIO);
+    expect_msg(&err, "cannot open 'tests/out/no-such-file.txt': ", "No such file");
+    /* the byte-order mark, and a wide encoding */
+    size_t bom = 9;
+    assert_int_equal(kpca_textfile_head("t", "\xEF\xBB\xBF" "1,2\n", 7, &bom, &err), KPCA_OK);
+    assert_int_equal(bom, 3);
+    assert_int_equal(kpca_textfile_head("t", "1,2\n", 4, &bom, &err), KPCA_OK);
+    assert_int_equal(bom, 0);
+    static const char u16[] = {'\xFF', '\xFE', '1', 0, ',', 0, '2', 0, '\n', 0};
+    assert_int_equal(kpca_textfile_head("w.csv", u16, sizeof u16, &bom, &err), KPCA_EFORMAT);
+    expect_msg(&err, "'w.csv' is UTF-16LE text", "iconv");
+    /* a NUL byte: the line counted from the given one; none before `from` looked at */
+    static const char t[] = "a\nb\nc\0d\n";
+    assert_int_equal(kpca_textfile_nul("n.txt", t, 0, sizeof t - 1, 1, &err), KPCA_EFORMAT);
+    expect_msg(&err, "'n.txt' line 3: contains a NUL byte (binary data?)", NULL);
+    assert_int_equal(kpca_textfile_nul("n.txt", t, 0, sizeof t - 1, 10, &err), KPCA_EFORMAT);
+    expect_msg(&err, "line 12: contains a NUL byte", NULL);
+    assert_int_equal(kpca_textfile_nul("n.txt", t, 6, sizeof t - 1, 1, &err), KPCA_OK);
+    assert_int_equal(kpca_textfile_nul("n.txt", t, 0, 5, 1, &err), KPCA_OK);
+    /* the whole read drops the mark */
+    FILE *f = fopen("tests/out/bom.txt", "wb");
+    fputs("\xEF\xBB\xBF" "1 2\n", f);
+    fclose(f);
+    char *buf;
+    size_t len;
+    assert_int_equal(kpca_read_text_file("tests/out/bom.txt", &buf, &len, &err), KPCA_OK);
+    assert_int_equal(len, 4);
+    assert_string_equal(buf, "1 2\n");
+    kpca_free(buf);
+}
+
+int main(void)
+{
+    mkdir("tests", 0777);
+    mkdir("tests/out", 0777);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_text_parts),
+        cmocka_unit_test(test_gzip_damage),
+        cmocka_unit_test(test_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
