@@ -300,6 +300,13 @@ int cli_input_check(const char *spec, const cli_input *in, size_t dim);
 kpca_status cli_input_steps(const cli_input *in, double lo, double hi, double *x, size_t n, size_t dim,
                             kpca_error *err);
 
+/* 1 when data of dim columns with these per-column ranges [lo[j], hi[j]]
+ * look like images: dim a square of side >= 4 (16 values or more), and the
+ * columns sharing one value range: at least half of them span at least
+ * half of the overall range min lo .. max hi (pixels of one scale, such as
+ * USPS's [-1, 1] or 0..255; tabular data, whose columns each have their own
+ * range and unit, does not pass).  0 otherwise. */
+int cli_image_like(size_t dim, const double *lo, const double *hi);
 /* What is said of a data set read a block at a time, from statistics of a
  * size independent of its rows (kpca-mpi reduces them over the ranks).
  * cli_stats_raw takes rows as the file holds them (fdim values; their
@@ -350,13 +357,6 @@ int cli_check_model_dims(const kpca_model *model, const char *model_path, const 
  * "column J" (1-based), into buf; returns buf. */
 #define CLI_COLUMN_MAX 96
 const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX]);
-/* 1 when data of dim columns with these per-column ranges [lo[j], hi[j]]
- * look like images: dim a square of side >= 4 (16 values or more), and the
- * columns sharing one value range: at least half of them span at least
- * half of the overall range min lo .. max hi (pixels of one scale, such as
- * USPS's [-1, 1] or 0..255; tabular data, whose columns each have their own
- * range and unit, does not pass).  0 otherwise. */
-int cli_image_like(size_t dim, const double *lo, const double *hi);
 /* Checks that DATA (as read: after --input-range, --round and the
  * smoothing, before the standardisation) fits MODEL: the same dimension,
  * and the same column names where both have them (else reports it and
