@@ -167,18 +167,6 @@ int cli_rows_count(cli_rows *r, size_t *n);
  * first m). */
 void cli_rows_select(cli_rows *r, const size_t *idx, size_t m);
 void cli_rows_close(cli_rows *r);
-/* The processes of kpca-mpi's Nyström fit (src/mpi/: every rank reads its
- * own rows); NULL in the plain kpca. */
-extern const kpca_nys_comm *cli_nys_comm;
-/* The ranks of kpca-mpi on more than one rank, reading one file together
- * (io/rowsrc.h: kpca_rowsrc_open_shared; src/mpi/): the Nyström fit's and
- * transform's DATA, a text file cut into one part a rank; NULL otherwise. */
-extern const kpca_rowsrc_share *cli_rowsrc_share;
-/* Opens DATA's row source: with cli_rowsrc_share, collectively, a text
- * file cut into one part a rank (kpca_rowsrc_open_shared, counted on
- * return); else kpca_rowsrc_open. */
-kpca_status cli_rowsrc_open(const char *spec, const kpca_read_opts *ro, kpca_rowsrc **src, kpca_error *err);
-
 /* How fit's rows are drawn from a file's n rows (--subset, --sample):
  * FIRST the first m (all of them when m = n), RANDOM kpca_subset_indices,
  * STRATIFIED kpca_subset_stratified on the labels. */
@@ -190,6 +178,17 @@ int cli_draw_rows(size_t n, const int *y, size_t m, cli_draw draw, long seed, si
 /* "first", "random", "stratified"; cli_draw_parse: 0, or -1 for other names. */
 const char *cli_draw_name(cli_draw d);
 int cli_draw_parse(const char *name, cli_draw *out);
+/* The processes of kpca-mpi's Nyström fit (src/mpi/: every rank reads its
+ * own rows); NULL in the plain kpca. */
+extern const kpca_nys_comm *cli_nys_comm;
+/* The ranks of kpca-mpi on more than one rank, reading one file together
+ * (io/rowsrc.h: kpca_rowsrc_open_shared; src/mpi/): the Nyström fit's and
+ * transform's DATA, a text file cut into one part a rank; NULL otherwise. */
+extern const kpca_rowsrc_share *cli_rowsrc_share;
+/* Opens DATA's row source: with cli_rowsrc_share, collectively, a text
+ * file cut into one part a rank (kpca_rowsrc_open_shared, counted on
+ * return); else kpca_rowsrc_open. */
+kpca_status cli_rowsrc_open(const char *spec, const kpca_read_opts *ro, kpca_rowsrc **src, kpca_error *err);
 
 /* The streamed Nyström fit of kpca fit (fit_rows.c): DATA read a block at
  * a time through cli_rows, the fit rows drawn by index.  The steps, in
