@@ -467,66 +467,6 @@ extern const cli_transform_io *cli_transform_out;
  * fit data was (kpca_standardize with its std_mean, std_scale); nothing for
  * a model without them. */
 void cli_standardize(const kpca_model *model, double *x, size_t n);
-/* Parses "LO,HI" (LO < HI). */
-int cli_parse_range(const char *s, double *lo, double *hi);
-/* Parses "X1,X2,..." of numbers in [min, max] into a new array. */
-int cli_parse_double_list(const char *s, double min, double max, double **out, size_t *n);
-/* Parses "N1,N2,..." of decimal integers in 1..max (digits only: no sign,
- * blank, exponent or fraction) into a new array (free it), for the option
- * --OPTION.  0, or the exit code (KPCA_EUSAGE, KPCA_ENOMEM) once the error
- * is reported, naming the value at fault and why (empty, negative, not a
- * whole number, too large, zero). */
-int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **out, size_t *n);
-
-/* --header, --label and --labels: how a data file's labels are found. */
-#define CLI_HEADER_OPTION(dest)                                                                                \
-    {"header", 0, "yes|no", CLI_STRING, &(dest), 0, 0,                                                         \
-     "CSV: whether the first row names the columns (default: when it is not all numbers)"}
-#define CLI_LABEL_OPTION(dest)                                                                                 \
-    {"label", 0, "COL", CLI_STRING, &(dest), 0, 0,                                                             \
-     "text: the label column: first, last, none, a number from 1 or a header name (default: a column named "   \
-     "label, target, class or y; in whitespace text without a header, the first column when it holds few "     \
-     "distinct integers (ESL); else no labels)"}
-#define CLI_LABEL_OPTIONS(in)                                                                                  \
-    CLI_HEADER_OPTION((in).header), CLI_LABEL_OPTION((in).label),                                              \
-    {"labels", 0, "FILE", CLI_STRING, &(in).labels, 0, 0,                                                      \
-     "labels for data without them (NPY, HDF5, --label none): a 1-D .npy or one label per line"},              \
-    CLI_COLUMN_OPTIONS(in)
-/* --columns, --drop and --decimal: which columns of a text file are values,
- * and how their numbers are written */
-#define CLI_COLUMN_OPTIONS(in)                                                                                 \
-    {"columns", 0, "LIST", CLI_STRING, &(in).columns, 0, 0,                                                    \
-     "text: the value columns to use, in this order: header names or numbers from 1, comma-separated "          \
-     "(default: every column but the label's and a pandas index)"},                                            \
-    {"drop", 0, "LIST", CLI_STRING, &(in).drop, 0, 0,                                                          \
-     "text: columns to leave out (an identifier, an empty last column): names or numbers from 1"},             \
-    {"decimal", 0, "MARK", CLI_STRING, &(in).decimal, 0, 0,                                                    \
-     "text: the decimal mark, . or , (decimal commas need ; or tab or blanks between fields) (default: .)"}
-
-#define CLI_INPUT_OPTIONS(in)                                                                                  \
-    {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0,                                                       \
-     "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},                                       \
-    CLI_LABEL_OPTIONS(in),                                                                                     \
-    {"input-range", 0, "LO,HI", CLI_STRING, &(in).range, 0, 0,                                                 \
-     "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
-    {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}, \
-    {"smooth", 0, "SIGMA", CLI_DOUBLE, &(in).smooth, 0.01, 16,                                                 \
-     "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; fit records it in the "  \
-     "model, which then applies it to every input (another SIGMA is refused)"}
-
-/* --memory-limit: the library's memory budget (lib/support/mem.h). */
-#define CLI_MEMORY_OPTION(dest)                                                                                \
-    {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
-     "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}
-
-/* --precision of fit, transform and eval: the row of the option table,
- * `text` saying what the precision governs and its default; the value is
- * read by cli_parse_precision. */
-#define CLI_PRECISION_OPTION(dest, text) {"precision", 0, "P", CLI_STRING, &(dest), 0, 0, "single or double: " text}
-
-/* The value of --precision into *out (left as it is when s is NULL); else
- * a usage error, "expected single or double", and KPCA_EUSAGE. */
-int cli_parse_precision(const char *s, kpca_precision *out);
 
 /* The options most commands share, as the command's own option table
  * stores them: NULL for one the command does not have. */
@@ -546,8 +486,6 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *np
 /* Sets the memory budget from a --memory-limit value (NULL: MemAvailable in
  * /proc/meminfo, or none where it cannot be read).  0 or KPCA_EUSAGE. */
 int cli_set_memory_limit(const char *s);
-/* Parses "123", "1.5G", "512M", "64K", "2T" (powers of 1024) into bytes. */
-int cli_parse_bytes(const char *s, size_t *out);
 
 /* The kpca(1) man page (roff) from the command tables. */
 void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n);
@@ -559,8 +497,6 @@ void cli_progress_begin(const char *cmd, int quiet, int verbose);
 void cli_progress_end(void);
 /* Erases the meter's line (before any other message on stderr). */
 void cli_progress_clear(void);
-#define CLI_VERBOSE_OPTION(dest) \
-    {"verbose", 'v', NULL, CLI_FLAG, &(dest), 0, 0, "end with a timing line per phase on stderr"}
 
 /* Tables (table.c): CSV, Markdown and JSON with one column list. */
 typedef enum { CLI_TABLE_CSV, CLI_TABLE_MARKDOWN, CLI_TABLE_JSON } cli_table_format;
