@@ -273,22 +273,6 @@ int cli_partial_write(const char *path, const cli_partial *pt);
 int cli_partial_read(const char *path, int arrays, cli_partial *pt);
 void cli_partial_free(cli_partial *pt);
 
-/* The format of an output file: from --output-format NAME (hdf5, libsvm or
- * csv) when given, else from the file name's suffix (kpca_format_from_name;
- * LIBSVM for "-" and an existing device, FIFO or directory); a name of no
- * known suffix is refused.  0 or KPCA_EUSAGE (reported). */
-int cli_output_format(const char *path, const char *name, kpca_format *out);
-/* "a, b, c" of the first class names (", ..." after 12) into buf,
- * truncated to size. */
-void cli_names_list(char *const *names, size_t n, char *buf, size_t size);
-/* Warns when a data set with class names is written as LIBSVM, whose
- * labels are numbers: the codes are written, and the warning says which
- * name each stands for. */
-void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
-/* v as the shortest of %.15g, %.16g and %.17g that reads back as v, in buf;
- * returns buf. */
-#define CLI_NUMBER_MAX 32
-const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
 /* input.c: 0 when the input steps of `in` apply to rows of dim values (--smooth
  * needs square images); else KPCA_EUSAGE, reported, naming spec. */
 int cli_input_check(const char *spec, const cli_input *in, size_t dim);
@@ -509,6 +493,23 @@ typedef void (*cli_row_cells)(size_t row, char (*cell)[CLI_CELL], void *ctx);
  * and committed only when all are complete.  0 or an exit code. */
 int cli_table_write_all(const char *csv, const char *markdown, const char *json, const char *const *cols,
                         size_t ncols, size_t nrows, cli_row_cells cells, void *ctx);
+
+/* The format of an output file: from --output-format NAME (hdf5, libsvm or
+ * csv) when given, else from the file name's suffix (kpca_format_from_name;
+ * LIBSVM for "-" and an existing device, FIFO or directory); a name of no
+ * known suffix is refused.  0 or KPCA_EUSAGE (reported). */
+int cli_output_format(const char *path, const char *name, kpca_format *out);
+/* "a, b, c" of the first class names (", ..." after 12) into buf,
+ * truncated to size. */
+void cli_names_list(char *const *names, size_t n, char *buf, size_t size);
+/* Warns when a data set with class names is written as LIBSVM, whose
+ * labels are numbers: the codes are written, and the warning says which
+ * name each stands for. */
+void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt);
+/* v as the shortest of %.15g, %.16g and %.17g that reads back as v, in buf;
+ * returns buf. */
+#define CLI_NUMBER_MAX 32
+const char *cli_number(double v, char buf[CLI_NUMBER_MAX]);
 
 int cmd_fit(int argc, char **argv);
 int cmd_transform(int argc, char **argv);
