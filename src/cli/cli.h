@@ -62,12 +62,6 @@ int cli_fail_input(const kpca_error *err, const char *path);
  * (*name "MODEL", "DATA"...; *what its description); -1 when path is none
  * of them or its role is not known. */
 int cli_arg_role(const char *path, const char **name, const char **what);
-/* Before the work, for each output path that is not NULL: refuses one that
- * is the same file as an input (kpca_output_check, through links too), after
- * refusing an input that is a directory (kpca_input_check); then checks that
- * it can be written (kpca_atomic_check), so that a long fit does not end in
- * "cannot create".  0, or the exit code once the error is printed. */
-int cli_check_outputs(const char *a, const char *b, const char *c, const char *d);
 
 /* Streams (spool.c).  At the start of every command (cli_begin), each
  * positional argument and the --labels FILE whose file is "-" (standard
@@ -452,6 +446,7 @@ extern const cli_transform_io *cli_transform_out;
  * a model without them. */
 void cli_standardize(const kpca_model *model, double *x, size_t n);
 
+/* prologue.c */
 /* The options most commands share, as the command's own option table
  * stores them: NULL for one the command does not have. */
 typedef struct {
@@ -470,6 +465,12 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *np
 /* Sets the memory budget from a --memory-limit value (NULL: MemAvailable in
  * /proc/meminfo, or none where it cannot be read).  0 or KPCA_EUSAGE. */
 int cli_set_memory_limit(const char *s);
+/* Before the work, for each output path that is not NULL: refuses one that
+ * is the same file as an input (kpca_output_check, through links too), after
+ * refusing an input that is a directory (kpca_input_check); then checks that
+ * it can be written (kpca_atomic_check), so that a long fit does not end in
+ * "cannot create".  0, or the exit code once the error is printed. */
+int cli_check_outputs(const char *a, const char *b, const char *c, const char *d);
 
 /* The kpca(1) man page (roff) from the command tables. */
 void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n);
