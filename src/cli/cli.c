@@ -1,25 +1,24 @@
+/* cli.c - the base of the command line: the messages (error, warning, note,
+ * info, usage and their --help hint; a spool's path shown as the name the
+ * user gave it), a library error reported as the exit code, an input of
+ * the wrong kind reported in the user's terms, and the run state (cli.h). */
 #include "cli.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
-#include "lib/file/source.h"
-#include "lib/io/labels.h"
 #include "lib/io/sniff.h"
+#include "opt.h"
+#include "progress.h"
+#include "spool.h"
 
 int cli_quiet = 0;
 const cli_command *cli_current = NULL;
 int cli_rank = 0;
 char cli_last_error[KPCA_ERRMSG_MAX];
-const kpca_nys_comm *cli_nys_comm = NULL;
-const kpca_rowsrc_share *cli_rowsrc_share = NULL;
 
 /* is_error: an error message, kept in cli_last_error as well.  A spool's
  * path becomes the name the user gave the stream (cli_unspool): the one

@@ -2,14 +2,16 @@
  * command line, the input steps (--input-range, --round, --smooth), and
  * the summary of what was read, from the rows themselves or from statistics
  * that a few numbers per column hold (a stream's, cli_data_stats), and
- * whether data look like images (cli_image_like) (cli.h);
+ * whether data look like images (cli_image_like) (input.h);
  * rows.c and datarows.c read them a block at a time. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "input.h"
 #include "cli.h"
 #include "lib/io/labels.h"
+#include "opt.h"
 
 /* What was read from a text file, where the labels came from and a column
  * left out, on one line (unless -q); a note when unlabelled data has a

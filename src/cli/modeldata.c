@@ -1,12 +1,15 @@
 /* modeldata.c - what DATA is to a model's eyes: the columns' names in
  * messages, the warning of values outside
  * the fit range, the standardisation of inputs, and a model's DATA read and
- * checked against it (cli_check_model_data, cli_load_model_data; cli.h). */
+ * checked against it (cli_check_model_data, cli_load_model_data; modeldata.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "modeldata.h"
 #include "cli.h"
+#include "input.h"
+#include "table.h"
 
 const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX])
 {

@@ -67,7 +67,7 @@ int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const c
 void cli_synopsis_arg(const cli_command *cmd, size_t i, char *buf, size_t cap);
 
 /* What every command's --help and the man page say of inputs and outputs
- * named "-" and of streams (cli_spool_inputs, cli.h). */
+ * named "-" and of streams (cli_spool_inputs, spool.h). */
 #define CLI_STREAMS_HELP                                                                                   \
     "An input given as - is standard input (-:GROUP: a group of HDF5 data on it); standard\n"              \
     "input, a pipe such as <(zcat x.csv.gz) or a FIFO is read once, whole, into a temporary\n"             \

@@ -4,7 +4,13 @@
  * before a long run). */
 #include <stdio.h>
 
+#include "prologue.h"
 #include "cli.h"
+#include "lib/file/atomic.h"
+#include "lib/file/clobber.h"
+#include "opt.h"
+#include "progress.h"
+#include "spool.h"
 
 int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common)
 {

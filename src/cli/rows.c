@@ -1,12 +1,16 @@
 /* rows.c - a data file read a block of rows at a time for the streamed
- * commands (cli.h: cli_rows): the row source (io/rowsrc.h) with the input
+ * commands (rows.h: cli_rows): the row source (io/rowsrc.h) with the input
  * options applied to each block as cli_read_input applies them to a whole
  * file; and which of its rows are the fit rows (cli_draw_rows). */
 #include <string.h>
 
+#include "rows.h"
 #include "cli.h"
+#include "input.h"
 
 #define SUMMARY_ROWS 4096 /* rows the class-like note of the summary looks at */
+
+const kpca_rowsrc_share *cli_rowsrc_share = NULL;
 
 static kpca_status rows_seek(void *ctx, size_t row, kpca_error *err)
 {

@@ -1,14 +1,22 @@
 /* fit_rows.c - kpca fit --solver nystrom on DATA read a block at a time
- * (cli.h: cli_fit_rows): the fit itself, on one process or kpca-mpi's
+ * (fit_rows.h: cli_fit_rows): the fit itself, on one process or kpca-mpi's
  * ranks, and --partial's accumulator of a range of the rows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cmd/fit_rows.h"
 #include "cli/cli.h"
+#include "cli/input.h"
+#include "cli/opt.h"
+#include "cli/partial.h"
+#include "cli/rows.h"
+#include "cli/spool.h"
 
 #define STATS_BLOCK 4096 /* rows per block of the statistics and labels passes */
+
+const kpca_nys_comm *cli_nys_comm = NULL;
 
 /* The column statistics of the fit rows by a pass: each column's count,
  * mean and centred sum of squares per block, merged by the pairwise update;
