@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "lib/kpca.h"
 #include "input.h"
+#include "lib/kpca.h"
 
 /* DATA for MODEL read a block of rows at a time (transform):
  * cli_model_rows_open opens it as a row source with the options of `in`

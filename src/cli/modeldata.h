@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "lib/kpca.h"
 #include "input.h"
+#include "lib/kpca.h"
 
 /* Checks that DATA (ds: its dim; rows not looked at) has MODEL's dimension
  * (else reports it and returns KPCA_EFORMAT; a precomputed kernel's: the

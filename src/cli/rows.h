@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "lib/kpca.h"
 #include "input.h"
+#include "lib/kpca.h"
 
 /* A data file read a block of rows at a time (rows.c), for the streamed
  * Nyström fit: the row source (io/rowsrc.h) with the input options applied

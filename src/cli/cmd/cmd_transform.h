@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "lib/kpca.h"
 #include "cli/input.h"
+#include "lib/kpca.h"
 
 /* How transform splits its n rows and writes them (cmd_transform.c: one
  * process; kpca-mpi: each rank its own run of rows into the one file,

@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 
-#include "lib/kpca.h"
 #include "cli/input.h"
 #include "cli/rows.h"
+#include "lib/kpca.h"
 
 /* The processes of kpca-mpi's Nyström fit (src/mpi/: every rank reads its
  * own rows); NULL in the plain kpca. */
