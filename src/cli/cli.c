@@ -1,25 +1,24 @@
+/* cli.c - the base of the command line: the messages (error, warning, note,
+ * info, usage and their --help hint; a spool's path shown as the name the
+ * user gave it), a library error reported as the exit code, an input of
+ * the wrong kind reported in the user's terms, and the run state (cli.h). */
 #include "cli.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
-#include "lib/file/source.h"
-#include "lib/io/labels.h"
 #include "lib/io/read.h"
+#include "opt.h"
+#include "progress.h"
+#include "spool.h"
 
 int cli_quiet = 0;
 const cli_command *cli_current = NULL;
 int cli_rank = 0;
 char cli_last_error[KPCA_ERRMSG_MAX];
-const kpca_nys_comm *cli_nys_comm = NULL;
-const kpca_rowsrc_share *cli_rowsrc_share = NULL;
 
 /* is_error: an error message, kept in cli_last_error as well.  A spool's
  * path becomes the name the user gave the stream (cli_unspool): the one
@@ -132,22 +131,6 @@ int cli_fail(const kpca_error *err)
 const char *const *cli_inputs = NULL;
 size_t cli_ninputs = 0;
 
-int cli_check_outputs(const char *a, const char *b, const char *c, const char *d)
-{
-    const char *paths[4] = {a, b, c, d};
-    kpca_error err;
-    for (size_t i = 0; i < cli_ninputs; i++)
-        if (kpca_input_check(cli_inputs[i], &err) != KPCA_OK)
-            return cli_fail(&err);
-    for (int i = 0; i < 4; i++)
-        if (paths[i] != NULL && kpca_output_check(paths[i], cli_inputs, cli_ninputs, &err) != KPCA_OK)
-            return cli_fail(&err);
-    for (int i = 0; i < 4; i++)
-        if (paths[i] != NULL && kpca_atomic_check(paths[i], &err) != KPCA_OK)
-            return cli_fail(&err);
-    return 0;
-}
-
 /* What each positional argument of the synopses should be. */
 static const struct {
     const char *name, *what;
@@ -218,47 +201,6 @@ static int wrong_kind(int at, const char *what, const char *path, const kpca_fil
     return KPCA_EFORMAT;
 }
 
-int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const char *extra)
-{
-    char names[96] = "", takes[256], role[32];
-    for (int i = 0; i < cmd->npos_max; i++) {
-        cli_synopsis_arg(cmd, (size_t)i, role, sizeof role);
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? " " : "", role);
-    }
-    snprintf(takes, sizeof takes, "kpca %s takes %s argument%s, %s%s: usage: kpca %s %s", cmd->name,
-             cmd->npos_max == 1 ? "one" : cmd->npos_max == 2 ? "two" : "more", cmd->npos_max == 1 ? "" : "s", names,
-             strstr(cmd->synopsis, "-o MODEL") != NULL ? "; it writes the model with -o" : "", cmd->name,
-             cmd->synopsis);
-    /* a model where none belongs: the usual mistake behind an extra argument */
-    for (int i = 0; i <= np; i++) {
-        const char *arg = i < np ? pos[i] : extra;
-        kpca_file_info fi;
-        if (kpca_source_is_stream(arg))
-            continue; /* sniffing would consume it */
-        kpca_file_sniff(arg, &fi);
-        if (fi.kind != KPCA_FILE_MODEL)
-            continue;
-        const char *name = NULL, *what = NULL;
-        cli_inputs = (const char *const *)pos;
-        cli_ninputs = (size_t)np;
-        int at = i < np ? cli_arg_role(arg, &name, &what) : -1;
-        cli_ninputs = 0;
-        if (at >= 0 && strcmp(name, "MODEL") == 0)
-            continue;
-        char desc[200];
-        kpca_file_describe(&fi, desc, sizeof desc);
-        if (at >= 0)
-            cli_error("argument %d of %s is %s; '%s' %s; %s", at + 1, cmd->name, what, arg, desc, takes);
-        else
-            cli_error("unexpected argument '%s', which %s; %s", arg, desc, takes);
-        cli_hint(cmd);
-        return at >= 0 ? KPCA_EFORMAT : KPCA_EUSAGE;
-    }
-    cli_error("unexpected argument '%s': %s", extra, takes);
-    cli_hint(cmd);
-    return KPCA_EUSAGE;
-}
-
 int cli_fail_input(const kpca_error *err, const char *path)
 {
     const char *name, *what;
@@ -277,240 +219,4 @@ int cli_fail_input(const kpca_error *err, const char *path)
                                         !fi.damaged
                                   : fi.kind == KPCA_FILE_MODEL;
     return other_kind ? wrong_kind(at, what, path, &fi, model_wanted) : cli_fail(err);
-}
-
-int cli_parse_range(const char *s, double *lo, double *hi)
-{
-    const char *comma = strchr(s, ',');
-    if (comma == NULL || comma - s >= 64)
-        return -1;
-    char a[64];
-    memcpy(a, s, (size_t)(comma - s));
-    a[comma - s] = '\0';
-    if (cli_parse_double(a, -1e300, 1e300, lo) != 0 || cli_parse_double(comma + 1, -1e300, 1e300, hi) != 0)
-        return -1;
-    return *lo < *hi ? 0 : -1;
-}
-
-int cli_parse_double_list(const char *s, double min, double max, double **out, size_t *n)
-{
-    size_t count = 1;
-    for (const char *p = s; *p; p++)
-        count += *p == ',';
-    double *v = malloc(count * sizeof *v);
-    if (v == NULL)
-        return -1;
-    const char *p = s;
-    for (size_t i = 0; i < count; i++) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        char buf[64];
-        if (len == 0 || len >= sizeof buf) {
-            free(v);
-            return -1;
-        }
-        memcpy(buf, p, len);
-        buf[len] = '\0';
-        if (cli_parse_double(buf, min, max, &v[i]) != 0) {
-            free(v);
-            return -1;
-        }
-        p += len + 1;
-    }
-    *out = v;
-    *n = count;
-    return 0;
-}
-
-/* why a list element p[0..len) is not an integer in 1..max ("" when it is
- * one, then in *v) */
-static void size_element(const char *p, size_t len, size_t max, size_t *v, char *why, size_t cap)
-{
-    char *end;
-    errno = 0;
-    unsigned long long x = isdigit((unsigned char)p[0]) ? strtoull(p, &end, 10) : 0;
-    if (p[0] == '-')
-        snprintf(why, cap, "'%.*s' is negative", (int)len, p);
-    else if (p[0] == '+')
-        snprintf(why, cap, "'%.*s' has a sign", (int)len, p);
-    else if (!isdigit((unsigned char)p[0]) || end != p + len)
-        snprintf(why, cap, "'%.*s' is not a whole number", (int)len, p);
-    else if (errno == ERANGE || x > max)
-        snprintf(why, cap, "'%.*s' is too large", (int)len, p);
-    else if (x == 0)
-        snprintf(why, cap, "'%.*s' is not positive", (int)len, p);
-    else
-        *v = (size_t)x;
-}
-
-int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **out, size_t *n)
-{
-    size_t count = 1;
-    for (const char *p = s; *p; p++)
-        count += *p == ',';
-    size_t *v = malloc(count * sizeof *v);
-    if (v == NULL) {
-        cli_error("option '--%s': out of memory for %zu values", option, count);
-        return KPCA_ENOMEM;
-    }
-    char why[160] = "";
-    const char *p = s;
-    for (size_t i = 0; i < count && why[0] == '\0'; i++) {
-        size_t len = strcspn(p, ",");
-        if (len == 0 && count == 1)
-            snprintf(why, sizeof why, "the value is empty");
-        else if (len == 0)
-            snprintf(why, sizeof why, "value %zu of %zu is empty", i + 1, count);
-        else
-            size_element(p, len, max, &v[i], why, sizeof why);
-        p += len + 1;
-    }
-    if (why[0] != '\0') {
-        free(v);
-        if (count > 1)
-            return cli_usage("option '--%s': '%s': %s (expected a comma-separated list of integers from 1 to %zu)",
-                             option, s, why, max);
-        return cli_usage("option '--%s': %s (expected an integer from 1 to %zu, or a comma-separated list of them)",
-                         option, why, max);
-    }
-    *out = v;
-    *n = count;
-    return 0;
-}
-
-int cli_parse_precision(const char *s, kpca_precision *out)
-{
-    if (s == NULL || kpca_precision_parse(s, out) == 0)
-        return 0;
-    return cli_usage("option '--precision': expected single or double, got '%s'", s);
-}
-
-int cli_output_format(const char *path, const char *name, kpca_format *out)
-{
-    *out = kpca_format_from_name(path);
-    size_t len = strlen(path);
-    if (len >= 3 && strcasecmp(path + len - 3, ".gz") == 0)
-        return cli_usage("'%s': kpca does not write compressed files; drop '.gz' (or write to '-' and pipe "
-                         "through gzip)",
-                         path);
-    if (name != NULL) {
-        if (kpca_format_parse(name, out) != 0 || *out == KPCA_FMT_ESL || *out == KPCA_FMT_AUTO)
-            return cli_usage("option '--output-format': expected hdf5, libsvm, csv or npy, got '%s'", name);
-        return 0;
-    }
-    /* a device, FIFO or directory has no suffix to go by: text, as on
-     * standard output (a directory is refused by cli_check_outputs) */
-    struct stat sb;
-    if (*out == KPCA_FMT_AUTO && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        *out = KPCA_FMT_LIBSVM;
-    if (*out == KPCA_FMT_AUTO)
-        return cli_usage("'%s': no known output suffix: end the name in %s, or give the format with -f hdf5, csv, npy or "
-                         "libsvm", path, KPCA_FEATURE_SUFFIXES);
-    return 0;
-}
-
-void cli_names_list(char *const *names, size_t n, char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < n && len + 1 < size; i++) {
-        int w = i < 12 ? snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i])
-                       : snprintf(buf + len, size - len, ", ...");
-        len += w > 0 ? (size_t)w : 0;
-        if (i >= 12)
-            break;
-    }
-}
-
-void cli_warn_names_dropped(const kpca_dataset *ds, kpca_format fmt)
-{
-    if (ds->names == NULL || ds->unlabelled || fmt != KPCA_FMT_LIBSVM)
-        return;
-    char list[200];
-    cli_names_list(ds->names, ds->nnames, list, sizeof list);
-    cli_warn("class names are not kept in LIBSVM files: labels 0..%zu stand for %s (write .csv or .h5 to keep "
-             "them)", ds->nnames - 1, list);
-}
-
-const char *cli_number(double v, char buf[CLI_NUMBER_MAX])
-{
-    for (int digits = 15; digits < 17; digits++) {
-        snprintf(buf, CLI_NUMBER_MAX, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            return buf;
-    }
-    snprintf(buf, CLI_NUMBER_MAX, "%.17g", v);
-    return buf;
-}
-
-int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common)
-{
-    int r = cli_parse(cmd, argc, argv, pos, npos);
-    if (r != 0)
-        return r == 1 ? -1 : r;
-    if (common.memory_limit != NULL && cli_set_memory_limit(*common.memory_limit) != 0)
-        return KPCA_EUSAGE;
-    const int quiet = common.quiet != NULL && *common.quiet;
-    if (common.verbose != NULL)
-        cli_progress_begin(cmd->name, quiet, *common.verbose);
-    cli_quiet = quiet;
-    return cli_spool_inputs(cmd, pos, *npos);
-}
-
-int cli_parse_bytes(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno != 0 || !(v >= 0.0) || s[0] == '-' || s[0] == '+' || isspace((unsigned char)s[0]))
-        return -1;
-    double mult = 1.0;
-    int prefixed = 1;
-    switch (*end) {
-    case 'K': case 'k': mult = 1024.0; end++; break;
-    case 'M': case 'm': mult = 1048576.0; end++; break;
-    case 'G': case 'g': mult = 1073741824.0; end++; break;
-    case 'T': case 't': mult = 1099511627776.0; end++; break;
-    default: prefixed = 0; break;
-    }
-    /* "iB" only after a prefix (KiB, MiB...); a bare "B" anywhere */
-    if (prefixed && *end == 'i' && (end[1] == 'B' || end[1] == 'b'))
-        end += 2;
-    else if (*end == 'B' || *end == 'b')
-        end++;
-    if (*end != '\0' || v * mult >= 18446744073709551615.0)
-        return -1;
-    /* a positive size below one byte would silently mean "no limit" */
-    if (v > 0.0 && v * mult < 1.0)
-        return -1;
-    *out = (size_t)(v * mult);
-    return 0;
-}
-
-/* MemAvailable from /proc/meminfo in bytes; 0 when it cannot be read */
-static size_t mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (f == NULL)
-        return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return (size_t)kb * 1024u;
-}
-
-int cli_set_memory_limit(const char *s)
-{
-    size_t b;
-    if (s == NULL) {
-        kpca_mem_set_budget(mem_available());
-        return 0;
-    }
-    if (cli_parse_bytes(s, &b) != 0)
-        return cli_usage("option '--memory-limit': expected a size such as 512M or 8G (0: no limit), got '%s'", s);
-    kpca_mem_set_budget(b);
-    return 0;
 }

@@ -5,7 +5,11 @@
  * from the statistics gathered on the way (cli_data_stats). */
 #include <string.h>
 
+#include "datarows.h"
 #include "cli.h"
+#include "input.h"
+#include "modeldata.h"
+#include "rows.h"
 
 /* ---- a model's DATA by blocks ---------------------------------------------- */
 

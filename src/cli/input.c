@@ -1,14 +1,17 @@
 /* input.c - reading a command's data files: the read options from the
  * command line, the input steps (--input-range, --round, --smooth), and
  * the summary of what was read, from the rows themselves or from statistics
- * that a few numbers per column hold (a stream's, cli_data_stats) (cli.h);
+ * that a few numbers per column hold (a stream's, cli_data_stats), and
+ * whether data look like images (cli_image_like) (input.h);
  * rows.c and datarows.c read them a block at a time. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "input.h"
 #include "cli.h"
 #include "lib/io/labels.h"
+#include "opt.h"
 
 /* What was read from a text file, where the labels came from and a column
  * left out, on one line (unless -q); a note when unlabelled data has a
@@ -128,6 +131,23 @@ kpca_status cli_input_steps(const cli_input *in, double lo, double hi, double *x
 }
 
 /* ---- what is said of the data --------------------------------------------- */
+
+int cli_image_like(size_t dim, const double *lo, const double *hi)
+{
+    if (kpca_image_side(dim) < 4)
+        return 0;
+    double a = lo[0], b = hi[0];
+    for (size_t j = 1; j < dim; j++) {
+        a = lo[j] < a ? lo[j] : a;
+        b = hi[j] > b ? hi[j] : b;
+    }
+    if (!(b > a))
+        return 0;
+    size_t wide = 0;
+    for (size_t j = 0; j < dim; j++)
+        wide += hi[j] - lo[j] >= 0.5 * (b - a);
+    return 2 * wide >= dim;
+}
 
 /* the model side of the range warning (cli_warn_range): the model points'
  * range per column in DATA's units, whether they look like images, the fit

@@ -5,7 +5,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "main.h"
+#include "cmds.h"
+#include "lib/file/atomic.h"
+#include "lib/kpca.h"
+#include "lib/support/blas.h"
+#include "man.h"
+#include "opt.h"
+#include "progress.h"
+#include "spool.h"
 
 static const cli_command *const commands[] = {
     &cli_fit_command,

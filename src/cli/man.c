@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "man.h"
+#include "lib/kpca.h"
+#include "opt.h"
 
 
 /* Writes s as roff text: backslashes escaped, '-' as \-, '"' as \(dq, a leading '.' or

@@ -1,12 +1,15 @@
 /* modeldata.c - what DATA is to a model's eyes: the columns' names in
- * messages, whether data look like images, the warning of values outside
+ * messages, the warning of values outside
  * the fit range, the standardisation of inputs, and a model's DATA read and
- * checked against it (cli_check_model_data, cli_load_model_data; cli.h). */
+ * checked against it (cli_check_model_data, cli_load_model_data; modeldata.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "modeldata.h"
 #include "cli.h"
+#include "input.h"
+#include "table.h"
 
 const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX])
 {
@@ -15,23 +18,6 @@ const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MA
     else
         snprintf(buf, CLI_COLUMN_MAX, "column %zu", j + 1);
     return buf;
-}
-
-int cli_image_like(size_t dim, const double *lo, const double *hi)
-{
-    if (kpca_image_side(dim) < 4)
-        return 0;
-    double a = lo[0], b = hi[0];
-    for (size_t j = 1; j < dim; j++) {
-        a = lo[j] < a ? lo[j] : a;
-        b = hi[j] > b ? hi[j] : b;
-    }
-    if (!(b > a))
-        return 0;
-    size_t wide = 0;
-    for (size_t j = 0; j < dim; j++)
-        wide += hi[j] - lo[j] >= 0.5 * (b - a);
-    return 2 * wide >= dim;
 }
 
 int cli_check_names(const kpca_model *model, const char *model_path, const kpca_dataset *ds, const char *data_path)

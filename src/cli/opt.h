@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lib/support/precision.h"
+
 typedef enum {
     CLI_FLAG,   /* int, set to 1 */
     CLI_INT,    /* long, range-checked */
@@ -65,7 +67,7 @@ int cli_extra_argument(const cli_command *cmd, char *const *pos, int np, const c
 void cli_synopsis_arg(const cli_command *cmd, size_t i, char *buf, size_t cap);
 
 /* What every command's --help and the man page say of inputs and outputs
- * named "-" and of streams (cli_spool_inputs, cli.h). */
+ * named "-" and of streams (cli_spool_inputs, spool.h). */
 #define CLI_STREAMS_HELP                                                                                   \
     "An input given as - is standard input (-:GROUP: a group of HDF5 data on it); standard\n"              \
     "input, a pipe such as <(zcat x.csv.gz) or a FIFO is read once, whole, into a temporary\n"             \
@@ -78,5 +80,73 @@ void cli_print_help(const cli_command *cmd, FILE *fp);
 /* Strict number parsing: the whole string, finite, within [min, max]. */
 int cli_parse_double(const char *s, double min, double max, double *out);
 int cli_parse_long(const char *s, double min, double max, long *out);
+/* Parses "LO,HI" (LO < HI). */
+int cli_parse_range(const char *s, double *lo, double *hi);
+/* Parses "X1,X2,..." of numbers in [min, max] into a new array. */
+int cli_parse_double_list(const char *s, double min, double max, double **out, size_t *n);
+/* Parses "N1,N2,..." of decimal integers in 1..max (digits only: no sign,
+ * blank, exponent or fraction) into a new array (free it), for the option
+ * --OPTION.  0, or the exit code (KPCA_EUSAGE, KPCA_ENOMEM) once the error
+ * is reported, naming the value at fault and why (empty, negative, not a
+ * whole number, too large, zero). */
+int cli_parse_size_list(const char *option, const char *s, size_t max, size_t **out, size_t *n);
+/* The value of --precision into *out (left as it is when s is NULL); else
+ * a usage error, "expected single or double", and KPCA_EUSAGE. */
+int cli_parse_precision(const char *s, kpca_precision *out);
+/* Parses "123", "1.5G", "512M", "64K", "2T" (powers of 1024) into bytes. */
+int cli_parse_bytes(const char *s, size_t *out);
+
+/* The rows of the options that several commands share, for their option
+ * tables (`in`: a cli_input).
+ *
+ * --header, --label and --labels: how a data file's labels are found. */
+#define CLI_HEADER_OPTION(dest)                                                                                \
+    {"header", 0, "yes|no", CLI_STRING, &(dest), 0, 0,                                                         \
+     "CSV: whether the first row names the columns (default: when it is not all numbers)"}
+#define CLI_LABEL_OPTION(dest)                                                                                 \
+    {"label", 0, "COL", CLI_STRING, &(dest), 0, 0,                                                             \
+     "text: the label column: first, last, none, a number from 1 or a header name (default: a column named "   \
+     "label, target, class or y; in whitespace text without a header, the first column when it holds few "     \
+     "distinct integers (ESL); else no labels)"}
+#define CLI_LABEL_OPTIONS(in)                                                                                  \
+    CLI_HEADER_OPTION((in).header), CLI_LABEL_OPTION((in).label),                                              \
+    {"labels", 0, "FILE", CLI_STRING, &(in).labels, 0, 0,                                                      \
+     "labels for data without them (NPY, HDF5, --label none): a 1-D .npy or one label per line"},              \
+    CLI_COLUMN_OPTIONS(in)
+/* --columns, --drop and --decimal: which columns of a text file are values,
+ * and how their numbers are written */
+#define CLI_COLUMN_OPTIONS(in)                                                                                 \
+    {"columns", 0, "LIST", CLI_STRING, &(in).columns, 0, 0,                                                    \
+     "text: the value columns to use, in this order: header names or numbers from 1, comma-separated "          \
+     "(default: every column but the label's and a pandas index)"},                                            \
+    {"drop", 0, "LIST", CLI_STRING, &(in).drop, 0, 0,                                                          \
+     "text: columns to leave out (an identifier, an empty last column): names or numbers from 1"},             \
+    {"decimal", 0, "MARK", CLI_STRING, &(in).decimal, 0, 0,                                                    \
+     "text: the decimal mark, . or , (decimal commas need ; or tab or blanks between fields) (default: .)"}
+
+#define CLI_INPUT_OPTIONS(in)                                                                                  \
+    {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0,                                                       \
+     "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},                                       \
+    CLI_LABEL_OPTIONS(in),                                                                                     \
+    {"input-range", 0, "LO,HI", CLI_STRING, &(in).range, 0, 0,                                                 \
+     "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
+    {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}, \
+    {"smooth", 0, "SIGMA", CLI_DOUBLE, &(in).smooth, 0.01, 16,                                                 \
+     "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; fit records it in the "  \
+     "model, which then applies it to every input (another SIGMA is refused)"}
+
+/* --memory-limit: the library's memory budget (lib/support/mem.h). */
+#define CLI_MEMORY_OPTION(dest)                                                                                \
+    {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
+     "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}
+
+/* --precision of fit, transform and eval: the row of the option table,
+ * `text` saying what the precision governs and its default; the value is
+ * read by cli_parse_precision. */
+#define CLI_PRECISION_OPTION(dest, text) {"precision", 0, "P", CLI_STRING, &(dest), 0, 0, "single or double: " text}
+
+/* -v: the timing line of every phase (progress.c). */
+#define CLI_VERBOSE_OPTION(dest) \
+    {"verbose", 'v', NULL, CLI_FLAG, &(dest), 0, 0, "end with a timing line per phase on stderr"}
 
 #endif

@@ -1,12 +1,14 @@
 /* partial.c - the partial files of kpca fit --solver nystrom --partial and
- * kpca merge (cli.h: cli_partial; the layout: docs/file-formats.md,
+ * kpca merge (partial.h: cli_partial; the layout: docs/file-formats.md,
  * "Partial file"). */
 #include <math.h>
 #include <string.h>
 
+#include "partial.h"
 #include "cli.h"
 #include "lib/file/h5util.h"
 #include "lib/file/h5write.h"
+#include "rows.h"
 
 void cli_partial_free(cli_partial *pt)
 {

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "cli.h"
+#include "lib/support/clock.h"
 
 #define MAX_PHASES 64
 

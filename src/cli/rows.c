@@ -1,12 +1,16 @@
 /* rows.c - a data file read a block of rows at a time for the streamed
- * commands (cli.h: cli_rows): the row source (io/rowsrc.h) with the input
+ * commands (rows.h: cli_rows): the row source (io/rowsrc.h) with the input
  * options applied to each block as cli_read_input applies them to a whole
- * file. */
+ * file; and which of its rows are the fit rows (cli_draw_rows). */
 #include <string.h>
 
+#include "rows.h"
 #include "cli.h"
+#include "input.h"
 
 #define SUMMARY_ROWS 4096 /* rows the class-like note of the summary looks at */
+
+const kpca_rowsrc_share *cli_rowsrc_share = NULL;
 
 static kpca_status rows_seek(void *ctx, size_t row, kpca_error *err)
 {
@@ -161,4 +165,40 @@ void cli_rows_close(cli_rows *r)
 {
     kpca_rowsrc_close(r->src);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- which of a file's rows are the fit rows ----------------------------- */
+
+const char *cli_draw_name(cli_draw d)
+{
+    return d == CLI_DRAW_RANDOM ? "random" : d == CLI_DRAW_STRATIFIED ? "stratified" : "first";
+}
+
+int cli_draw_parse(const char *name, cli_draw *out)
+{
+    for (int d = CLI_DRAW_FIRST; d <= CLI_DRAW_STRATIFIED; d++)
+        if (strcmp(name, cli_draw_name((cli_draw)d)) == 0) {
+            *out = (cli_draw)d;
+            return 0;
+        }
+    return -1;
+}
+
+int cli_draw_rows(size_t n, const int *y, size_t m, cli_draw draw, long seed, size_t **idx, size_t *nclasses)
+{
+    kpca_error err;
+    *idx = kpca_alloc_array(m ? m : 1, 1, sizeof **idx);
+    kpca_status st = *idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", m) : KPCA_OK;
+    if (st == KPCA_OK && draw == CLI_DRAW_FIRST)
+        st = kpca_subset_indices(n, m, 0, *idx, &err);
+    else if (st == KPCA_OK && draw == CLI_DRAW_RANDOM)
+        st = kpca_subset_indices(n, m, (uint64_t)seed, *idx, &err);
+    else if (st == KPCA_OK)
+        st = kpca_subset_stratified(y, n, m, (uint64_t)seed, *idx, nclasses, &err);
+    if (st != KPCA_OK) {
+        kpca_free(*idx);
+        *idx = NULL;
+        return cli_fail(&err);
+    }
+    return 0;
 }

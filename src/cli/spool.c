@@ -1,15 +1,17 @@
 /* spool.c - the command's inputs that are streams ("-", pipes, FIFOs), each
  * read once into a spool (lib/file/source.h) at the start of the command,
- * and the names the user gave them in every message (see cli.h). */
+ * and the names the user gave them in every message (see spool.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "spool.h"
 #include "cli.h"
 #include "lib/file/source.h"
 #include "lib/support/mem.h"
+#include "opt.h"
 
 int cli_ranks = 1;
 

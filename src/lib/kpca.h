@@ -6,7 +6,8 @@
  *              the precision of the heavy products
  *   file/      atomic outputs, clobber checks, input names, HDF5 helpers
  *   text/      what turns the bytes of a text file into rows of numbers: the
- *              number parser, the quoting rule of delimited text (csvtok)
+ *              number parser, the bytes of a text file and their checks
+ *              (textfile), the quoting rule of delimited text (csvtok)
  *   io/        the data set, the format readers and their dispatch (read.h), the
  *              row source, feature files: one header per file, in a
  *              one-way order (docs/hacking.md)

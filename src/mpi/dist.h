@@ -38,7 +38,7 @@
 #ifndef KPCA_DIST_H
 #define KPCA_DIST_H
 
-#include "cli/cli.h"
+#include "cli/cmd/cmd_transform.h"
 #include "lib/kpca.h"
 #include "lib/support/clock.h"
 
@@ -88,7 +88,7 @@ const kpca_nys_comm *kpca_dist_nystrom(void);
  * in all).  Valid for the life of the process. */
 const kpca_rowsrc_share *kpca_dist_rowsrc(void);
 
-/* transform's rows and output over the ranks (cli_transform_io, cli.h):
+/* transform's rows and output over the ranks (cli_transform_io, cli/cmd/cmd_transform.h):
  * rank r of P projects the whole blocks [floor(B r / P), floor(B (r+1) / P))
  * of the B = ceil(n / KPCA_TRANSFORM_BLOCK) blocks (of a text file cut
  * into parts, the blocks that start in its part); rank 0 opens the file

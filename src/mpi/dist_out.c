@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/cmd/cmd_transform.h"
+#include "cli/input.h"
 #include "dist.h"
 
 static int me(void)

@@ -15,7 +15,12 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/cmd/cmd_transform.h"
+#include "cli/cmd/fit_rows.h"
 #include "cli/coretype.h"
+#include "cli/main.h"
+#include "cli/rows.h"
+#include "cli/spool.h"
 #include "dist.h"
 
 int main(int argc, char **argv)

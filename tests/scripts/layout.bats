@@ -59,7 +59,7 @@ layer_rank() {
 # The one-way order of the files of text/ and io/ (docs/hacking.md,
 # Layout): each file uses only files before it (and itself).  A file's
 # header has its name; rowsrc_in.h is the inside of rowsrc.c.
-LIB_ORDER="text/textnum text/csvtok
+LIB_ORDER="text/textnum text/textfile text/csvtok
     io/dataset io/npy io/labels io/featfile io/csvcols io/csvrows io/csvpart io/csvwin io/csv
     io/dataset_text io/dataset_h5 io/read io/rowsrc io/rowpart"
 
@@ -111,4 +111,101 @@ lib_build() {
             [ "$(lib_rank "$to")" -lt "$(lib_rank "$from")" ] || echo "$from->$to($sym)"
         done | sort -u | tr '\n' ' ')
     [ -z "$bad" ] || fail "calls against the order of text and io: $bad"
+}
+
+@test "layout: a src/cli file includes and calls only src/cli files ranked before it (docs/hacking.md)" {
+    # The ranks of src/cli (docs/hacking.md, Layout), lowest first, one a
+    # line: a file's name without .c or .h.  The first line is the base,
+    # whose files may call one another; cmds (cmds.h) declares the commands.
+    local ranks="cli opt progress spool
+coretype
+man
+prologue
+table
+input
+rows
+modeldata
+datarows
+partial
+cmd/fit_rows
+cmd/cmd_* cmds
+main
+kpca"
+    local -A rank=()
+    local bad="" cli="$REPO/src/cli" line=() pats=() prank=() r=0 i p f n t inc b o sym missing=""
+    while read -ra line; do
+        for p in "${line[@]}"; do
+            pats+=("$p")
+            prank+=("$r")
+        done
+        r=$((r + 1))
+    done <<<"$ranks"
+    # the names as the files have them, each given its line's number
+    for f in "$cli"/*.[ch] "$cli"/cmd/*.[ch]; do
+        n=${f#"$cli"/}
+        n=${n%.?}
+        for i in "${!pats[@]}"; do
+            # shellcheck disable=SC2254
+            case "$n" in ${pats[$i]}) rank[$n]=${prank[$i]} ;; esac
+        done
+        [ -n "${rank[$n]:-}" ] || bad="$bad
+  src/cli/${f#"$cli"/} has no rank"
+    done
+    # docs/hacking.md writes the same order: {base} < a < ... < {cmd/cmd_* cmds} < main < kpca
+    local order
+    order=$(awk 'NF > 1 { $0 = "{" $0 "}" } { printf "%s%s", (NR > 1 ? " < " : ""), $0 }' <<<"$ranks")
+    tr -s ' \n' '  ' <"$REPO/docs/hacking.md" | grep -qF "$order" || bad="$bad
+  docs/hacking.md does not write the order $order"
+    # may NAME use TARGET (0 or 1): ranked before it, or itself, or both in
+    # the base; a header of no .c of its own (cmds.h) serves its rank
+    may_use() {
+        local a=${rank[$1]:-} b=${rank[$2]:-}
+        [ -n "$a" ] && [ -n "$b" ] || return 0
+        [ "$b" -lt "$a" ] || [ "$1" = "$2" ] || { [ "$a" -eq 0 ] && [ "$b" -eq 0 ]; } ||
+            { [ "$3" = include ] && [ "$a" -eq "$b" ] && [ ! -e "$cli/$2.c" ]; }
+    }
+    # the #include "..." lines (a quoted include: the file's folder, then -Isrc)
+    for f in "$cli"/*.[ch] "$cli"/cmd/*.[ch]; do
+        n=${f#"$cli"/}
+        n=${n%.?}
+        while read -r inc; do
+            if [ -e "${f%/*}/$inc" ]; then t=${f%/*}/$inc
+            elif [ -e "$REPO/src/$inc" ]; then t=$REPO/src/$inc
+            else continue; fi
+            case "$t" in "$cli"/*) ;; *) continue ;; esac
+            t=${t#"$cli"/}
+            t=${t%.?}
+            may_use "$n" "$t" include || bad="$bad
+  src/cli/${f#"$cli"/} includes $inc (ranked after it)"
+        done < <(sed -n 's|^#include "\(.*\)".*|\1|p' "$f")
+    done
+    # the calls, from the objects of the build under test: a symbol that an
+    # object leaves undefined and another src/cli object defines (so that a
+    # call counts even through a header that declares another file's)
+    b=$(dirname "${KPCA:-$REPO/build/kpca}")
+    [ -d "$b/src/cli" ] || b="$REPO/build"
+    local -A def=()
+    local objs=()
+    for f in "$cli"/*.c "$cli"/cmd/*.c; do
+        n=${f#"$cli"/}
+        n=${n%.c}
+        [ -e "$b/src/cli/$n.o" ] || { missing="$missing $n.o"; continue; }
+        objs+=("$n")
+        for sym in $(nm --defined-only -g "$b/src/cli/$n.o" | awk '{ print $3 }'); do
+            def[$sym]=$n
+        done
+    done
+    if [ -n "$missing" ]; then
+        [ -z "$bad" ] || fail "src/cli against its ranks:$bad"
+        skip "no objects in $b/src/cli ($missing): build kpca first (make)"
+    fi
+    for n in "${objs[@]}"; do
+        for sym in $(nm -u "$b/src/cli/$n.o" | awk '{ print $2 }'); do
+            o=${def[$sym]:-}
+            [ -n "$o" ] && [ "$o" != "$n" ] || continue
+            may_use "$n" "$o" call || bad="$bad
+  $n.o calls $o.o ($sym; ranked after it)"
+        done
+    done
+    [ -z "$bad" ] || fail "src/cli against its ranks:$bad"
 }

@@ -5,7 +5,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/input.h"
+#include "cli/opt.h"
+#include "cli/prologue.h"
+#include "cli/rows.h"
 #include "lib/classify/cluster.h"
+#include "lib/file/atomic.h"
 #include "lib/file/source.h"
 
 #define CLUSTER_RESTARTS 10

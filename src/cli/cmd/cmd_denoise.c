@@ -6,6 +6,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/input.h"
+#include "cli/modeldata.h"
+#include "cli/opt.h"
+#include "cli/prologue.h"
+#include "cli/spool.h"
+#include "cli/table.h"
+#include "lib/file/atomic.h"
 
 static struct {
     size_t components, max_iter;

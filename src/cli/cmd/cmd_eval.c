@@ -4,6 +4,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/input.h"
+#include "cli/opt.h"
+#include "cli/progress.h"
+#include "cli/prologue.h"
+#include "cli/table.h"
+#include "lib/file/atomic.h"
 
 /* The defaults of --multiclass, --scale and --cost: the headline protocol
  * (README, "Protocol"; chosen on training data: results/protocol-study.md).

@@ -6,6 +6,14 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "cli/cmd/fit_rows.h"
+#include "cli/cmds.h"
+#include "cli/input.h"
+#include "cli/modeldata.h"
+#include "cli/opt.h"
+#include "cli/prologue.h"
+#include "cli/rows.h"
+#include "cli/spool.h"
 #include "lib/core/primal.h"
 
 /* the seed of --sample random and stratified when --seed is not given */

@@ -5,6 +5,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd/fit_rows.h"
+#include "cli/cmds.h"
+#include "cli/input.h"
+#include "cli/opt.h"
+#include "cli/partial.h"
+#include "cli/prologue.h"
+#include "cli/rows.h"
+#include "lib/file/clobber.h"
 
 #define MERGE_MAX_PARTS 4096
 

@@ -4,6 +4,10 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/opt.h"
+#include "cli/progress.h"
+#include "cli/prologue.h"
 
 static struct {
     size_t vectors, components, iter;

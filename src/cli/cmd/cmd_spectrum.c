@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/opt.h"
+#include "cli/prologue.h"
+#include "cli/table.h"
 
 static struct {
     int bessel, quiet;

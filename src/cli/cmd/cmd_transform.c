@@ -6,7 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cmd/cmd_transform.h"
 #include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/datarows.h"
+#include "cli/input.h"
+#include "cli/modeldata.h"
+#include "cli/opt.h"
+#include "cli/prologue.h"
+#include "cli/spool.h"
+#include "cli/table.h"
 #include "lib/core/project.h"
 
 static struct {

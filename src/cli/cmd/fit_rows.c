@@ -1,48 +1,22 @@
 /* fit_rows.c - kpca fit --solver nystrom on DATA read a block at a time
- * (cli.h: cli_fit_rows): the fit itself, on one process or kpca-mpi's
+ * (fit_rows.h: cli_fit_rows): the fit itself, on one process or kpca-mpi's
  * ranks, and --partial's accumulator of a range of the rows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cmd/fit_rows.h"
 #include "cli/cli.h"
+#include "cli/input.h"
+#include "cli/opt.h"
+#include "cli/partial.h"
+#include "cli/rows.h"
+#include "cli/spool.h"
 
 #define STATS_BLOCK 4096 /* rows per block of the statistics and labels passes */
 
-const char *cli_draw_name(cli_draw d)
-{
-    return d == CLI_DRAW_RANDOM ? "random" : d == CLI_DRAW_STRATIFIED ? "stratified" : "first";
-}
-
-int cli_draw_parse(const char *name, cli_draw *out)
-{
-    for (int d = CLI_DRAW_FIRST; d <= CLI_DRAW_STRATIFIED; d++)
-        if (strcmp(name, cli_draw_name((cli_draw)d)) == 0) {
-            *out = (cli_draw)d;
-            return 0;
-        }
-    return -1;
-}
-
-int cli_draw_rows(size_t n, const int *y, size_t m, cli_draw draw, long seed, size_t **idx, size_t *nclasses)
-{
-    kpca_error err;
-    *idx = kpca_alloc_array(m ? m : 1, 1, sizeof **idx);
-    kpca_status st = *idx == NULL ? kpca_fail(&err, KPCA_ENOMEM, "out of memory for %zu row indices", m) : KPCA_OK;
-    if (st == KPCA_OK && draw == CLI_DRAW_FIRST)
-        st = kpca_subset_indices(n, m, 0, *idx, &err);
-    else if (st == KPCA_OK && draw == CLI_DRAW_RANDOM)
-        st = kpca_subset_indices(n, m, (uint64_t)seed, *idx, &err);
-    else if (st == KPCA_OK)
-        st = kpca_subset_stratified(y, n, m, (uint64_t)seed, *idx, nclasses, &err);
-    if (st != KPCA_OK) {
-        kpca_free(*idx);
-        *idx = NULL;
-        return cli_fail(&err);
-    }
-    return 0;
-}
+const kpca_nys_comm *cli_nys_comm = NULL;
 
 /* The column statistics of the fit rows by a pass: each column's count,
  * mean and centred sum of squares per block, merged by the pairwise update;

@@ -1,0 +1,13 @@
+/* progress.h - the progress meter and -v's timing line (progress.c). */
+#ifndef KPCA_CLI_PROGRESS_H
+#define KPCA_CLI_PROGRESS_H
+
+/* The progress meter (on a terminal, unless quiet) and, when verbose, a
+ * timing line per phase at the end; see progress.c.  Commands report their
+ * own phases ("read", "write") with kpca_progress(). */
+void cli_progress_begin(const char *cmd, int quiet, int verbose);
+void cli_progress_end(void);
+/* Erases the meter's line (before any other message on stderr). */
+void cli_progress_clear(void);
+
+#endif
