@@ -68,8 +68,9 @@ lib_rank() {
     local n=0 f name="${1%_in}"
     for f in $LIB_ORDER; do
         n=$((n + 1))
-        [ "$f" = "$name" ] && { echo "$n"; return; }
+        [ "$f" = "$name" ] && { echo "$n"; return 0; }
     done
+    return 0
 }
 
 # lib_build: the build directory of the objects the suite runs against
