@@ -15,11 +15,6 @@
 #include "support/parts.h"
 
 
-static int csv_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
 static int add_field(csv_state *s, char *field, size_t line)
 {
     if (s->nf == s->capf) {
@@ -43,7 +38,7 @@ static int next_row(csv_state *s, kpca_error *err)
 {
     for (;;) { /* skip blank lines */
         char *q = s->p;
-        while (q < s->end && csv_blank(*q))
+        while (q < s->end && kpca_csvtok_blank(*q))
             q++;
         if (q < s->end && *q == '\n') {
             s->p = q + 1;
@@ -58,7 +53,7 @@ static int next_row(csv_state *s, kpca_error *err)
     s->row_line = s->line;
     for (;;) {
         if (s->delim == ' ')
-            while (s->p < s->end && csv_blank(*s->p))
+            while (s->p < s->end && kpca_csvtok_blank(*s->p))
                 s->p++;
         char *q = s->p;
         size_t line = s->line;
@@ -85,7 +80,7 @@ static int next_row(csv_state *s, kpca_error *err)
             while (s->delim != ' ' && r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
                 r++;
             c = r < s->end ? *r : '\0';
-            if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && csv_blank(c))) {
+            if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && kpca_csvtok_blank(c))) {
                 s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: text after a closing quote", s->path,
                           s->line, s->nf + 1);
                 return -1;
@@ -93,7 +88,7 @@ static int next_row(csv_state *s, kpca_error *err)
             *w = '\0';
             q = r;
         } else {
-            while (q < s->end && *q != '\n' && *q != s->delim && !(s->delim == ' ' && csv_blank(*q)))
+            while (q < s->end && *q != '\n' && *q != s->delim && !(s->delim == ' ' && kpca_csvtok_blank(*q)))
                 q++;
             c = q < s->end ? *q : '\0';
             if (q > field && q[-1] == '\r' && c != s->delim)
@@ -105,8 +100,8 @@ static int next_row(csv_state *s, kpca_error *err)
             return -1;
         }
         s->p = q < s->end ? q + 1 : s->end;
-        if (s->delim == ' ' && csv_blank(c)) { /* a run of blanks: the row may end here */
-            while (s->p < s->end && csv_blank(*s->p))
+        if (s->delim == ' ' && kpca_csvtok_blank(c)) { /* a run of blanks: the row may end here */
+            while (s->p < s->end && kpca_csvtok_blank(*s->p))
                 s->p++;
             c = s->p < s->end ? *s->p : '\0';
             if (c == '\n')
@@ -142,7 +137,7 @@ static inline __attribute__((always_inline)) int fast_row(csv_state *s, size_t n
     for (size_t j = 0, k = 0; j < ncols; j++) {
         if (j == col) {
             *lab = p;
-            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0' && !csv_blank(*p))
+            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0' && !kpca_csvtok_blank(*p))
                 p++;
             if (p == *lab)
                 return 0;
@@ -196,13 +191,13 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
 static int parse_field(const char *field, char mark, double *v, int *why)
 {
     const char *p = field;
-    while (csv_blank(*p))
+    while (kpca_csvtok_blank(*p))
         p++;
     *why = *p == '\0' ? 0 : -1;
     if (*p == '\0')
         return 0;
     int r = kpca_parse_number_mark(&p, '\0', mark, v);
-    while (r == 0 && csv_blank(*p))
+    while (r == 0 && kpca_csvtok_blank(*p))
         p++;
     if (r == 0 && *p == '\0')
         return 1;
@@ -393,7 +388,7 @@ static int blank_numbers(const char *field, char mark)
 {
     size_t count = 0;
     for (const char *p = field;;) {
-        while (csv_blank(*p))
+        while (kpca_csvtok_blank(*p))
             p++;
         if (*p == '\0')
             return count >= 2;

@@ -6,11 +6,6 @@
 #include "text/textnum.h"
 
 
-static int blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
 const char *kpca_csvtok_close(const char *open, const char *end)
 {
     for (const char *r = open + 1; r < end; r++) {
@@ -87,7 +82,7 @@ static void sniff_count(const char *text, size_t len, char delim, size_t *first,
             blank_line = 1;
         } else {
             count += *p == delim;
-            blank_line &= blank(*p);
+            blank_line &= kpca_csvtok_blank(*p);
         }
         start = kpca_csvtok_sep(*p, delim);
         p++;
@@ -120,15 +115,15 @@ char kpca_csv_sniff(const char *text, size_t len, char mark)
 static int comma_fields(const char *text, size_t len)
 {
     const char *p = text + kpca_text_bom(text, len), *end = text + len;
-    while (p < end && (blank(*p) || *p == '\n'))
+    while (p < end && (kpca_csvtok_blank(*p) || *p == '\n'))
         p++;
     while (p < end && *p != '\n') {
-        while (p < end && blank(*p))
+        while (p < end && kpca_csvtok_blank(*p))
             p++;
         char tok[64];
         size_t n = 0;
         int comma = 0;
-        for (; p < end && *p != '\n' && !blank(*p); p++) {
+        for (; p < end && *p != '\n' && !kpca_csvtok_blank(*p); p++) {
             comma |= *p == ',';
             if (n < sizeof tok - 1)
                 tok[n++] = *p;

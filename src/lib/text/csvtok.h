@@ -3,7 +3,7 @@
  * that cuts a file into windows (io/csvwin.c) all follow it, so that they
  * cannot disagree on where a field or a row ends.
  *
- * The rule (RFC 4180's, with whitespace text's blanks as its delimiter):
+ * The rules (RFC 4180's, with whitespace text's blanks as its delimiter):
  * a field starts at the start of a line, after the delimiter, or, in
  * whitespace text (delimiter ' '), after a blank (space, tab, CR).  A '"'
  * that starts a field opens a quoted field: inside it "" is a quote, line
@@ -15,12 +15,20 @@
 
 #include <stddef.h>
 
+/* 1 for a blank of delimited text: space, tab or CR.  A line of blanks
+ * only is no row; in whitespace text a run of them separates fields; and
+ * around a number in a field they are no part of it. */
+static inline int kpca_csvtok_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
 /* 1 when the byte c ends a field in text delimited by delim (',', ';',
  * '\t', or ' ' for runs of blanks), so that the byte after it starts one:
  * a line end, the delimiter, or in whitespace text a blank. */
 static inline int kpca_csvtok_sep(char c, char delim)
 {
-    return c == '\n' || c == delim || (delim == ' ' && (c == ' ' || c == '\t' || c == '\r'));
+    return c == '\n' || c == delim || (delim == ' ' && kpca_csvtok_blank(c));
 }
 
 /* The closing quote of the quoted field opened by the '"' at open, in text
