@@ -93,6 +93,20 @@ read_summary() {
     assert_status 3
     assert_stderr_contains "'$TMP/u16.csv' is UTF-16LE text: kpca reads UTF-8 or ASCII text; convert it first, e.g. iconv -f UTF-16 -t UTF-8"
     assert_no_output "$OUT/u.h5"
+    # given as CSV, read by the streamed reader of transform: named too, not
+    # "line 1: contains a NUL byte" (the whole read and the windows check
+    # the file's first bytes alike: text/textfile.h)
+    "$KPCA" fit -q -k 2 "$D/plain.csv" -o "$TMP/m.h5"
+    for cmd in fit transform; do
+        if [ $cmd = fit ]; then
+            run --separate-stderr "$KPCA" fit -k 2 --format csv "$TMP/u16.csv" -o "$OUT/u.h5"
+        else
+            run --separate-stderr "$KPCA" transform --format csv "$TMP/m.h5" "$TMP/u16.csv" -o "$OUT/u.h5"
+        fi
+        assert_status 3
+        assert_stderr_contains "'$TMP/u16.csv' is UTF-16LE text"
+        assert_no_output "$OUT/u.h5"
+    done
 }
 
 @test "pandas to_csv() with its index: the index left out and said, never a feature" {

@@ -62,6 +62,8 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, kpca_error *err)
     }
     size_t got;
     kpca_status st = kpca_textfile_read(w->gz, w->path, 0, w->buf + w->len, room, &got, err);
+    if (st == KPCA_OK && w->base == 0 && w->len == 0) /* the file's first bytes: UTF-16 is named, not its NULs */
+        st = kpca_textfile_head(w->path, w->buf, got, NULL, err);
     if (st == KPCA_OK)
         st = kpca_textfile_nul(w->path, w->buf, w->len, w->len + got, line, err);
     if (st != KPCA_OK)
