@@ -1,5 +1,5 @@
 /* csvwin.c - delimited text read by windows of the file (csvwin.h): each
- * window cut at the end of a whole row (text/csvtok.h), parsed by csv.c's
+ * window cut at the end of a whole row (text/csvtok.h), parsed by csvrows.c's
  * row reader; the row source's reader of CSV (io/rowsrc.c). */
 #include <errno.h>
 #include <stdio.h>
@@ -187,7 +187,7 @@ kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, 
     w->s.p = w->s.end = w->buf;
     w->s.line = line;
     w->have = 0;
-    w->R.taken = before; /* (csv.c names the file's first row as such) */
+    w->R.taken = before; /* (csvrows.c names the file's first row as such) */
     w->R.n = 0;
     return KPCA_OK;
 }

@@ -9,7 +9,7 @@
  * with its reader jumped to its first byte and line (io/csvwin.h,
  * io/dataset.h), so that every row is checked once, by one part, with the
  * line number of the whole file.  Whether a cut fell inside a quoted field
- * is the parser's to say (csv.c's quoting rule has one home): the first
+ * is the parser's to say (text/csvtok.h's quoting rule has one home): the first
  * part that fails reads on past its end, and if its rows parse there, the
  * cut was inside a field and every part reads the whole file.  What a
  * single pass over the file decides (the row count, the labels' verdict
@@ -75,7 +75,7 @@ static kpca_status line_start(int fd, const char *path, unsigned long long size,
 }
 
 /* The line ends of the bytes [from, to), and the lines at or after byte
- * `first` with more than blanks (csv.c's rule). */
+ * `first` with more than blanks (csvrows.c's rule). */
 static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to,
                               unsigned long long first, char *buf, part_facts *f, kpca_error *err)
 {
@@ -297,7 +297,7 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
         nextline = p == me ? line : nextline;
         filled += all[p].filled;
     }
-    /* the data rows before the part: whether there are (csv.c's first row rule) */
+    /* the data rows before the part: whether there are (csvrows.c's first row rule) */
     const size_t some_before = me > 0 && (filled_before > 0 || s->win.have) ? 1 : 0;
     /* the rows, checked; the labels seen; the pandas index looked at */
     size_t rows = 0;
@@ -311,7 +311,7 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     if (csv && s->labels != NULL)
         kpca_labelmap_seen_get(s->labels, &mine.seen);
     /* the first failing part's error is the file's first, unless its part
-     * ends inside a quoted field (csv.c's quotes: no part knows by itself
+     * ends inside a quoted field (csvtok.h's quotes: no part knows by itself
      * whether it starts inside one); then every part reads the whole file */
     sh->gather(sh->ctx, &mine, sizeof mine, all);
     int f = 0;

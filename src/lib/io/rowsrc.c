@@ -4,7 +4,7 @@
  * checks and messages are the whole-file reader's: NPY by pread
  * (kpca_npy_rows), HDF5 by hyperslab (kpca_h5_rows), whitespace text by
  * kpca_esl_rows, LIBSVM by kpca_libsvm_rows, and delimited text here, by
- * windows of the file parsed with csv.c's row reader.  Delimited text with
+ * windows of the file parsed with csvrows.c's row reader.  Delimited text with
  * a label column is read once at open for the labels' verdict (integers or
  * names, labels.h) and, for names, once more for their order; a stream is
  * read through a spool (file/source.h). */

@@ -1,5 +1,5 @@
 /* csvtok.h - the quoting rule of delimited text, written once: the CSV
- * row parser (io/csv.c), the delimiter sniffer (here) and the row-end scan
+ * row parser (io/csvrows.c), the delimiter sniffer (here) and the row-end scan
  * that cuts a file into windows (io/csvwin.c) all follow it, so that they
  * cannot disagree on where a field or a row ends.
  *
