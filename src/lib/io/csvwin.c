@@ -88,9 +88,8 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
         st = csvwin_fill(w, 1, err);
     if (st != KPCA_OK)
         return st;
-    size_t bom;
-    if ((st = kpca_textfile_head(path, w->buf, w->len, &bom, err)) != KPCA_OK)
-        return st;
+    /* (the first fill refused a wide encoding) */
+    const size_t bom = kpca_text_bom(w->buf, w->len);
     memmove(w->buf, w->buf + bom, w->len - bom + 1);
     w->len -= bom;
     w->base = bom;

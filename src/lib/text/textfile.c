@@ -50,12 +50,10 @@ kpca_status kpca_textfile_read(gzFile gz, const char *path, size_t near_line, ch
         *got = (size_t)n;
         return KPCA_OK;
     }
-    int zerr = Z_OK;
-    const char *msg = gzerror(gz, &zerr);
-    if (n < 0 && (zerr == Z_OK || zerr == Z_STREAM_END))
-        zerr = Z_ERRNO; /* a read error zlib did not name */
-    return gzip_fail(zerr, n < 0 && zerr == Z_ERRNO && (msg == NULL || *msg == '\0') ? NULL : msg, path, near_line,
-                     err);
+    kpca_status st = kpca_textfile_gzip_check(gz, path, near_line, err);
+    if (st == KPCA_OK && n < 0) /* a read error zlib did not name */
+        st = gzip_fail(Z_ERRNO, NULL, path, near_line, err);
+    return st;
 }
 
 kpca_status kpca_textfile_head(const char *path, const char *p, size_t n, size_t *bom, kpca_error *err)
