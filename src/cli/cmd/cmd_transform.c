@@ -17,6 +17,7 @@
 #include "cli/spool.h"
 #include "cli/table.h"
 #include "lib/core/project.h"
+#include "lib/support/blas.h"
 
 static struct {
     size_t components, block;
@@ -218,6 +219,13 @@ int cmd_transform(int argc, char **argv)
         kpca_model_free(&model);
         return cli_fail(&err);
     }
+    /* A block's product too small to pay for OpenBLAS's workers runs on
+     * one thread (the read's parsers take the cores), and the workers the
+     * set-up's products woke are parked: they would spin through the first
+     * windows' read.  (Large products wake them again.) */
+    if (pj != NULL && kpca_projector_block_flops(pj) < KPCA_BLAS_SERIAL_FLOPS)
+        kpca_blas_set_threads(1);
+    kpca_blas_park();
     if (st == KPCA_OK && count > 0)
         st = stream(&mr, pj, w, first, count, k, o.block, cap, &err);
     kpca_projector_free(pj);

@@ -277,6 +277,14 @@ done:
     return KPCA_OK;
 }
 
+double kpca_projector_block_flops(const kpca_projector *p)
+{
+    const kpca_model *model = p->model;
+    const double per_row = p->primal ? (double)model->dim * (double)p->k
+                                     : (double)model->m * ((double)model->dim + (double)p->k);
+    return 2.0 * (double)p->block * per_row;
+}
+
 kpca_status kpca_projector_run(kpca_projector *p, const double *x, size_t n, size_t first, double *z,
                                kpca_error *err)
 {

@@ -38,6 +38,12 @@ kpca_status kpca_projector_new(const kpca_model *model, size_t k, size_t max_row
 kpca_status kpca_projector_run(kpca_projector *p, const double *x, size_t n, size_t first, double *z,
                                kpca_error *err);
 
+/* The flops of one block's product (the kernel block and its product with
+ * alpha, or the primal weights' product): a caller that streams its rows
+ * runs a product too small to pay for BLAS threads on one
+ * (support/blas.h, KPCA_BLAS_SERIAL_FLOPS).  O(1). */
+double kpca_projector_block_flops(const kpca_projector *p);
+
 /* Frees p and everything it holds; NULL is fine. */
 void kpca_projector_free(kpca_projector *p);
 

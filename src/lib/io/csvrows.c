@@ -321,6 +321,50 @@ static kpca_status label_column(const char *path, const char *opt, char **hdr, s
 }
 
 
+/* Room in R for one more row: its values (values: 0, none) and, with a
+ * label column, its label field and line.  0 when out of memory. */
+static int room(csv_rows *R, int values)
+{
+    if (values) {
+        double *nx = kpca_grow(R->x, &R->xcap, (R->n + 1) * R->dim, sizeof *R->x, 4096);
+        if (nx == NULL)
+            return 0;
+        R->x = nx;
+    }
+    if (R->col != NO_COLUMN && R->n == R->lcap) {
+        size_t c2 = R->lcap;
+        char **nt = kpca_grow(R->labtok, &R->lcap, R->n + 1, sizeof *R->labtok, 1024);
+        if (nt != NULL)
+            R->labtok = nt;
+        size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c2, R->n + 1, sizeof *R->labline, 1024);
+        if (nl == NULL)
+            return 0;
+        R->labline = nl;
+    }
+    return 1;
+}
+
+/* The next row by next_row into s->f (have: it is there already), with
+ * R's field count: 1; 0 at the end of the text (*st KPCA_OK); -1 on an
+ * error (*st, err). */
+static int whole_row(csv_state *s, const csv_rows *R, int have, kpca_status *st, kpca_error *err)
+{
+    *st = KPCA_OK;
+    if (!have) {
+        int r = next_row(s, err);
+        if (r <= 0) {
+            *st = r < 0 ? s->status : KPCA_OK;
+            return r;
+        }
+    }
+    if (s->nf != R->ncols) {
+        *st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", s->path,
+                        s->row_line, s->nf, R->ncols, R->first_line);
+        return -1;
+    }
+    return 1;
+}
+
 /* Reads rows from s->p to s->end onto R: the one-pass path where it can
  * (fast), next_row and parse_field otherwise.  have: s->f holds a row not
  * yet taken.  KPCA_OK at the end of the text; on an error, its status. */
@@ -328,20 +372,8 @@ kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kp
 {
     const size_t dim = R->dim, col = R->col, ncols = R->ncols;
     for (;;) {
-        double *nx = kpca_grow(R->x, &R->xcap, (R->n + 1) * dim, sizeof *R->x, 4096);
-        if (nx == NULL)
+        if (!room(R, 1))
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
-        R->x = nx;
-        if (col != NO_COLUMN && R->n == R->lcap) {
-            size_t c2 = R->lcap;
-            char **nt = kpca_grow(R->labtok, &R->lcap, R->n + 1, sizeof *R->labtok, 1024);
-            if (nt != NULL)
-                R->labtok = nt;
-            size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c2, R->n + 1, sizeof *R->labline, 1024);
-            if (nl == NULL)
-                return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
-            R->labline = nl;
-        }
         double *row = R->x + R->n * dim;
         if (!have) {
             size_t line = s->line;
@@ -354,16 +386,11 @@ kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kp
                 R->n++;
                 continue;
             }
-            int r = next_row(s, err);
-            if (r < 0)
-                return s->status;
-            if (r == 0)
-                return KPCA_OK;
         }
+        kpca_status st;
+        if (whole_row(s, R, have, &st, err) <= 0)
+            return st;
         have = 0;
-        if (s->nf != ncols)
-            return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", s->path,
-                             s->row_line, s->nf, ncols, R->first_line);
         for (size_t j = 0, k = 0; j < ncols; j++) {
             if (j == col) {
                 R->labtok[R->n] = s->f[j];
@@ -381,6 +408,93 @@ kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kp
     }
 }
 
+
+/* The fields of a row with no quote in it, from p to its line end (or
+ * end), found without parsing them: 1 with column col's text at *lab and
+ * column icol's at *ix (NUL-terminated in the text, the line end
+ * perhaps; icol NO_COLUMN: none), s->p and s->line after the row, when the row has ncols fields and starts with
+ * no blank (a line of blanks only is no row); 0 otherwise, the text
+ * untouched, and next_row reads the row.  Each field's text is next_row's:
+ * blanks kept, a CR dropped before the line end only. */
+static int scan_fast_row(csv_state *s, size_t ncols, size_t col, size_t icol, char **lab, char **ix)
+{
+    char *p = s->p, *end = s->end;
+    const char delim = s->delim;
+    if (p >= end || kpca_csvtok_blank(*p) || *p == '\n')
+        return 0;
+    char *nl = memchr(p, '\n', (size_t)(end - p));
+    char *stop = nl != NULL ? nl : end;
+    if (stop > p && stop[-1] == '\r')
+        stop--;
+    if (kpca_csvtok_count(p, (size_t)(stop - p), delim) + 1 != ncols)
+        return 0;
+    char *ends[2] = {NULL, NULL}, *starts[2] = {NULL, NULL};
+    const size_t want[2] = {col, icol};
+    for (int k = 0; k < 2; k++) {
+        if (want[k] == NO_COLUMN)
+            continue;
+        char *f = p, *e;
+        if (want[k] <= ncols / 2) { /* from the row's start */
+            for (size_t j = 0; j < want[k]; j++)
+                f = (char *)memchr(f, delim, (size_t)(stop - f)) + 1;
+            e = memchr(f, delim, (size_t)(stop - f));
+            if (e == NULL)
+                e = stop;
+        } else { /* from its end */
+            e = stop;
+            for (size_t j = ncols - 1; j > want[k]; j--)
+                while (*--e != delim)
+                    ;
+            f = e;
+            while (f > p && f[-1] != delim)
+                f--;
+        }
+        starts[k] = f;
+        ends[k] = e;
+    }
+    for (int k = 0; k < 2; k++)
+        if (ends[k] != NULL)
+            *ends[k] = '\0';
+    *lab = starts[0];
+    *ix = starts[1];
+    s->p = nl != NULL ? nl + 1 : end;
+    s->line += nl != NULL;
+    return 1;
+}
+
+kpca_status kpca_csv_scan_rows(csv_state *s, csv_rows *R, int have, kpca_error *err)
+{
+    const size_t dim = R->dim, col = R->col, ncols = R->ncols;
+    /* the pandas index is the file's first column (kpca_csv_first_row) */
+    const size_t icol = R->index != NO_COLUMN ? 0 : NO_COLUMN;
+    const int fast = s->delim != ' ' && memchr(s->p, '"', (size_t)(s->end - s->p)) == NULL;
+    for (;;) {
+        if (!room(R, icol != NO_COLUMN))
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
+        char *lab = NULL, *ix = NULL;
+        size_t line = s->line;
+        if (have || !fast || !scan_fast_row(s, ncols, col, icol, &lab, &ix)) {
+            kpca_status st;
+            if (whole_row(s, R, have, &st, err) <= 0)
+                return st;
+            have = 0;
+            lab = col != NO_COLUMN ? s->f[col] : NULL;
+            line = col != NO_COLUMN ? s->fline[col] : line;
+            ix = icol != NO_COLUMN ? s->f[icol] : NULL;
+        }
+        if (col != NO_COLUMN) {
+            R->labtok[R->n] = lab;
+            R->labline[R->n] = line;
+        }
+        if (icol != NO_COLUMN) {
+            int why;
+            double *v = &R->x[R->n * dim + R->index];
+            if (!parse_field(ix, s->mark, v, &why))
+                *v = NAN; /* no number: the parse of the rows says so */
+        }
+        R->n++;
+    }
+}
 
 /* 1 when the field holds two or more numbers separated by blanks: a line of
  * whitespace text read as delimited text */

@@ -67,6 +67,17 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
  * s->f holds a row not yet taken.  KPCA_OK at the end of the text. */
 kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca_error *err);
 
+/* The rows from s->p to s->end as kpca_csv_read_rows finds them, their
+ * values not parsed: R->n rows, their label fields (labtok, labline) and,
+ * where R->index names a pandas index, its value in x (row i's at
+ * x[i * dim + index]; NaN when it is no number; the rest of x not
+ * written).  A quoted field not closed or a wrong field count is its
+ * error; a value that is no number is not (the parse's, which reads the
+ * same rows).  Fields without quotes are found at memchr's pace: the
+ * first pass of a read by windows (csvwin.h), which looks at the labels
+ * only. */
+kpca_status kpca_csv_scan_rows(csv_state *s, csv_rows *R, int have, kpca_error *err);
+
 /* The first row of s's text: a header (*header 1; its names in R->hdr,
  * pointing into the text) or the first data row (*header 0; in s->f, not
  * yet taken); the label column, the dimension and the field count into R,

@@ -24,6 +24,8 @@ typedef struct {
     unsigned long long base; /* the file's byte at buf[0] */
     int limited;    /* read no more than `left` bytes more of the file */
     unsigned long long left;
+    int scan;       /* set by the caller: the rows' labels (and a pandas
+                     * index) only, their values not parsed (kpca_csv_scan_rows) */
 } csv_win;
 
 /* Opens path (plain or gzip) and reads its first row, the header or the

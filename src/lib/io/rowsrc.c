@@ -31,13 +31,16 @@ static kpca_status renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err)
     return st;
 }
 
-/* CSV: one pass over the rows, with `each` called on every window */
+/* CSV: one pass over the rows' labels (and pandas index), their values
+ * not parsed (the data's read parses them and says what is wrong), with
+ * `each` called on every window */
 typedef kpca_status (*win_fn)(kpca_rowsrc *s, csv_win *w, kpca_error *err);
 
 static kpca_status csv_pass(kpca_rowsrc *s, win_fn each, kpca_error *err)
 {
     csv_win w;
     kpca_status st = kpca_csv_win_open(&w, s->file, s->delim, &s->opts, err);
+    w.scan = 1;
     int more = 1;
     while (st == KPCA_OK && (st = kpca_csv_win_next(&w, &more, err)) == KPCA_OK && more && w.R.n > 0)
         st = each(s, &w, err);
@@ -60,7 +63,7 @@ kpca_status kpca_rowsrc_see_window(kpca_rowsrc *s, csv_win *w, kpca_error *err)
     }
     for (size_t i = 0; s->index != NO_COLUMN && i < R->n; i++) {
         double v = R->x[i * R->dim + s->index];
-        if (v != (double)(long long)v || fabs(v) > 9007199254740992.0)
+        if (!(fabs(v) <= 9007199254740992.0) || v != floor(v)) /* (NaN: no number) */
             s->index = NO_COLUMN;
     }
     return KPCA_OK;

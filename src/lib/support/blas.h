@@ -36,4 +36,17 @@ int kpca_blas_threads(void);
  * or parks its threads by its own rules. */
 void kpca_blas_park(void);
 
+/* Has OpenBLAS run its next calls on `threads` threads (1: in the caller's
+ * thread alone; its workers then stay parked) and returns the count it ran
+ * them on before, for the caller to restore; 0, doing nothing, when the
+ * BLAS is not OpenBLAS.  For products too small to pay for waking the
+ * workers, whose spinning afterwards would take the cores from threads of
+ * kpca's own (a read's parsers).  Not while a BLAS call runs in another
+ * thread.  O(1) when the workers exist. */
+int kpca_blas_set_threads(int threads);
+
+/* A product of fewer flops than this runs on one thread (a few ms on one
+ * core: less than waking the workers and their spin after it cost). */
+#define KPCA_BLAS_SERIAL_FLOPS 6.4e7
+
 #endif

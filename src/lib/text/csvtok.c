@@ -1,6 +1,7 @@
 /* csvtok.c - the quoting rule of delimited text (see csvtok.h). */
 #include "text/csvtok.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "text/textnum.h"
@@ -46,6 +47,24 @@ size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim)
         p++;
     }
     return cut;
+}
+
+size_t kpca_csvtok_count(const char *text, size_t len, char c)
+{
+    const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
+    const uint64_t pat = ones * (unsigned char)c;
+    size_t n = 0, i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, text + i, 8);
+        w ^= pat; /* a byte 0 where text has c */
+        /* the high bit of each byte set where that byte is 0, exactly */
+        const uint64_t zero = ~(((w & low7) + low7) | w | low7);
+        n += (size_t)(((zero >> 7) * ones) >> 56); /* the bytes' high bits summed */
+    }
+    for (; i < len; i++)
+        n += text[i] == c;
+    return n;
 }
 
 /* How often delim separates fields on each of the first (at most 10)

@@ -42,6 +42,10 @@ const char *kpca_csvtok_close(const char *open, const char *end);
  * none.  Text without a '"' is scanned at memchr speed.  O(len). */
 size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim);
 
+/* How many bytes of text[0, len) are c, eight at a time: a row's
+ * delimiters counted at memchr's pace.  O(len). */
+size_t kpca_csvtok_count(const char *text, size_t len, char c);
+
 /* The delimiter of delimited text from its first bytes: the one of ',',
  * ';', tab found the same number of times (>= 1) on each of the first
  * lines (quoted parts skipped), preferred in that order; else the one

@@ -1,7 +1,8 @@
 /* test_rowsrc.c - the row source's contract (io/rowsrc.h): blocks of any
  * size, put end to end, are kpca_dataset_read's rows, labels and codes bit
  * for bit, in every format; seeks land on their row; the first error is
- * kpca_dataset_read's, message and all. */
+ * kpca_dataset_read's, message and all (at open, or in the read that
+ * reaches its row). */
 #include "testutil.h"
 
 #include <sys/stat.h>
@@ -53,7 +54,11 @@ static void same_as_read(const char *spec, const kpca_read_opts *opts, size_t bl
         n = from;
         while ((sg = kpca_rowsrc_read(src, block, x, y, &got, &eg)) == KPCA_OK && got > 0) {
             assert_true(got <= block);
-            assert_true(sw == KPCA_OK && n + got <= want.n);
+            if (sw != KPCA_OK) { /* rows before a value's error in a later row, which the read reaches */
+                n += got;
+                continue;
+            }
+            assert_true(n + got <= want.n);
             assert_memory_equal(x, want.x + n * dim, got * dim * sizeof *x);
             assert_memory_equal(y, want.y + n, got * sizeof *y);
             n += got;
@@ -192,6 +197,32 @@ static void test_large(void **state)
         fprintf(f, i == 0 ? "%d,5\"3\n" : i == 20000 ? "%d,\"two\nlines\"\n" : "%d.125,class %d\n", i, i % 3);
     fclose(f);
     every_block("tests/out/rs_literal_quote.csv", NULL);
+    /* windows with no quote, parsed in parts (one thread each), their
+     * labels found by the first pass without parsing the values: a pandas
+     * index (dropped; then kept, for one value that is not an integer),
+     * names in the last column found from the row's end, CRLF, blank lines */
+    for (int keep = 0; keep < 2; keep++) {
+        f = fopen("tests/out/rs_pd_big.csv", "wb");
+        assert_non_null(f);
+        fprintf(f, ",a,b,c,name\r\n");
+        for (int i = 0; i < 80000; i++)
+            fprintf(f, keep && i == 70000 ? "%d.5,%d.5,-%d,0.%d,%s\r\n%s" : "%d,%d.5,-%d,0.%d,%s\r\n%s", i, i % 91, i,
+                    i % 7, i % 5 ? "iris setosa" : "versicolor", i % 9999 == 0 ? "\r\n" : "");
+        fclose(f);
+        every_block("tests/out/rs_pd_big.csv", NULL);
+    }
+    /* the label in a middle column; a row short of a field in a late window
+     * (the first pass's error, as the whole read words it), then a label
+     * that is no class there (the labels' verdict) */
+    for (int bad = 0; bad < 2; bad++) {
+        f = fopen("tests/out/rs_mid_big.csv", "wb");
+        assert_non_null(f);
+        fprintf(f, "a,label,b,c\n");
+        for (int i = 0; i < 80000; i++)
+            fprintf(f, i != 71234 ? "%d,%d,%d,%d\n" : bad ? "%d,%d.5,%d,%d\n" : "%d,%d,%d\n", i, i % 4, -i, i % 13);
+        fclose(f);
+        same_as_read("tests/out/rs_mid_big.csv", NULL, 1024, 0);
+    }
     /* whitespace text, labels decided on the first 10000 rows */
     f = fopen("tests/out/rs_big.txt", "wb");
     assert_non_null(f);
