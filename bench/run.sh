@@ -233,6 +233,75 @@ is numpy.loadtxt's (delimiter=',') in process ($(/usr/bin/python3 -c 'import num
 is its whole run. Medians of 5 runs for the CSV, of 7 for the .npy (a read into fresh memory varies
 from run to run), the runs interleaved. kpca's reads of the two files
 gave $same. $pd_line"
+
+    # What the commands read: `kpca transform` and the Nystrom fit's passes
+    # read DATA a block at a time (bench_read --rows), not whole.  The same
+    # values as whitespace text (ESL: the label, then the values) too.
+    say "== the streamed reads of transform and the Nystrom fit: CSV, ESL, .npy"
+    [ -f "$rd/data.txt" ] || tr ',' ' ' <"$rd/data.csv" >"$rd/data.txt"
+    "$KPCA" fit -q -d 1 -k 1 -m 500 --sample first --label first "$rd/data.csv" -o "$rd/lin.model.tmp" &&
+        mv "$rd/lin.model.tmp" "$rd/lin.model"
+    cat "$rd/data.txt" >/dev/null
+    s_csv_w="" s_csv_r="" s_csv_wc="" s_csv_rc="" s_esl_w="" s_esl_r="" s_esl_wc="" s_esl_rc=""
+    t_csv="" t_esl="" t_npy="" t_cat=""
+    for i in 1 2 3 4 5; do
+        set -- $(build/bench/bench_read "$rd/data.csv" first)
+        s_csv_w="$s_csv_w $1" s_csv_wc="$s_csv_wc $5" h_whole=$4
+        set -- $(build/bench/bench_read --rows "$rd/data.csv" first)
+        s_csv_r="$s_csv_r $1" s_csv_rc="$s_csv_rc $5" h_rows=$4
+        set -- $(build/bench/bench_read "$rd/data.txt")
+        s_esl_w="$s_esl_w $1" s_esl_wc="$s_esl_wc $5"
+        set -- $(build/bench/bench_read --rows "$rd/data.txt")
+        s_esl_r="$s_esl_r $1" s_esl_rc="$s_esl_rc $5"
+        t=$(now)
+        "$KPCA" transform -q "$rd/lin.model" "$rd/data.csv" --label first -o "$rd/z.csv"
+        t_csv="$t_csv $(since "$t" 3)"
+        t=$(now)
+        "$KPCA" transform -q "$rd/lin.model" "$rd/data.txt" -o "$rd/z.csv"
+        t_esl="$t_esl $(since "$t" 3)"
+        t=$(now)
+        "$KPCA" transform -q "$rd/lin.model" "$rd/data.npy" -o "$rd/z.csv"
+        t_npy="$t_npy $(since "$t" 3)"
+        t=$(now)
+        cat "$rd/data.npy" >/dev/null
+        t_cat="$t_cat $(since "$t" 3)"
+    done
+    rm -f "$rd/z.csv"
+    med() { medn "$@" | awk '{ print $1 }'; }
+    # the Nystrom fit's passes (-v: each pass's reading apart), against the whole read
+    nys_read() { # nys_read FILE [OPTIONS]: the most seconds any full pass spent reading
+        f=$1
+        shift
+        "$KPCA" fit -q -v --solver nystrom -d 2 -k 10 --landmarks 100 "$@" "$f" -o "$rd/nys.model" 2>"$rd/nys.log" ||
+            { cat "$rd/nys.log" >&2; return 1; }
+        rm -f "$rd/nys.model"
+        awk '$3 == "timing" && $7 == "read" && ($6 == "statistics:" || $6 == "accumulate:" || $6 == "signs:") {
+            if ($4 > m) m = $4 } END { printf "%.3f", m }' "$rd/nys.log"
+    }
+    n_csv="" n_esl=""
+    for i in 1 2 3; do
+        n_csv="$n_csv $(nys_read "$rd/data.csv" --label first)"
+        n_esl="$n_esl $(nys_read "$rd/data.txt")"
+    done
+    cw=$(med $s_csv_w) cr=$(med $s_csv_r) cwc=$(med $s_csv_wc) crc=$(med $s_csv_rc)
+    ew=$(med $s_esl_w) er=$(med $s_esl_r) ewc=$(med $s_esl_wc) erc=$(med $s_esl_rc)
+    same_rows="the same doubles"
+    [ "$h_whole" = "$h_rows" ] || same_rows="DIFFERENT doubles ($h_whole, $h_rows)"
+    read_rows="$read_rows| \`kpca transform\` of that CSV (a 1-component linear model): \`numpy.loadtxt\` ${csv_np%% *} s against kpca | $(medn $t_csv) s | $(ratio "${csv_np%% *}" "$(med $t_csv)")× faster | ≥ 3× |
+| the streamed read of that CSV (\`bench_read --rows\`, what transform and the Nyström passes read) against the whole read ($cw s wall, $cwc s CPU) | $cr s wall, $crc s CPU | $(ratio "$cr" "$cw")× wall, $(ratio "$crc" "$cwc")× CPU | ≤ 1.1× |
+| the same values as ESL text ($(du -m "$rd/data.txt" | cut -f1) MB): streamed against whole ($ew s wall, $ewc s CPU) | $er s wall, $erc s CPU | $(ratio "$er" "$ew")× wall, $(ratio "$erc" "$ewc")× CPU | ≤ 1.1× |
+| \`kpca transform\` of the ESL text against the whole read of it ($ew s) | $(medn $t_esl) s | $(ratio "$(med $t_esl)" "$ew")× | |
+| \`kpca transform\` of the .npy against \`cat\` ($(med $t_cat) s) | $(medn $t_npy) s | $(ratio "$(med $t_npy)" "$(med $t_cat)")× | ≤ 1.5× |
+| \`kpca fit --solver nystrom\`: the most a pass over the CSV spent reading (\`-v\`), against its whole read ($cw s) | $(medn $n_csv) s | $(ratio "$(med $n_csv)" "$cw")× | ≤ 1.1× |
+| the same over the ESL text, against its whole read ($ew s) | $(medn $n_esl) s | $(ratio "$(med $n_esl)" "$ew")× | ≤ 1.1× |
+"
+    read_note="$read_note
+The streamed rows: bench_read --rows reads the file through kpca_rowsrc a block of 1024 rows at a
+time, at bounded memory (transform's and the Nyström passes' read); the whole read and it gave
+$same_rows. The ESL text is the CSV with its commas made blanks. The transforms project onto a
+1-component linear model (\`kpca fit -d 1 -k 1 -m 500\` of the CSV) and write CSV; medians of 5,
+interleaved with the reads. The Nyström fit (\`-d 2 -k 10 --landmarks 100\`): the largest
+\`read\` of its statistics, accumulate and signs passes under \`-v\`, median of 3."
 else
     read_note="Not measured: /usr/bin/python3 has no numpy (apt-get install python3-numpy)."
 fi

@@ -5,7 +5,9 @@
  * terminal (and without -q) the current phase is redrawn on one stderr line
  * at most five times a second, with done/total and an estimate of the time
  * left; the line is erased at the end.  With -v every phase's wall time is
- * summed and printed on one line at the end, terminal or not. */
+ * summed and printed on one line at the end, terminal or not; a phase that
+ * read rows as it went (cli_progress_read: a streamed pass) on two, its
+ * reading and the rest ("accumulate: read", "accumulate: compute"). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,9 +23,10 @@ static struct {
     const char *cmd;
     char cur[32];
     double cur_start, last_draw, t0;
+    double cur_read; /* the current phase's reading so far */
     size_t nph;
     char name[MAX_PHASES][32];
-    double sec[MAX_PHASES];
+    double sec[MAX_PHASES], rsec[MAX_PHASES];
 } pr;
 
 static void close_phase(double now)
@@ -45,7 +48,15 @@ static void close_phase(double now)
         }
     }
     pr.sec[i] += now - pr.cur_start;
+    pr.rsec[i] += pr.cur_read;
+    pr.cur_read = 0;
     pr.cur[0] = '\0';
+}
+
+void cli_progress_read(double seconds)
+{
+    if (pr.cur[0] != '\0')
+        pr.cur_read += seconds;
 }
 
 static void on_progress(const char *phase, size_t done, size_t total, void *user)
@@ -104,8 +115,15 @@ void cli_progress_end(void)
     if (pr.verbose) {
         /* one line per phase, then the total, the seconds before the name
          * (a name may have blanks: "svm 64"): "kpca fit: timing 0.134 s read" */
-        for (size_t i = 0; i < pr.nph; i++)
+        for (size_t i = 0; i < pr.nph; i++) {
+            if (pr.rsec[i] > 0 && strcmp(pr.name[i], "read") != 0) {
+                const double read = pr.rsec[i] < pr.sec[i] ? pr.rsec[i] : pr.sec[i];
+                fprintf(stderr, "kpca %s: timing %9.3f s %s: read\n", pr.cmd, read, pr.name[i]);
+                fprintf(stderr, "kpca %s: timing %9.3f s %s: compute\n", pr.cmd, pr.sec[i] - read, pr.name[i]);
+                continue;
+            }
             fprintf(stderr, "kpca %s: timing %9.3f s %s\n", pr.cmd, pr.sec[i], pr.name[i]);
+        }
         fprintf(stderr, "kpca %s: timing %9.3f s total\n", pr.cmd, now - pr.t0);
     }
     pr.cmd = NULL;

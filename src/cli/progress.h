@@ -7,6 +7,9 @@
  * own phases ("read", "write") with kpca_progress(). */
 void cli_progress_begin(const char *cmd, int quiet, int verbose);
 void cli_progress_end(void);
+/* Adds `seconds` of reading rows to the current phase: -v then gives a
+ * streamed pass's reading and computing apart. */
+void cli_progress_read(double seconds);
 /* Erases the meter's line (before any other message on stderr). */
 void cli_progress_clear(void);
 

@@ -7,6 +7,8 @@
 #include "rows.h"
 #include "cli.h"
 #include "input.h"
+#include "progress.h"
+#include "lib/support/clock.h"
 
 #define SUMMARY_ROWS 4096 /* rows the class-like note of the summary looks at */
 
@@ -44,6 +46,7 @@ static kpca_status rows_read(void *ctx, size_t max, double *x, int *y, size_t *g
 {
     cli_rows *r = ctx;
     const size_t dim = r->feed.dim, take = r->m - r->at < max ? r->m - r->at : max;
+    const double t0 = kpca_now(); /* the pass's reading, for -v */
     *got = 0;
     for (size_t i = 0; i < take;) {
         const size_t row = r->idx != NULL ? r->idx[r->at + i] : r->at + i;
@@ -67,6 +70,7 @@ static kpca_status rows_read(void *ctx, size_t max, double *x, int *y, size_t *g
         i += run;
     }
     kpca_status st = prepare(r, x, take, err);
+    cli_progress_read(kpca_now() - t0);
     if (st != KPCA_OK)
         return st;
     r->at += take;

@@ -22,10 +22,12 @@
 #include "cli/rows.h"
 #include "cli/spool.h"
 #include "dist.h"
+#include "lib/support/blas.h"
 
 int main(int argc, char **argv)
 {
     cli_coretype_reexec(argv); /* before MPI_Init: it may re-execute the program */
+    kpca_blas_park(); /* OpenBLAS's workers spin after it loads (kpca.c): parked, not beside the other ranks */
     MPI_Init(&argc, &argv);
     kpca_dist_init();
     cli_rank = kpca_dist_rank();

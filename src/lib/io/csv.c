@@ -45,7 +45,7 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
     if ((R.x = kpca_alloc_array(lines < most ? lines : most, R.dim, sizeof *R.x)) != NULL)
         R.xcap = (lines < most ? lines : most) * R.dim;
     if (parts > 1 && lines <= most)
-        st = kpca_csv_read_parts(&s, &R, !header, parts, cut, nl, lines, err);
+        st = kpca_csv_read_parts(&s, &R, !header, parts, cut, nl, lines, 0, err);
     else
         st = kpca_csv_read_rows(&s, &R, !header, s.delim != ' ', err);
     if (st == KPCA_OK)

@@ -22,10 +22,11 @@ typedef struct {
     double *x; /* R's arrays, copied: the thread reads nothing R's reader writes */
     char **labtok;
     size_t *labline;
-    size_t ncols, col, dim;
+    size_t ncols, col, dim, index;
     size_t at, n;
     pthread_t tid;
     int started;
+    int scan; /* the labels only (kpca_csv_scan_row) */
 } csv_part;
 
 static void *part_run(void *arg)
@@ -34,7 +35,9 @@ static void *part_run(void *arg)
     while (pt->s.p < pt->s.end) {
         size_t line = pt->s.line, i = pt->at + pt->n;
         char *ltok = NULL;
-        if (!kpca_csv_fast_row(&pt->s, pt->ncols, pt->col, pt->x + i * pt->dim, &ltok))
+        double *row = pt->x + i * pt->dim;
+        if (pt->scan ? !kpca_csv_scan_row(&pt->s, pt->ncols, pt->col, pt->index, &ltok, row)
+                     : !kpca_csv_fast_row(&pt->s, pt->ncols, pt->col, row, &ltok))
             break;
         if (pt->col != NO_COLUMN) {
             pt->labtok[i] = ltok;
@@ -75,15 +78,15 @@ size_t kpca_csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl)
 }
 
 kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
-                              size_t lines, kpca_error *err)
+                              size_t lines, int scan, kpca_error *err)
 {
     /* room for every row there can be (lines counts the first row, one per
      * line end after it, an unterminated last line and one more): no part's
      * rows move while others run, and part 0's reader never grows x */
     size_t rows = lines;
     double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
-    if (nx == NULL)
-        return kpca_csv_read_rows(s, R, have, 1, err); /* the one-part reader grows as it goes */
+    if (nx == NULL) /* the one-part reader grows as it goes */
+        return scan ? kpca_csv_scan_rows(s, R, have, err) : kpca_csv_read_rows(s, R, have, 1, err);
     R->x = nx;
     if (R->col != NO_COLUMN) {
         size_t c2 = R->lcap, c3 = R->lcap;
@@ -92,7 +95,7 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
             R->labtok = nt;
         size_t *nll = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
         if (nll == NULL) /* lcap stays what both arrays hold */
-            return kpca_csv_read_rows(s, R, have, 1, err);
+            return scan ? kpca_csv_scan_rows(s, R, have, err) : kpca_csv_read_rows(s, R, have, 1, err);
         R->labline = nll;
         R->lcap = c2;
     }
@@ -107,7 +110,8 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
         ps.f = NULL;
         ps.fline = NULL;
         ps.nf = ps.capf = 0;
-        pt[k] = (csv_part){ps, R->x, R->labtok, R->labline, R->ncols, R->col, R->dim, at, 0, pthread_self(), 0};
+        pt[k] = (csv_part){ps, R->x, R->labtok, R->labline, R->ncols, R->col, R->dim, R->index, at, 0, pthread_self(), 0,
+                           scan};
         at += nl[k];
         line += nl[k];
     }
@@ -115,7 +119,7 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
         pt[k].started = pt[k].s.p < pt[k].s.end && pthread_create(&pt[k].tid, NULL, part_run, &pt[k]) == 0;
     /* part 0 here, in full */
     s->end = pt[0].s.end;
-    kpca_status st = kpca_csv_read_rows(s, R, have, 1, err);
+    kpca_status st = scan ? kpca_csv_scan_rows(s, R, have, err) : kpca_csv_read_rows(s, R, have, 1, err);
     for (size_t k = 1; k < parts; k++)
         if (pt[k].started)
             pthread_join(pt[k].tid, NULL);
@@ -134,7 +138,7 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
         s->end = pt[k].s.end;
         s->line = pt[k].s.line;
         if (s->p < s->end)
-            st = kpca_csv_read_rows(s, R, 0, 1, err);
+            st = scan ? kpca_csv_scan_rows(s, R, 0, err) : kpca_csv_read_rows(s, R, 0, 1, err);
     }
     s->end = end;
     return st;

@@ -20,9 +20,10 @@ size_t kpca_csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl);
 /* Reads the rows after the first (have: s->f holds it, not yet taken) into
  * R in the parts kpca_csv_cut made (parts >= 2), concurrently, with the
  * rows, labels and first error of a read in one part; lines: the rows
- * there can be. */
+ * there can be.  scan: their labels only, as kpca_csv_scan_rows reads
+ * them (x: room for every row, the pandas index's value set). */
 kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
-                                size_t lines, kpca_error *err);
+                                size_t lines, int scan, kpca_error *err);
 
 /* The read of a large plain file without holding its text: 1 with *ds
  * filled when every row after the first is one the one-pass path takes

@@ -462,35 +462,43 @@ static int scan_fast_row(csv_state *s, size_t ncols, size_t col, size_t icol, ch
     return 1;
 }
 
+int kpca_csv_scan_row(csv_state *s, size_t ncols, size_t col, size_t index, char **lab, double *row)
+{
+    char *ix = NULL;
+    /* the pandas index is the file's first column (kpca_csv_first_row) */
+    if (!scan_fast_row(s, ncols, col, index != NO_COLUMN ? 0 : NO_COLUMN, lab, &ix))
+        return 0;
+    int why;
+    if (ix != NULL && !parse_field(ix, s->mark, &row[index], &why))
+        row[index] = NAN; /* no number: the parse of the rows says so */
+    return 1;
+}
+
 kpca_status kpca_csv_scan_rows(csv_state *s, csv_rows *R, int have, kpca_error *err)
 {
     const size_t dim = R->dim, col = R->col, ncols = R->ncols;
-    /* the pandas index is the file's first column (kpca_csv_first_row) */
-    const size_t icol = R->index != NO_COLUMN ? 0 : NO_COLUMN;
+    const size_t icol = R->index != NO_COLUMN ? 0 : NO_COLUMN; /* (kpca_csv_scan_row) */
     const int fast = s->delim != ' ' && memchr(s->p, '"', (size_t)(s->end - s->p)) == NULL;
     for (;;) {
         if (!room(R, icol != NO_COLUMN))
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, R->n + 1);
-        char *lab = NULL, *ix = NULL;
+        char *lab = NULL;
         size_t line = s->line;
-        if (have || !fast || !scan_fast_row(s, ncols, col, icol, &lab, &ix)) {
+        double *row = icol != NO_COLUMN ? R->x + R->n * dim : NULL;
+        if (have || !fast || !kpca_csv_scan_row(s, ncols, col, R->index, &lab, row)) {
             kpca_status st;
             if (whole_row(s, R, have, &st, err) <= 0)
                 return st;
             have = 0;
             lab = col != NO_COLUMN ? s->f[col] : NULL;
             line = col != NO_COLUMN ? s->fline[col] : line;
-            ix = icol != NO_COLUMN ? s->f[icol] : NULL;
+            int why;
+            if (icol != NO_COLUMN && !parse_field(s->f[icol], s->mark, &row[R->index], &why))
+                row[R->index] = NAN; /* no number: the parse of the rows says so */
         }
         if (col != NO_COLUMN) {
             R->labtok[R->n] = lab;
             R->labline[R->n] = line;
-        }
-        if (icol != NO_COLUMN) {
-            int why;
-            double *v = &R->x[R->n * dim + R->index];
-            if (!parse_field(ix, s->mark, v, &why))
-                *v = NAN; /* no number: the parse of the rows says so */
         }
         R->n++;
     }

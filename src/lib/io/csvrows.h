@@ -67,6 +67,15 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
  * s->f holds a row not yet taken.  KPCA_OK at the end of the text. */
 kpca_status kpca_csv_read_rows(csv_state *s, csv_rows *R, int have, int fast, kpca_error *err);
 
+/* The first pass's row read (kpca_csv_scan_rows), in text without a
+ * quote: the row at s->p found at memchr's pace, with ncols fields, its
+ * label field at *lab (NUL-terminated in the text) and, with a pandas
+ * index (value `index`, the file's first column; NO_COLUMN: none), its
+ * value in row[index] (NaN when it is no number); s->p and s->line after
+ * it: 1.  0 for any other row (a wrong field count, a blank line), the
+ * text untouched. */
+int kpca_csv_scan_row(csv_state *s, size_t ncols, size_t col, size_t index, char **lab, double *row);
+
 /* The rows from s->p to s->end as kpca_csv_read_rows finds them, their
  * values not parsed: R->n rows, their label fields (labtok, labline) and,
  * where R->index names a pandas index, its value in x (row i's at

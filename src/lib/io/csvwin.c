@@ -129,15 +129,14 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
  * large enough; the rows and the first error as a read in one part. */
 static kpca_status win_parse(csv_win *w, kpca_error *err)
 {
-    if (w->scan)
-        return kpca_csv_scan_rows(&w->s, &w->R, w->have, err);
     const size_t parts = kpca_csv_plan(&w->s, 0, CSV_WIN_PART);
     if (parts < 2)
-        return kpca_csv_read_rows(&w->s, &w->R, w->have, w->s.delim != ' ', err);
+        return w->scan ? kpca_csv_scan_rows(&w->s, &w->R, w->have, err)
+                       : kpca_csv_read_rows(&w->s, &w->R, w->have, w->s.delim != ' ', err);
     char *cut[KPCA_PARTS_MAX + 1];
     size_t nl[KPCA_PARTS_MAX];
     const size_t lines = 3 + kpca_csv_cut(&w->s, parts, cut, nl);
-    return kpca_csv_read_parts(&w->s, &w->R, w->have, parts, cut, nl, lines, err);
+    return kpca_csv_read_parts(&w->s, &w->R, w->have, parts, cut, nl, lines, w->scan, err);
 }
 
 /* Parses the next window's rows into R (R.n of them, R.taken before

@@ -31,19 +31,19 @@ static kpca_status renamed(kpca_rowsrc *s, kpca_status st, kpca_error *err)
     return st;
 }
 
-/* CSV: one pass over the rows' labels (and pandas index), their values
- * not parsed (the data's read parses them and says what is wrong), with
- * `each` called on every window */
+/* CSV: one pass over the rows, with `each` (if any) called on every
+ * window; scan: their labels (and pandas index) only, the values not
+ * parsed (the data's read parses them and says what is wrong) */
 typedef kpca_status (*win_fn)(kpca_rowsrc *s, csv_win *w, kpca_error *err);
 
-static kpca_status csv_pass(kpca_rowsrc *s, win_fn each, kpca_error *err)
+static kpca_status csv_pass(kpca_rowsrc *s, win_fn each, int scan, kpca_error *err)
 {
     csv_win w;
     kpca_status st = kpca_csv_win_open(&w, s->file, s->delim, &s->opts, err);
-    w.scan = 1;
+    w.scan = scan;
     int more = 1;
     while (st == KPCA_OK && (st = kpca_csv_win_next(&w, &more, err)) == KPCA_OK && more && w.R.n > 0)
-        st = each(s, &w, err);
+        st = each != NULL ? each(s, &w, err) : KPCA_OK;
     if (st == KPCA_OK && w.R.taken + w.R.n == 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows (only a header)", s->file);
     if (st == KPCA_OK)
@@ -93,17 +93,38 @@ static kpca_status csv_open(kpca_rowsrc *s, kpca_error *err)
     return s->part_open ? KPCA_OK : kpca_rowsrc_csv_passes(s, err); /* a part: the passes are rowpart.c's */
 }
 
-kpca_status kpca_rowsrc_csv_passes(kpca_rowsrc *s, kpca_error *err)
+/* The labels' pass and verdict of kpca_rowsrc_csv_passes, the values not
+ * parsed (scan) unless the read is shared: the processes of a shared read
+ * must each meet the file's first error at open, whichever rows they then
+ * read (rowpart.h), not only the one whose rows hold it. */
+static kpca_status labels_pass(kpca_rowsrc *s, int *names, kpca_error *err)
 {
     csv_rows *R = &s->win.R;
-    kpca_status st;
-    if ((st = csv_pass(s, kpca_rowsrc_see_window, err)) != KPCA_OK)
+    kpca_status st = csv_pass(s, kpca_rowsrc_see_window, !s->shared, err);
+    if (st == KPCA_OK)
+        s->counted = 1;
+    *names = 0;
+    if (st == KPCA_OK && s->labels != NULL)
+        st = kpca_labelmap_verdict(s->labels, s->file, R->col + 1, names, err);
+    if (st == KPCA_OK || st == KPCA_ENOMEM || s->shared)
         return st;
-    s->counted = 1;
-    int names = 0;
-    if (s->labels != NULL && (st = kpca_labelmap_verdict(s->labels, s->file, R->col + 1, &names, err)) != KPCA_OK)
+    /* The whole read parses every row before it looks at the labels: a
+     * value that is no number, before or after this error's row, is its
+     * first error.  A pass that parses finds it (errors are rare). */
+    kpca_error why;
+    kpca_status vst = csv_pass(s, NULL, 0, &why);
+    if (vst != KPCA_OK && err != NULL)
+        *err = why;
+    return vst != KPCA_OK ? vst : st;
+}
+
+kpca_status kpca_rowsrc_csv_passes(kpca_rowsrc *s, kpca_error *err)
+{
+    int names;
+    kpca_status st = labels_pass(s, &names, err);
+    if (st != KPCA_OK)
         return st;
-    if (names && (st = csv_pass(s, kpca_rowsrc_name_window, err)) != KPCA_OK)
+    if (names && (st = csv_pass(s, kpca_rowsrc_name_window, 1, err)) != KPCA_OK)
         return st;
     return kpca_rowsrc_csv_describe(s, names, err);
 }
@@ -290,6 +311,7 @@ kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, in
     size_t n = 0, d = 0;
     int labelled = 0;
     s->part_open = part && s->spool.fd < 0 && o->labels == NULL;
+    s->shared = part;
     if (st == KPCA_OK) {
         s->info.format = fmt;
         switch (fmt) {

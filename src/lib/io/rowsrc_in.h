@@ -42,6 +42,8 @@ struct kpca_rowsrc {
      * this process's, and a read from row mark_row on starts at byte
      * mark_byte, on line mark_line, of the file */
     int part_open;         /* opened for a part: the passes are rowpart.c's */
+    int shared;            /* opened for a part of a read by several processes
+                            * (kpca_rowsrc_open_shared), cut or not */
     int parted;
     size_t mark_row, mark_line, part_rows;
     unsigned long long mark_byte;

@@ -148,6 +148,19 @@ static void test_errors(void **state)
     snprintf(copy, sizeof copy, "%s", path);
     same_as_read(copy, NULL, 64, 0);
     same_as_read("tests/out/does-not-exist.csv", NULL, 10, 0);
+    /* The labels' pass does not parse the values, but the whole read
+     * parses them all before it looks at the labels: an empty label early
+     * (line 4), then a value that is no number late (line 4002), a short
+     * row, or nothing: the whole read's first error each time */
+    static const char *const late[] = {"%d,x%d,%d\n", "%d,%d\n", NULL};
+    for (int k = 0; k < 3; k++) {
+        o = text + sprintf(text, "a,b,label\n");
+        for (int i = 0; i < 5000; i++)
+            o += sprintf(o, i == 2 ? "%d,%d,\n" : i == 4000 && late[k] != NULL ? late[k] : "%d,%d,%d\n", i, -i, i % 3);
+        path = tu_write_file("rs_label_then_value.csv", text);
+        snprintf(copy, sizeof copy, "%s", path);
+        same_as_read(copy, NULL, 100, 0);
+    }
 }
 
 /* A random NumPy array in C and Fortran order, float64 and float32. */
