@@ -54,7 +54,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 
 .PHONY: build-deps check-kernels
-.PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -329,6 +329,7 @@ help:
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
 	@echo "make reduce     reduced-set models (kpca reduce) against the full ones and Nystrom (results/reduced-set.md)"
 	@echo "make bench      every phase against its floor, the grid and scikit-learn (results/bench.md)"
+	@echo "make bench-read the reading section of make bench alone, printed: CSV, ESL, .npy; whole, streamed, commands"
 	@echo "make scaling    kpca fit's time and memory against M, every solver; Nystrom fit and transform at 10^4..10^7 rows, 1/2/4 ranks (results/scaling.md)"
 	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"
 	@echo "make unit-refblas libkpca, kpca and the unit tests on the reference BLAS (build-refblas/)"
@@ -347,6 +348,11 @@ help:
 bench: deps
 	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig $(BUILD)/bench/bench_read
 	sh bench/run.sh
+
+# make bench's reading section alone, printed (not written to results/)
+bench-read: deps
+	$(MAKE) all $(BUILD)/bench/bench_read
+	sh bench/read.sh
 
 # the benches pick OpenBLAS's kernels as kpca does (src/cli/coretype.h)
 $(BUILD)/bench/%: bench/%.c $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a | $(BLAS_HEADER)

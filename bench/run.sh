@@ -24,10 +24,12 @@
 #     projections as GEMMs, a precomputed Gram matrix grown prefix by
 #     prefix); kpca in double, and in single (--precision single) where
 #     `kpca fit --help` lists the option;
-#  6. reading your own data (bench/bench_read.c: kpca_dataset_read alone): a
-#     ~190 MB CSV against numpy.loadtxt (and pandas.read_csv where Debian's
-#     python3-pandas is installed) on the same file, and the same values as
-#     a ~160 MB .npy against `cat FILE >/dev/null` from the page cache.
+#  6. reading your own data (bench/read.sh, which runs alone too: make
+#     bench-read): the whole read of a ~190 MB CSV against numpy.loadtxt
+#     (and pandas.read_csv where Debian's python3-pandas is installed), and
+#     of the same values as a ~160 MB .npy against `cat FILE >/dev/null`
+#     from the page cache; the streamed read that transform and the Nystrom
+#     fit's passes make, and those commands, against the same yardsticks.
 #
 # usage: bench/run.sh [--no-sklearn]
 set -eu
@@ -178,133 +180,13 @@ if [ $sk = 1 ]; then
     fi
 fi
 
-say "== reading your own data: CSV against numpy.loadtxt, .npy against cat"
-rd="$work/read"
-read_rows=""
-read_note=""
-if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-    mkdir -p "$rd"
-    [ -f "$rd/data.npy" ] || /usr/bin/python3 bench/read_bench.py make "$rd/data.csv" "$rd/data.npy"
-    cat "$rd/data.csv" "$rd/data.npy" >/dev/null # both in the page cache
-    # five runs of each, interleaved, so that the machine's state is shared
-    csv_k="" csv_np="" csv_pd="" npy_k="" npy_cat=""
-    pandas=0
-    /usr/bin/python3 -c 'import pandas' 2>/dev/null && pandas=1
-    for i in 1 2 3 4 5; do
-        set -- $(build/bench/bench_read "$rd/data.csv" first)
-        csv_k="$csv_k $1" csv_hash=$4 csv_shape="$2 x $3"
-        set -- $(/usr/bin/python3 bench/read_bench.py loadtxt "$rd/data.csv")
-        csv_np="$csv_np $1"
-        if [ $pandas = 1 ]; then
-            set -- $(/usr/bin/python3 bench/read_bench.py pandas "$rd/data.csv")
-            csv_pd="$csv_pd $1"
-        fi
-    done
-    # the .npy: seven interleaved runs of each, as a read into fresh memory
-    # varies from run to run (on a virtual machine, pages the host took back
-    # cost up to 10x more to touch first); the median decides
-    for i in 1 2 3 4 5 6 7; do
-        set -- $(build/bench/bench_read "$rd/data.npy")
-        npy_k="$npy_k $1" npy_hash=$4
-        t=$(now)
-        cat "$rd/data.npy" >/dev/null
-        npy_cat="$npy_cat $(since "$t" 3)"
-    done
-    csv_k=$(medn $csv_k) csv_np=$(medn $csv_np) npy_k=$(medn $npy_k) npy_cat=$(medn $npy_cat)
-    csv_mb=$(du -m "$rd/data.csv" | cut -f1) npy_mb=$(du -m "$rd/data.npy" | cut -f1)
-    same="the same doubles (hash $csv_hash)"
-    [ "$csv_hash" = "$npy_hash" ] || same="DIFFERENT doubles (hashes $csv_hash, $npy_hash)"
-    read_rows="| reading a $csv_mb MB CSV ($csv_shape values + a label column): \`numpy.loadtxt\` $csv_np s against kpca | ${csv_k%% *} s | $(ratio "${csv_np%% *}" "${csv_k%% *}")× faster | ≥ 3× |
-| reading the same values as a $npy_mb MB .npy (float64, C order) against \`cat FILE >/dev/null\` from the page cache ($npy_cat s) | ${npy_k%% *} s | $(ratio "${npy_k%% *}" "${npy_cat%% *}")× | ≤ 1.5× |
+# reading your own data: bench/read.sh writes the rows of the targets table
+# and the section's note
+sh bench/read.sh "$work/read" >"$work/read.rows"
+read_rows=$(sed -n '/^|/p' "$work/read.rows")
+read_note=$(sed '/^|/d' "$work/read.rows")
+[ -z "$read_rows" ] || read_rows="$read_rows
 "
-    if [ $pandas = 1 ]; then
-        csv_pd=$(medn $csv_pd)
-        read_rows="$read_rows| the same CSV: \`pandas.read_csv\` (C engine) $csv_pd s against kpca | ${csv_k%% *} s | $(ratio "${csv_pd%% *}" "${csv_k%% *}")× faster | |
-"
-        pd_line="pandas $(/usr/bin/python3 -c 'import pandas; print(pandas.__version__)'): read_csv(header=None, engine='c'), $csv_pd s."
-    else
-        pd_line="pandas: not measured, Debian's python3-pandas is not installed."
-    fi
-    read_note="The CSV: $csv_shape values uniform in [-1, 1] written with six decimals
-(\`-0.211234\`), a label 0..9 first, no header; the .npy: the same values from
-numpy.save (\`bench/read_bench.py make\`, seeded). kpca's time is kpca_dataset_read's
-in \`bench/bench_read\` (the format found from the content, as the commands do; \`--label first\`), numpy's
-is numpy.loadtxt's (delimiter=',') in process ($(/usr/bin/python3 -c 'import numpy; print("numpy " + numpy.__version__)')); \`cat\`'s
-is its whole run. Medians of 5 runs for the CSV, of 7 for the .npy (a read into fresh memory varies
-from run to run), the runs interleaved. kpca's reads of the two files
-gave $same. $pd_line"
-
-    # What the commands read: `kpca transform` and the Nystrom fit's passes
-    # read DATA a block at a time (bench_read --rows), not whole.  The same
-    # values as whitespace text (ESL: the label, then the values) too.
-    say "== the streamed reads of transform and the Nystrom fit: CSV, ESL, .npy"
-    [ -f "$rd/data.txt" ] || tr ',' ' ' <"$rd/data.csv" >"$rd/data.txt"
-    "$KPCA" fit -q -d 1 -k 1 -m 500 --sample first --label first "$rd/data.csv" -o "$rd/lin.model.tmp" &&
-        mv "$rd/lin.model.tmp" "$rd/lin.model"
-    cat "$rd/data.txt" >/dev/null
-    s_csv_w="" s_csv_r="" s_csv_wc="" s_csv_rc="" s_esl_w="" s_esl_r="" s_esl_wc="" s_esl_rc=""
-    t_csv="" t_esl="" t_npy="" t_cat=""
-    for i in 1 2 3 4 5; do
-        set -- $(build/bench/bench_read "$rd/data.csv" first)
-        s_csv_w="$s_csv_w $1" s_csv_wc="$s_csv_wc $5" h_whole=$4
-        set -- $(build/bench/bench_read --rows "$rd/data.csv" first)
-        s_csv_r="$s_csv_r $1" s_csv_rc="$s_csv_rc $5" h_rows=$4
-        set -- $(build/bench/bench_read "$rd/data.txt")
-        s_esl_w="$s_esl_w $1" s_esl_wc="$s_esl_wc $5"
-        set -- $(build/bench/bench_read --rows "$rd/data.txt")
-        s_esl_r="$s_esl_r $1" s_esl_rc="$s_esl_rc $5"
-        t=$(now)
-        "$KPCA" transform -q "$rd/lin.model" "$rd/data.csv" --label first -o "$rd/z.csv"
-        t_csv="$t_csv $(since "$t" 3)"
-        t=$(now)
-        "$KPCA" transform -q "$rd/lin.model" "$rd/data.txt" -o "$rd/z.csv"
-        t_esl="$t_esl $(since "$t" 3)"
-        t=$(now)
-        "$KPCA" transform -q "$rd/lin.model" "$rd/data.npy" -o "$rd/z.csv"
-        t_npy="$t_npy $(since "$t" 3)"
-        t=$(now)
-        cat "$rd/data.npy" >/dev/null
-        t_cat="$t_cat $(since "$t" 3)"
-    done
-    rm -f "$rd/z.csv"
-    med() { medn "$@" | awk '{ print $1 }'; }
-    # the Nystrom fit's passes (-v: each pass's reading apart), against the whole read
-    nys_read() { # nys_read FILE [OPTIONS]: the most seconds any full pass spent reading
-        f=$1
-        shift
-        "$KPCA" fit -q -v --solver nystrom -d 2 -k 10 --landmarks 100 "$@" "$f" -o "$rd/nys.model" 2>"$rd/nys.log" ||
-            { cat "$rd/nys.log" >&2; return 1; }
-        rm -f "$rd/nys.model"
-        awk '$3 == "timing" && $7 == "read" && ($6 == "statistics:" || $6 == "accumulate:" || $6 == "signs:") {
-            if ($4 > m) m = $4 } END { printf "%.3f", m }' "$rd/nys.log"
-    }
-    n_csv="" n_esl=""
-    for i in 1 2 3; do
-        n_csv="$n_csv $(nys_read "$rd/data.csv" --label first)"
-        n_esl="$n_esl $(nys_read "$rd/data.txt")"
-    done
-    cw=$(med $s_csv_w) cr=$(med $s_csv_r) cwc=$(med $s_csv_wc) crc=$(med $s_csv_rc)
-    ew=$(med $s_esl_w) er=$(med $s_esl_r) ewc=$(med $s_esl_wc) erc=$(med $s_esl_rc)
-    same_rows="the same doubles"
-    [ "$h_whole" = "$h_rows" ] || same_rows="DIFFERENT doubles ($h_whole, $h_rows)"
-    read_rows="$read_rows| \`kpca transform\` of that CSV (a 1-component linear model): \`numpy.loadtxt\` ${csv_np%% *} s against kpca | $(medn $t_csv) s | $(ratio "${csv_np%% *}" "$(med $t_csv)")× faster | ≥ 3× |
-| the streamed read of that CSV (\`bench_read --rows\`, what transform and the Nyström passes read) against the whole read ($cw s wall, $cwc s CPU) | $cr s wall, $crc s CPU | $(ratio "$cr" "$cw")× wall, $(ratio "$crc" "$cwc")× CPU | ≤ 1.1× |
-| the same values as ESL text ($(du -m "$rd/data.txt" | cut -f1) MB): streamed against whole ($ew s wall, $ewc s CPU) | $er s wall, $erc s CPU | $(ratio "$er" "$ew")× wall, $(ratio "$erc" "$ewc")× CPU | ≤ 1.1× |
-| \`kpca transform\` of the ESL text against the whole read of it ($ew s) | $(medn $t_esl) s | $(ratio "$(med $t_esl)" "$ew")× | |
-| \`kpca transform\` of the .npy against \`cat\` ($(med $t_cat) s) | $(medn $t_npy) s | $(ratio "$(med $t_npy)" "$(med $t_cat)")× | ≤ 1.5× |
-| \`kpca fit --solver nystrom\`: the most a pass over the CSV spent reading (\`-v\`), against its whole read ($cw s) | $(medn $n_csv) s | $(ratio "$(med $n_csv)" "$cw")× | ≤ 1.1× |
-| the same over the ESL text, against its whole read ($ew s) | $(medn $n_esl) s | $(ratio "$(med $n_esl)" "$ew")× | ≤ 1.1× |
-"
-    read_note="$read_note
-The streamed rows: bench_read --rows reads the file through kpca_rowsrc a block of 1024 rows at a
-time, at bounded memory (transform's and the Nyström passes' read); the whole read and it gave
-$same_rows. The ESL text is the CSV with its commas made blanks. The transforms project onto a
-1-component linear model (\`kpca fit -d 1 -k 1 -m 500\` of the CSV) and write CSV; medians of 5,
-interleaved with the reads. The Nyström fit (\`-d 2 -k 10 --landmarks 100\`): the largest
-\`read\` of its statistics, accumulate and signs passes under \`-v\`, median of 3."
-else
-    read_note="Not measured: /usr/bin/python3 has no numpy (apt-get install python3-numpy)."
-fi
 load1=$(load_stamp)
 
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)

@@ -147,6 +147,7 @@ int cli_parse_bytes(const char *s, size_t *out);
 
 /* -v: the timing line of every phase (progress.c). */
 #define CLI_VERBOSE_OPTION(dest) \
-    {"verbose", 'v', NULL, CLI_FLAG, &(dest), 0, 0, "end with a timing line per phase on stderr"}
+    {"verbose", 'v', NULL, CLI_FLAG, &(dest), 0, 0,                                                                   \
+     "end with a timing line per phase on stderr (a streamed pass: its reading and computing apart)"}
 
 #endif

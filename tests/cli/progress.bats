@@ -49,6 +49,25 @@ on_tty() {
     [ "${#lines[@]}" -eq 3 ] || { show_run; fail "the table changed"; }
 }
 
+@test "-v: a streamed pass's reading and computing on two lines, adding up to the total" {
+    run --separate-stderr "$KPCA" fit -q -v --solver nystrom --landmarks 50 -d 2 -k 5 "$FIX/train.txt" -o "$OUT/n.h5"
+    assert_status 0
+    # the Nystrom fit reads DATA a block at a time in each pass
+    for pass in statistics accumulate signs; do
+        for part in read compute; do
+            printf '%s\n' "$stderr" | grep -Eq "^kpca fit: timing +[0-9]+\.[0-9]{3} s $pass: $part\$" ||
+                { show_run; fail "no '$pass: $part' timing line"; }
+        done
+    done
+    printf '%s\n' "$stderr" | awk '!/^kpca fit: timing +[0-9]+\.[0-9][0-9][0-9] s [a-z]/ { bad = 1 }
+        $6 == "total" { t = $4; next } { s += $4 } END { exit bad || !(s <= t + 0.01) }' ||
+        { show_run; fail "bad timing lines (or phases longer than the total)"; }
+    # the in-memory fit reads once, in a phase of its own
+    run --separate-stderr "$KPCA" fit -q -v -d 2 -m 300 -k 10 "$FIX/train.txt" -o "$OUT/m.h5"
+    assert_status 0
+    [[ "$stderr" != *": read"$'\n'* && "$stderr" != *": compute"* ]] || { show_run; fail "a split line without a pass"; }
+}
+
 @test "not a terminal: no meter (no carriage return or escape) on stderr" {
     run --separate-stderr "$KPCA" fit -d 2 -m 300 -k 10 "$FIX/train.txt" -o "$OUT/m.h5"
     assert_status 0

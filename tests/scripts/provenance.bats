@@ -52,7 +52,7 @@ line_of() {
     l0=$(line_of '^load0=\$\(load_stamp\)$' "$b")
     l1=$(line_of '^load1=\$\(load_stamp\)$' "$b")
     first=$(line_of 'build/bench/bench_phases ' "$b")
-    last=$(line_of 'read_bench\.py (loadtxt|pandas)|cat "\$rd/data\.npy"' "$b" last)
+    last=$(line_of 'sh bench/read\.sh' "$b" last) # the reading section, the last step
     [ -n "$l0" ] && [ -n "$l1" ] && [ -n "$first" ] && [ -n "$last" ] || fail "lines: $l0 $l1 $first $last"
     [ "$l0" -lt "$first" ] || fail "the start load (line $l0) is read after the first step (line $first)"
     [ "$l1" -gt "$last" ] || fail "the end load (line $l1) is read before the last step (line $last)"

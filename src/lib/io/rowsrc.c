@@ -16,6 +16,7 @@
 
 #include "io/csv.h"
 #include "io/read.h"
+#include "text/textfile.h"
 #include "support/mem.h"
 
 /* ---- the source ------------------------------------------------------------ */
@@ -408,7 +409,13 @@ const kpca_dataset *kpca_rowsrc_info(const kpca_rowsrc *src)
 
 kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err)
 {
-    if (!src->counted) { /* ESL: a pass of its own, from the start */
+    if (!src->counted && src->kind == SRC_ESL && !src->shared) { /* its lines counted, not parsed */
+        kpca_status st = kpca_textfile_count_rows(src->file, &src->info.n, err);
+        if (st != KPCA_OK)
+            return renamed(src, st, err);
+        src->counted = 1;
+    }
+    if (!src->counted) { /* ESL read by several processes: a pass of its own, from the start, which parses */
         kpca_rowsrc *c = kpca_calloc(1, sizeof *c);
         if (c == NULL)
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", src->file);

@@ -56,11 +56,13 @@ const kpca_dataset *kpca_rowsrc_info(const kpca_rowsrc *src);
 
 /* The row count: at once for NPY and HDF5, for delimited text (counted
  * by the labels' pass at open) and for a source already read to its end;
- * else one pass over the file (not moving the reading position), which
- * also finds the first error a later read would report.  Delimited
- * text's pass finds the errors of its rows' shape (fields, quotes), not
- * of their values: a value that is no number is reported by the read that
- * reaches it.  Errors: the file's, KPCA_ENOMEM. */
+ * else one pass over the file (not moving the reading position).  The
+ * passes over text parse no value (whitespace text: its lines with
+ * anything but blanks counted), so a value that is no number is reported
+ * by the read that reaches it; delimited text's pass finds the errors of
+ * its rows' shape (fields, quotes).  A source opened for a part of a
+ * shared read (kpca_rowsrc_open_shared) parses, and finds the first error
+ * a later read would report.  Errors: the file's, KPCA_ENOMEM. */
 kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err);
 
 /* Reads the next rows, at most `max` (>= 1), into x (max x dim values,

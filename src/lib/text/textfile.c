@@ -171,3 +171,41 @@ whole:
     *len = fill;
     return KPCA_OK;
 }
+
+kpca_status kpca_textfile_count_rows(const char *path, size_t *n, kpca_error *err)
+{
+    *n = 0;
+    gzFile gz;
+    kpca_status st = kpca_textfile_open(path, &gz, err);
+    if (st != KPCA_OK)
+        return st;
+    const size_t cap = (size_t)1 << 20;
+    char *buf = kpca_malloc(cap);
+    if (buf == NULL) {
+        gzclose(gz);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    }
+    size_t rows = 0, got;
+    int filled = 0, first = 1; /* the line so far has a byte that is no blank; the first stretch */
+    while ((st = kpca_textfile_read(gz, path, 0, buf, cap, &got, err)) == KPCA_OK && got > 0) {
+        size_t at = first ? kpca_text_bom(buf, got) : 0;
+        first = 0;
+        while (at < got) {
+            const char *nl = memchr(buf + at, '\n', got - at);
+            const size_t end = nl != NULL ? (size_t)(nl - buf) : got;
+            for (size_t i = at; !filled && i < end; i++)
+                filled = !kpca_text_blank(buf[i]);
+            if (nl == NULL)
+                break;
+            rows += (size_t)filled;
+            filled = 0;
+            at = end + 1;
+        }
+    }
+    rows += (size_t)filled; /* a last line without a line end */
+    kpca_free(buf);
+    gzclose(gz);
+    if (st == KPCA_OK)
+        *n = rows;
+    return st;
+}

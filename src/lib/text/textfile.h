@@ -23,6 +23,14 @@
  * and the reason when it cannot. */
 kpca_status kpca_textfile_open(const char *path, gzFile *gz, kpca_error *err);
 
+/* The lines of path (plain or gzip) with a byte that is no blank
+ * (kpca_text_blank; a UTF-8 BOM on the first line is none): the rows of
+ * whitespace text, which a reader of its rows hands out when it reads to
+ * the end without an error.  Counted at memchr's pace, nothing parsed;
+ * one pass in 1 MiB stretches.  Errors: kpca_textfile_open's and
+ * kpca_textfile_read's. */
+kpca_status kpca_textfile_count_rows(const char *path, size_t *n, kpca_error *err);
+
 /* Reads up to room bytes (at most 1 GiB at a time) of gz into buf: *got,
  * 0 at the end.  Damaged gzip data is an error naming path, and the line
  * near_line when it is not 0 (a line reader knows it). */

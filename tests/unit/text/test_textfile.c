@@ -1,12 +1,16 @@
 /* test_textfile.c - the bytes of a text file (text/textfile.h): the whole
  * read in parts, and every check's message, written once: cannot open,
  * damaged gzip (with and without the line), a wide encoding, a NUL byte on
- * its line, the byte-order mark dropped. */
+ * its line, the byte-order mark dropped; the rows of whitespace text
+ * counted without parsing them, as the ESL reader reads them. */
 #include "testutil.h"
 
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <dirent.h>
+
+#include "lib/io/dataset.h"
 #include "lib/text/textfile.h"
 
 static void expect_msg(const kpca_error *err, const char *a, const char *b)
@@ -132,6 +136,79 @@ static void test_checks(void **state)
     kpca_free(buf);
 }
 
+static size_t count_of(const char *name, const char *text, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/out/%s", name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+    size_t n = 99;
+    kpca_error err;
+    if (kpca_textfile_count_rows(path, &n, &err) != KPCA_OK)
+        fail_msg("%s: %s", path, err.msg);
+    return n;
+}
+
+/* Lines with a byte that is no blank: blank lines, CRLF, a last line
+ * without its end, a BOM alone on the first line, lines across the 1 MiB
+ * stretches, gzip; and on every file of the text corpus that the ESL
+ * reader reads, its row count. */
+static void test_count_rows(void **state)
+{
+    (void)state;
+    const char *t = "1 2\n\n  \n3 4\r\n\t\n\r\n5 6";
+    assert_int_equal(count_of("cr1.txt", t, strlen(t)), 3);
+    t = "\xef\xbb\xbf\n1 2\n \n";
+    assert_int_equal(count_of("cr2.txt", t, strlen(t)), 1);
+    assert_int_equal(count_of("cr3.txt", "", 0), 0);
+    const size_t big = ((size_t)1 << 20) + 7;
+    char *b = malloc(big + 3);
+    assert_non_null(b);
+    memset(b, ' ', big);
+    memcpy(b + big, "7\n", 2); /* blanks across the stretches, then a value */
+    assert_int_equal(count_of("cr4.txt", b, big + 2), 1);
+    b[big] = '\n'; /* blanks only */
+    assert_int_equal(count_of("cr5.txt", b, big + 1), 0);
+    b[(size_t)1 << 20] = '\n'; /* a line end right at a stretch's start */
+    b[3] = 'x';
+    b[big] = 'y';
+    assert_int_equal(count_of("cr6.txt", b, big + 1), 2);
+    free(b);
+    gzFile gz = gzopen("tests/out/cr7.txt.gz", "wb");
+    assert_non_null(gz);
+    gzputs(gz, "1 2\n\n3 4\n");
+    gzclose(gz);
+    size_t n;
+    kpca_error err;
+    assert_int_equal(kpca_textfile_count_rows("tests/out/cr7.txt.gz", &n, &err), KPCA_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(kpca_textfile_count_rows("tests/out/no-such-file.txt", &n, &err), KPCA_EIO);
+    DIR *d = opendir("tests/fuzz/corpus/text");
+    assert_non_null(d);
+    size_t compared = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char path[1024];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "tests/fuzz/corpus/text/%s", e->d_name);
+        kpca_dataset ds;
+        kpca_read_opts o = {.format = KPCA_FMT_ESL};
+        if (kpca_dataset_read(path, &o, &ds, &err) != KPCA_OK)
+            continue;
+        assert_int_equal(kpca_textfile_count_rows(path, &n, &err), KPCA_OK);
+        if (n != ds.n)
+            fail_msg("%s: %zu rows counted, %zu read", path, n, ds.n);
+        kpca_dataset_free(&ds);
+        compared++;
+    }
+    closedir(d);
+    print_message("rows counted as the ESL reader reads them: %zu corpus files\n", compared);
+    assert_true(compared >= 50); /* the corpus is there */
+}
+
 int main(void)
 {
     mkdir("tests", 0777);
@@ -140,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_read_text_parts),
         cmocka_unit_test(test_gzip_damage),
         cmocka_unit_test(test_checks),
+        cmocka_unit_test(test_count_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
