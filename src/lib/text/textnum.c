@@ -115,6 +115,9 @@ static inline __attribute__((always_inline)) int parse_number(const char **pp, c
     }
     if (end == p || !ends_token(*end, stop))
         return -1;
+    for (const char *q = p; q < end; q++) /* strtod reads C's hexadecimal (0x10, 0x1p3): values are decimal */
+        if (*q == 'x' || *q == 'X')
+            return -1;
     if (!isfinite(d))
         return -2;
     if (errno == ERANGE && fabs(d) > 1.0)

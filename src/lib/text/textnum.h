@@ -15,7 +15,8 @@ char *kpca_text_trim(char *s);
 /* Parses a finite double at *pp that ends at a blank, the end of the string
  * or the character `stop` ('\0': none).  Plain decimals of at most 15
  * digits take an exact fast path; anything else goes to strtod (so the
- * value is strtod's).  0 with *v set and *pp past the number; -1 when it is
+ * value is strtod's), but for hexadecimal spellings (0x10, 0x1p3), which
+ * are no number here.  0 with *v set and *pp past the number; -1 when it is
  * not a number; -2 when it is not finite (inf, nan, overflow).  O(length). */
 int kpca_parse_number(const char **pp, char stop, double *v);
 
