@@ -33,6 +33,43 @@ static int int_label(const char *s, int *v)
     return 1;
 }
 
+/* 1 for a label that says it is missing: an empty field, and what
+ * pandas.read_csv reads as NaN by default ('NA', 'nan', 'NULL', 'None',
+ * '#N/A'...), and '?' (UCI's and ARFF's mark). */
+static int missing_label(const char *t)
+{
+    static const char *const marks[] = {"", "?", "NA", "N/A", "n/a", "#N/A", "#N/A N/A", "#NA", "<NA>", "NaN",
+                                        "nan", "-NaN", "-nan", "NAN", "NULL", "null", "None", "-1.#IND", "1.#IND",
+                                        "-1.#QNAN", "1.#QNAN"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strcmp(t, marks[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The missing labels' error: how many, the first few lines, the mark. */
+static kpca_status missing_error(kpca_error *err, const char *path, size_t col, unsigned long long count,
+                                 const unsigned long long *lines, const char *mark)
+{
+    char where[32] = "", at[96] = "", what[48];
+    if (col != 0)
+        snprintf(where, sizeof where, ", column %zu", col);
+    const size_t shown = count < KPCA_LABELS_MISSING_SHOWN ? (size_t)count : KPCA_LABELS_MISSING_SHOWN;
+    for (size_t i = 0, o = 0; i < shown && o < sizeof at; i++)
+        o += (size_t)snprintf(at + o, sizeof at - o, "%s%llu", i == 0 ? "" : ", ", lines[i]);
+    if (mark[0] == '\0')
+        snprintf(what, sizeof what, "an empty field");
+    else
+        snprintf(what, sizeof what, "'%s'", mark);
+    const char *fix = col != 0 ? "drop those rows first (pandas: df.dropna(subset=[label column]))"
+                               : "drop those lines and the data's rows with them first, or leave --labels out";
+    return kpca_fail(err, KPCA_EFORMAT,
+                     "'%s' line %llu%s: the label is missing (%s); %llu label%s missing in all, on line%s %s%s: a "
+                     "point without a class is neither fitted nor scored; %s",
+                     path, lines[0], where, what, count, count == 1 ? " is" : "s are", shown == 1 ? "" : "s", at,
+                     count > shown ? ", ..." : "", fix);
+}
+
 static uint64_t hash_name(const char *s)
 {
     uint64_t h = 1469598103934665603u;
@@ -115,12 +152,16 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
         kpca_free(y);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu labels of '%s'", n, path);
     }
+    unsigned long long missing = 0, at[KPCA_LABELS_MISSING_SHOWN];
+    size_t first_missing = 0;
     for (size_t i = 0; i < n; i++) {
         t[i] = kpca_text_trim(tok[i]);
-        if (t[i][0] == '\0') {
-            kpca_free(y);
-            kpca_free(t);
-            return label_error(err, path, line, col, i, "expected a label, found an empty field", NULL, "");
+        if (missing_label(t[i])) {
+            if (missing < KPCA_LABELS_MISSING_SHOWN)
+                at[missing] = line != NULL ? line[i] : i + 1;
+            if (missing++ == 0)
+                first_missing = i;
+            continue;
         }
         int r = int_label(t[i], &y[i]);
         if (r == 0)
@@ -129,7 +170,9 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
             first_bad = i;
     }
     kpca_status st = KPCA_OK;
-    if (!names && first_bad < n) {
+    if (missing > 0) {
+        st = missing_error(err, path, col, missing, at, t[first_missing]);
+    } else if (!names && first_bad < n) {
         st = label_error(err, path, line, col, first_bad,
                          "labels are integers or names, found the number ", t[first_bad],
                          " (data without labels: --label none; another column: --label COL)");
@@ -272,7 +315,7 @@ size_t kpca_labels_class_like(const double *x, size_t n, size_t dim, size_t *cla
 }
 
 struct kpca_labelmap {
-    size_t first_empty; /* the line of the first empty label; 0: none */
+    kpca_labelmap_seen seen; /* its missing labels (the rest below) */
     int names;         /* 1: a label that is no number was seen */
     size_t first_bad;  /* the line of the first number that is no int; 0: none */
     char bad[48];      /* that label, cut short */
@@ -289,8 +332,7 @@ kpca_labelmap *kpca_labelmap_new(void)
 
 void kpca_labelmap_seen_get(const kpca_labelmap *m, kpca_labelmap_seen *seen)
 {
-    memset(seen, 0, sizeof *seen);
-    seen->first_empty = m->first_empty;
+    *seen = m->seen;
     seen->first_bad = m->first_bad;
     seen->names = m->names;
     memcpy(seen->bad, m->bad, sizeof seen->bad);
@@ -298,8 +340,11 @@ void kpca_labelmap_seen_get(const kpca_labelmap *m, kpca_labelmap_seen *seen)
 
 void kpca_labelmap_seen_add(kpca_labelmap *m, const kpca_labelmap_seen *seen)
 {
-    if (m->first_empty == 0)
-        m->first_empty = (size_t)seen->first_empty;
+    for (unsigned long long i = 0; i < seen->missing && m->seen.missing + i < KPCA_LABELS_MISSING_SHOWN; i++)
+        m->seen.missing_at[m->seen.missing + i] = seen->missing_at[i];
+    if (m->seen.missing == 0 && seen->missing != 0)
+        memcpy(m->seen.mark, seen->mark, sizeof m->seen.mark);
+    m->seen.missing += seen->missing;
     if (m->first_bad == 0 && seen->first_bad != 0) {
         m->first_bad = (size_t)seen->first_bad;
         memcpy(m->bad, seen->bad, sizeof m->bad);
@@ -324,9 +369,11 @@ kpca_status kpca_labelmap_see(kpca_labelmap *m, const char *path, char *tok, siz
     (void)col;
     (void)err;
     const char *t = kpca_text_trim(tok);
-    if (t[0] == '\0') { /* said by the verdict: after the rows' own errors, as the whole read says it */
-        if (m->first_empty == 0)
-            m->first_empty = line;
+    if (missing_label(t)) { /* said by the verdict: after the rows' own errors, as the whole read says it */
+        if (m->seen.missing < KPCA_LABELS_MISSING_SHOWN)
+            m->seen.missing_at[m->seen.missing] = line;
+        if (m->seen.missing++ == 0)
+            snprintf(m->seen.mark, sizeof m->seen.mark, "%s", t);
         return KPCA_OK;
     }
     int v;
@@ -343,8 +390,8 @@ kpca_status kpca_labelmap_see(kpca_labelmap *m, const char *path, char *tok, siz
 kpca_status kpca_labelmap_verdict(kpca_labelmap *m, const char *path, size_t col, int *names, kpca_error *err)
 {
     *names = m->names;
-    if (m->first_empty != 0)
-        return label_error(err, path, &m->first_empty, col, 0, "expected a label, found an empty field", NULL, "");
+    if (m->seen.missing != 0)
+        return missing_error(err, path, col, m->seen.missing, m->seen.missing_at, m->seen.mark);
     if (!m->names && m->first_bad != 0)
         return label_error(err, path, &m->first_bad, col, 0, "labels are integers or names, found the number ", m->bad,
                            " (data without labels: --label none; another column: --label COL)");

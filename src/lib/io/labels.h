@@ -50,8 +50,10 @@ size_t kpca_labels_class_like(const double *x, size_t n, size_t dim, size_t *cla
  * the outcome of kpca_labels_from_text over all of them: a first pass
  * sees every label (kpca_labelmap_see), then the verdict says whether they
  * are integers (the codes are their values) or names (numbered in the
- * order they first appear), and is the error of the first empty label, or
- * of the first number that is not an integer when no name is among them;
+ * order they first appear), and is the error of the missing labels (an
+ * empty field, 'NA', 'nan', '?'... as pandas reads them: how many and on
+ * which lines first), or of the first number that is not an integer when
+ * no name is among them;
  * for names, a second pass gives each label in file order to
  * kpca_labelmap_name.  kpca_labelmap_code then maps a label to its code.
  * Messages name path, the line and the column col (from 1) as
@@ -71,14 +73,19 @@ kpca_status kpca_labelmap_code(kpca_labelmap *m, const char *path, char *tok, si
 char **kpca_labelmap_names(const kpca_labelmap *m, size_t *n);
 /* A first pass's findings in a few bytes, so that the passes of a file's
  * parts (kpca-mpi: one part a process, rowsrc.h) make the verdict of one
- * pass over the whole: the line of the first empty label, whether a name
- * was seen, the line and text of the first number that is no integer.
+ * pass over the whole: the missing labels (their count, first lines and
+ * mark), whether a name was seen, the line and text of the first number
+ * that is no integer.
  * kpca_labelmap_seen_add merges a part's into m, parts in file order (the
  * lines counted in the whole file). */
+#define KPCA_LABELS_MISSING_SHOWN 3 /* the lines of missing labels a message names */
 typedef struct {
-    unsigned long long first_empty, first_bad;
+    unsigned long long first_bad;
     int names;
     char bad[48];
+    unsigned long long missing;                              /* labels that say they are missing */
+    unsigned long long missing_at[KPCA_LABELS_MISSING_SHOWN]; /* the lines of the first of them */
+    char mark[16];                                            /* the first one's text */
 } kpca_labelmap_seen;
 void kpca_labelmap_seen_get(const kpca_labelmap *m, kpca_labelmap_seen *seen);
 void kpca_labelmap_seen_add(kpca_labelmap *m, const kpca_labelmap_seen *seen);
