@@ -44,3 +44,31 @@ EOF
     assert_stderr_contains "line 59002, column 3 ('c'): expected a number, found '0x1f'"
     assert_no_output "$OUT/z.csv"
 }
+
+@test "a column near the largest double: --standardize scales it by its true spread; rbf's default width refused, never 1" {
+    "$PY" - "$TMP/big.csv" <<'EOF2'
+import sys
+import numpy as np
+rng = np.random.default_rng(1)
+with open(sys.argv[1], "w") as f:
+    f.write("a,b,c\n")
+    for i in range(200):
+        f.write("%.6f,%.6f,%.17g\n" % (rng.normal(), rng.normal(), (1e308 if i % 2 else -1e308) * rng.uniform(0.5, 1)))
+EOF2
+    # standardised, every column has spread 1: sigma^2 = 3 (the column was
+    # called constant, and sigma sqrt(2), when its variance overflowed)
+    run --separate-stderr "$KPCA" fit -k 2 --kernel rbf --standardize "$TMP/big.csv" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "kernel exp(-|x-y|^2 / (2 * 1.73205^2))"
+    [[ "$stderr" != *constant* ]] || fail "a column called constant"
+    # unstandardised, the default width is the true spread, too large to square: refused (it was 1)
+    run --separate-stderr "$KPCA" fit -k 2 --kernel rbf "$TMP/big.csv" -o "$OUT/m2.h5"
+    assert_status 3
+    assert_stderr_contains "the default rbf width, the fit points' spread (7.6" "too large to square" "--standardize"
+    assert_no_output "$OUT/m2.h5"
+    # the Nystrom fit's pass over the rows: refused naming the column
+    run --separate-stderr "$KPCA" fit -k 2 --kernel rbf --solver nystrom --standardize "$TMP/big.csv" -o "$OUT/m3.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/big.csv': column 3 ('c'): its values" "overflows double precision"
+    assert_no_output "$OUT/m3.h5"
+}

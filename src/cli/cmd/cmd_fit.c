@@ -284,10 +284,21 @@ static void column_report(char *const *names, size_t dim, const double *sd, cons
         }
     if (a < dim && sd[b] > FIT_SPREAD_RATIO * sd[a] && !cli_image_like(dim, lo, hi)) {
         char ca[CLI_COLUMN_MAX], cb[CLI_COLUMN_MAX];
-        cli_warn("the columns' standard deviations range from %.3g (%s) to %.3g (%s), %.0f times as large: the "
+        const double r = sd[b] / sd[a];
+        cli_warn("the columns' standard deviations range from %.3g (%s) to %.3g (%s), %.*g times as large: the "
                  "kernel sees mostly the widest columns; --standardize scales every column to 1",
-                 sd[a], cli_column_name(names, a, ca), sd[b], cli_column_name(names, b, cb), sd[b] / sd[a]);
+                 sd[a], cli_column_name(names, a, ca), sd[b], cli_column_name(names, b, cb), r < 1e9 ? 9 : 3, r);
     }
+}
+
+/* 1 when the default rbf width's square is a double; else 0, reported */
+static int default_sigma_usable(double sigma)
+{
+    if (isfinite(sigma * sigma) && sigma * sigma > 0.0)
+        return 1;
+    cli_error("the default rbf width, the fit points' spread (%g), is too large to square: the data has values near "
+              "the largest double; --standardize scales every column to 1", sigma);
+    return 0;
 }
 
 static int standardize(kpca_dataset *fit, double **mean, double **scale)
@@ -410,6 +421,10 @@ static int fit_rows(const char *data, kpca_fit_params *p, sample_kind sample)
         p->kernel.gamma = 1.0 / (double)dim;
     if (kt == KPCA_KERNEL_RBF)
         p->kernel.sigma = isnan(o.sigma) ? fr.sigma : o.sigma;
+    if (kt == KPCA_KERNEL_RBF && isnan(o.sigma) && !default_sigma_usable(p->kernel.sigma)) {
+        cli_fit_rows_close(&fr);
+        return KPCA_EFORMAT;
+    }
     p->landmarks = o.landmarks ? o.landmarks : (m < KPCA_DEFAULT_LANDMARKS ? m : KPCA_DEFAULT_LANDMARKS);
     const char *param;
     kpca_error err;
@@ -640,6 +655,13 @@ int cmd_fit(int argc, char **argv)
         p.kernel.gamma = 1.0 / (double)fit.dim;
     if (kt == KPCA_KERNEL_RBF)
         p.kernel.sigma = isnan(o.sigma) ? kpca_kernel_default_sigma(fit.x, fit.n, fit.dim) : o.sigma;
+    if (kt == KPCA_KERNEL_RBF && isnan(o.sigma) && !default_sigma_usable(p.kernel.sigma)) {
+        kpca_dataset_free(&fit);
+        kpca_free(std_mean);
+        kpca_free(std_scale);
+        kpca_free(idx);
+        return KPCA_EFORMAT;
+    }
     /* the rules that need the data: counts against the fit points */
     if (m >= 2 && kpca_fit_check(&p, m, &param, &err) != KPCA_OK) {
         kpca_dataset_free(&fit);

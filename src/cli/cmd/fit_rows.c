@@ -13,6 +13,7 @@
 #include "cli/partial.h"
 #include "cli/rows.h"
 #include "cli/spool.h"
+#include "lib/core/standardize.h"
 
 #define STATS_BLOCK 4096 /* rows per block of the statistics and labels passes */
 
@@ -222,6 +223,14 @@ int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *c
     if (column_pass(&fr->rows.feed, fit_comm(fr, comm), fr->mean, m2, fr->lo, fr->hi, &err) != KPCA_OK)
         return cli_fail(&err);
     const double n = (double)fr->m;
+    for (size_t j = 0; j < dim; j++)
+        if (!isfinite(fr->mean[j]) || !isfinite(m2[j])) { /* the pass's sums overflowed */
+            cli_error("'%s': column %zu%s%s%s: its values (from %g to %g) are so large that their spread overflows "
+                      "double precision: divide the column by a power of ten first",
+                      fr->data, j + 1, fr->colnames != NULL ? " ('" : "", fr->colnames != NULL ? fr->colnames[j] : "",
+                      fr->colnames != NULL ? "')" : "", fr->lo[j], fr->hi[j]);
+            return KPCA_EFORMAT;
+        }
     double total = 0.0; /* the rows' total variance as the fit sees them */
     for (size_t j = 0; j < dim; j++) {
         /* kpca_standardize_fit's rule: a constant column is exactly 0 */
@@ -237,7 +246,14 @@ int cli_fit_rows_stats(cli_fit_rows *fr, int standardize, const kpca_nys_comm *c
         if (fr->lo[j] != fr->hi[j])
             total += m2[j] / n / (scale * scale);
     }
-    fr->sigma = total > 0.0 && isfinite(total) ? sqrt(total) : 1.0;
+    if (!isfinite(total)) { /* each column's finite, their sum not: the norm of their deviations, scaled */
+        double *v = fr->mean + 4 * dim; /* m2, no longer needed */
+        for (size_t j = 0; j < dim; j++)
+            v[j] = fr->lo[j] == fr->hi[j] ? 0.0 : sqrt(v[j] / n) / (standardize ? fr->std_scale[j] : 1.0);
+        fr->sigma = kpca_spread_norm(v, dim);
+    } else {
+        fr->sigma = total > 0.0 ? sqrt(total) : 1.0;
+    }
     fr->rows.std_mean = fr->std_mean; /* the rows are standardised from now on */
     fr->rows.std_scale = fr->std_scale;
     return 0;

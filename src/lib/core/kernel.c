@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/gram.h"
+#include "core/standardize.h"
 #include "support/mem.h"
 #include "support/blas.h"
 #include "support/names.h"
@@ -111,7 +112,27 @@ double kpca_kernel_default_sigma(const double *x, size_t m, size_t dim)
         }
         total += ss / (double)m;
     }
-    return total > 0.0 && isfinite(total) ? sqrt(total) : 1.0;
+    if (isfinite(total))
+        return total > 0.0 ? sqrt(total) : 1.0;
+    /* a sum overflowed (values near DBL_MAX): each column's deviation in
+     * units of its largest value, their norm kept as scale * sqrt(ssq)
+     * (LAPACK's dlassq) */
+    double scale = 0.0, ssq = 1.0;
+    for (size_t j = 0; j < dim; j++) {
+        double big = 0.0, mean, sd;
+        for (size_t i = 0; i < m; i++)
+            big = fmax(big, fabs(x[i * dim + j]));
+        if (!(big > 0.0))
+            continue;
+        kpca_column_spread_scaled(x + j, m, dim, big, &mean, &sd);
+        if (sd > scale) {
+            ssq = 1.0 + ssq * (scale / sd) * (scale / sd);
+            scale = sd;
+        } else if (sd > 0.0) {
+            ssq += (sd / scale) * (sd / scale);
+        }
+    }
+    return scale > 0.0 ? scale * sqrt(ssq) : 1.0;
 }
 
 kpca_status kpca_kernel_check(const kpca_kernel *k, kpca_error *err)

@@ -91,7 +91,10 @@ char *kpca_kernel_describe(const kpca_kernel *k, char *buf, size_t cap);
 /* The default rbf width for the m x dim points x: sigma^2 = the total
  * variance of the points (sum over coordinates of the population variance),
  * which is half the mean of |x_i - x_j|^2 over all pairs, so that a typical
- * pair has k(x_i, x_j) = exp(-1).  1 when the points all coincide. */
+ * pair has k(x_i, x_j) = exp(-1).  1 when the points all coincide.
+ * Values near DBL_MAX, whose squares overflow, get their true spread
+ * (computed in units of each column's largest value); +inf only where that
+ * spread itself is beyond DBL_MAX. */
 double kpca_kernel_default_sigma(const double *x, size_t m, size_t dim);
 
 /* Checks the parameters; returns KPCA_EUSAGE with a message if invalid. */

@@ -28,8 +28,36 @@ void kpca_column_stats(const double *x, size_t n, size_t dim, double *mean, doub
             sd[j] += d * d;
         }
     }
-    for (size_t j = 0; j < dim; j++)
+    for (size_t j = 0; j < dim; j++) {
         sd[j] = lo[j] == hi[j] ? 0.0 : sqrt(sd[j] / (double)n);
+        if (!isfinite(mean[j]) || !isfinite(sd[j])) /* a sum overflowed: again, in units of the largest value */
+            kpca_column_spread_scaled(x + j, n, dim, fmax(fabs(lo[j]), fabs(hi[j])), &mean[j], &sd[j]);
+    }
+}
+
+void kpca_column_spread_scaled(const double *x, size_t n, size_t stride, double s, double *mean, double *sd)
+{
+    double m = 0.0, ss = 0.0;
+    for (size_t i = 0; i < n; i++)
+        m += x[i * stride] / s / (double)n; /* each term at most 1/n: no overflow */
+    for (size_t i = 0; i < n; i++) {
+        const double d = x[i * stride] / s - m; /* at most 2 */
+        ss += d * d;
+    }
+    *mean = m * s;
+    *sd = sqrt(ss / (double)n) * s; /* at most the largest |value| */
+}
+
+double kpca_spread_norm(const double *v, size_t dim)
+{
+    double big = 0.0, sum = 0.0;
+    for (size_t j = 0; j < dim; j++)
+        big = fmax(big, fabs(v[j]));
+    if (!(big > 0.0) || !isfinite(big))
+        return big;
+    for (size_t j = 0; j < dim; j++)
+        sum += (v[j] / big) * (v[j] / big);
+    return big * sqrt(sum);
 }
 
 size_t kpca_standardize_fit(const double *x, size_t n, size_t dim, double *mean, double *scale, double *lo,

@@ -35,4 +35,15 @@ void kpca_standardize(double *x, size_t n, size_t dim, const double *mean, const
 /* The inverse: x[i][j] = x[i][j] * scale[j] + mean[j], in place. */
 void kpca_unstandardize(double *x, size_t n, size_t dim, const double *mean, const double *scale);
 
+/* The mean and standard deviation (over n) of the n values x[0],
+ * x[stride], ... computed in units of s (their largest magnitude), so that
+ * neither overflows where the values' squares would: kpca_column_stats's
+ * second try for a column of values near DBL_MAX.  O(n). */
+void kpca_column_spread_scaled(const double *x, size_t n, size_t stride, double s, double *mean, double *sd);
+
+/* The Euclidean norm of v (dim values), scaled by its largest magnitude so
+ * that it overflows only where the norm itself does: sqrt of a total
+ * variance from the columns' deviations.  O(dim). */
+double kpca_spread_norm(const double *v, size_t dim);
+
 #endif

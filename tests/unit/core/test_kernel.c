@@ -249,7 +249,7 @@ static void test_other_kernels_match_reference(void **state)
 }
 
 /* sigma^2 = the total variance = half the mean squared distance over all
- * ordered pairs (i, j), by brute force */
+ * ordered pairs (i, j), by brute force; also where the squares overflow */
 static void test_default_sigma(void **state)
 {
     (void)state;
@@ -266,6 +266,13 @@ static void test_default_sigma(void **state)
     double got = kpca_kernel_default_sigma(x, m, dim);
     if (!(fabs(got - want) <= 1e-12 * want))
         fail_msg("default sigma %.17g, expected %.17g", got, want);
+    /* the same points scaled by 1e150: their variances overflow (the width
+     * was then 1); it scales with them, as the definition says */
+    for (size_t i = 0; i < m * dim; i++)
+        x[i] *= 1e150;
+    got = kpca_kernel_default_sigma(x, m, dim);
+    if (!(fabs(got - 1e150 * want) <= 1e-12 * 1e150 * want))
+        fail_msg("default sigma %.17g of the scaled points, expected %.17g", got, 1e150 * want);
     for (size_t i = 0; i < m * dim; i++)
         x[i] = 0.5; /* all points equal: no width to derive */
     assert_true(kpca_kernel_default_sigma(x, m, dim) == 1.0);

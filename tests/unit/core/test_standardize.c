@@ -1,6 +1,7 @@
 /* test_standardize.c - core/standardize.h: column statistics against their
- * definitions, the standardisation (constant columns: scale 1, mapped to
- * 0) and its inverse. */
+ * definitions, also for a column whose squares overflow (its true spread,
+ * computed scaled), the standardisation (constant columns: scale 1, mapped
+ * to 0) and its inverse. */
 #include "testutil.h"
 
 #include "lib/core/standardize.h"
@@ -40,6 +41,16 @@ static void test_column_stats(void **state)
         assert_true(lo[j] == a && hi[j] == b);
     }
     assert_true(sd[2] == 0.0); /* exactly, though the mean is off by rounding */
+    /* +-1e200, 18 of them +: mean -1e200/37, sd 1e200 sqrt(1 - 1/37^2) (it
+     * was infinite, and the column then called constant) */
+    const double m4 = -1e200 / N, s4 = 1e200 * sqrt(1.0 - 1.0 / ((double)N * N));
+    assert_true(fabs(mean[4] - m4) <= 1e-14 * fabs(m4));
+    assert_true(isfinite(sd[4]) && fabs(sd[4] - s4) <= 1e-14 * s4);
+    /* the norm of spreads, scaled: finite where the sum of squares is not */
+    const double v[3] = {3e200, 4e200, 0.0};
+    assert_true(fabs(kpca_spread_norm(v, 3) - 5e200) <= 1e-15 * 5e200);
+    const double w[2] = {3.0, 4.0};
+    assert_true(kpca_spread_norm(w, 2) == 5.0);
 }
 
 static void test_standardize_and_back(void **state)
@@ -50,14 +61,14 @@ static void test_standardize_and_back(void **state)
     fill(x);
     memcpy(y, x, sizeof x);
     size_t nconst = kpca_standardize_fit(x, N, D, mean, scale, lo, hi, cc);
-    assert_int_equal(nconst, 2);
-    assert_true(cc[2] && cc[4] && !cc[0] && !cc[1] && !cc[3]);
+    assert_int_equal(nconst, 1);
+    assert_true(cc[2] && !cc[4] && !cc[0] && !cc[1] && !cc[3]);
     assert_true(mean[2] == 0.1 && scale[2] == 1.0);
-    assert_true(scale[4] == 1.0);
+    assert_true(scale[4] > 9.9e199 && scale[4] < 1e200); /* its true spread, not 1 */
     kpca_standardize(y, N, D, mean, scale);
     /* every varying column: mean 0, population sd 1; the constant one: 0 */
     kpca_column_stats(y, N, D, m2, sd, lo, hi);
-    for (size_t j = 0; j < 4; j++) {
+    for (size_t j = 0; j < D; j++) {
         if (j == 2) {
             assert_true(lo[j] == 0.0 && hi[j] == 0.0);
             continue;
