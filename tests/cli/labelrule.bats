@@ -2,24 +2,34 @@
 # labelrule.bats - labels that are not classes: a missing label ('NA',
 # 'nan', '?', an empty field, as pandas.read_csv reads them) in a label
 # column or a labels file is refused with the count and the first lines,
-# never read as a class of its own.  Each file is made here.
+# never read as a class of its own; a name that is not UTF-8 is refused.
+# Each file is made here.
 
 load ../helper
 
+# refused_both FILE MESSAGE...: fit and transform (the whole read and the
+# streamed one) refuse FILE (a, b and a label column) with exit 3, stderr
+# holding each MESSAGE, and write nothing
+refused_both() {
+    local file="$1"
+    shift
+    run --separate-stderr "$KPCA" fit -k 1 "$file" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "$@"
+    assert_no_output "$OUT/m.h5"
+    printf 'a,b,class\n1,2,0\n3,4,1\n5,6,2\n' >"$TMP/ok.csv"
+    "$KPCA" fit -q -k 1 "$TMP/ok.csv" -o "$OUT/ok.h5"
+    run --separate-stderr "$KPCA" transform "$OUT/ok.h5" "$file" -o "$OUT/z.csv"
+    assert_status 3
+    assert_stderr_contains "$@"
+    assert_no_output "$OUT/z.csv"
+}
+
 @test "'NA' in a label column is no class: refused with the count and the lines, whole and by blocks, no output" {
     printf 'a,b,target\n1,2,0\n3,4,1\n5,6,NA\n7,8,2\n9,1,NA\n2,2,0\n4,4,nan\n' >"$TMP/na.csv"
-    run --separate-stderr "$KPCA" fit -k 1 "$TMP/na.csv" -o "$OUT/m.h5"
-    assert_status 3
-    assert_stderr_contains "'$TMP/na.csv' line 4, column 3: the label is missing ('NA'); 3 labels are missing in all, on lines 4, 6, 8" \
+    refused_both "$TMP/na.csv" \
+        "'$TMP/na.csv' line 4, column 3: the label is missing ('NA'); 3 labels are missing in all, on lines 4, 6, 8" \
         "df.dropna"
-    assert_no_output "$OUT/m.h5"
-    # the streamed read (transform, the Nystrom fit) says the same
-    printf 'a,b,target\n1,2,0\n3,4,1\n5,6,2\n' >"$TMP/ok.csv"
-    "$KPCA" fit -q -k 1 "$TMP/ok.csv" -o "$OUT/m.h5"
-    run --separate-stderr "$KPCA" transform "$OUT/m.h5" "$TMP/na.csv" -o "$OUT/z.csv"
-    assert_status 3
-    assert_stderr_contains "line 4, column 3: the label is missing ('NA'); 3 labels are missing in all"
-    assert_no_output "$OUT/z.csv"
     # class names with a '?' among them, an empty label
     printf 'a,b,class\n1,2,setosa\n3,4,?\n5,6,virginica\n' >"$TMP/q.csv"
     run --separate-stderr "$KPCA" fit -k 1 "$TMP/q.csv" -o "$OUT/m2.h5"
@@ -45,4 +55,21 @@ load ../helper
     assert_stderr_contains "'$TMP/lab.txt' line 2: the label is missing ('None'); 1 label is missing in all, on line 2" \
         "leave --labels out"
     assert_no_output "$OUT/m.h5"
+}
+
+@test "names that are not UTF-8 (a Latin-1 file): refused naming the line and iconv; UTF-8 names read and h5py reads them back" {
+    printf 'a,b,class\n1,2,caf\xe9\n3,4,th\xe9\n5,6,caf\xe9\n' >"$TMP/l1.csv"
+    refused_both "$TMP/l1.csv" "'$TMP/l1.csv' line 2, column 3: the class name 'caf\\xE9' is not UTF-8" \
+        "iconv -f latin1 -t utf-8"
+    printf 'a,b\xe9,class\n1,2,x\n3,4,y\n5,6,x\n' >"$TMP/l2.csv"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/l2.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "line 1, column 2: the column name 'b\\xE9' is not UTF-8"
+    # the same names in UTF-8: read, written, read back by h5py as text
+    iconv -f latin1 -t utf-8 "$TMP/l1.csv" >"$TMP/u.csv"
+    "$KPCA" fit -q -k 1 "$TMP/u.csv" -o "$OUT/u.h5"
+    "$KPCA" transform -q "$OUT/u.h5" "$TMP/u.csv" -o "$OUT/zu.h5"
+    run "$PY" -c "import h5py, sys; f = h5py.File(sys.argv[1]); print(list(f['class_names'].asstr()[()]))" "$OUT/zu.h5"
+    assert_status 0
+    [ "$output" = "['café', 'thé']" ] || fail "names read back: $output"
 }

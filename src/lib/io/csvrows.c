@@ -558,7 +558,8 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
         if (R->hdr == NULL)
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
         for (size_t j = 0; j < ncols; j++)
-            R->hdr[j] = kpca_text_trim(s->f[j]);
+            if (!kpca_text_utf8(R->hdr[j] = kpca_text_trim(s->f[j])))
+                return kpca_text_utf8_fail(path, s->fline[j], j + 1, "column name", R->hdr[j], err);
     }
     if ((st = label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
         return st;

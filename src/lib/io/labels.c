@@ -153,7 +153,7 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu labels of '%s'", n, path);
     }
     unsigned long long missing = 0, at[KPCA_LABELS_MISSING_SHOWN];
-    size_t first_missing = 0;
+    size_t first_missing = 0, first_not_utf8 = n;
     for (size_t i = 0; i < n; i++) {
         t[i] = kpca_text_trim(tok[i]);
         if (missing_label(t[i])) {
@@ -164,6 +164,8 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
             continue;
         }
         int r = int_label(t[i], &y[i]);
+        if (r == 0 && first_not_utf8 == n && !kpca_text_utf8(t[i]))
+            first_not_utf8 = i;
         if (r == 0)
             names = 1;
         else if (r < 0 && first_bad == n)
@@ -172,6 +174,9 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
     kpca_status st = KPCA_OK;
     if (missing > 0) {
         st = missing_error(err, path, col, missing, at, t[first_missing]);
+    } else if (first_not_utf8 < n) {
+        st = kpca_text_utf8_fail(path, line != NULL ? line[first_not_utf8] : first_not_utf8 + 1, col, "class name",
+                                 t[first_not_utf8], err);
     } else if (!names && first_bad < n) {
         st = label_error(err, path, line, col, first_bad,
                          "labels are integers or names, found the number ", t[first_bad],
@@ -345,6 +350,11 @@ void kpca_labelmap_seen_add(kpca_labelmap *m, const kpca_labelmap_seen *seen)
     if (m->seen.missing == 0 && seen->missing != 0)
         memcpy(m->seen.mark, seen->mark, sizeof m->seen.mark);
     m->seen.missing += seen->missing;
+    if (m->seen.not_utf8 == 0 && seen->not_utf8 != 0) {
+        m->seen.not_utf8 = seen->not_utf8;
+        m->seen.not_utf8_col = seen->not_utf8_col;
+        memcpy(m->seen.not_utf8_name, seen->not_utf8_name, sizeof m->seen.not_utf8_name);
+    }
     if (m->first_bad == 0 && seen->first_bad != 0) {
         m->first_bad = (size_t)seen->first_bad;
         memcpy(m->bad, seen->bad, sizeof m->bad);
@@ -378,6 +388,11 @@ kpca_status kpca_labelmap_see(kpca_labelmap *m, const char *path, char *tok, siz
     }
     int v;
     int r = int_label(t, &v);
+    if (r == 0 && !kpca_text_utf8(t) && m->seen.not_utf8 == 0) { /* said by the verdict, as a missing label */
+        m->seen.not_utf8 = line;
+        m->seen.not_utf8_col = col;
+        snprintf(m->seen.not_utf8_name, sizeof m->seen.not_utf8_name, "%s", t);
+    }
     if (r == 0)
         m->names = 1;
     else if (r < 0 && m->first_bad == 0) {
@@ -392,6 +407,8 @@ kpca_status kpca_labelmap_verdict(kpca_labelmap *m, const char *path, size_t col
     *names = m->names;
     if (m->seen.missing != 0)
         return missing_error(err, path, col, m->seen.missing, m->seen.missing_at, m->seen.mark);
+    if (m->seen.not_utf8 != 0)
+        return kpca_text_utf8_fail(path, m->seen.not_utf8, col, "class name", m->seen.not_utf8_name, err);
     if (!m->names && m->first_bad != 0)
         return label_error(err, path, &m->first_bad, col, 0, "labels are integers or names, found the number ", m->bad,
                            " (data without labels: --label none; another column: --label COL)");

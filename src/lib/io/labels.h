@@ -86,6 +86,8 @@ typedef struct {
     unsigned long long missing;                              /* labels that say they are missing */
     unsigned long long missing_at[KPCA_LABELS_MISSING_SHOWN]; /* the lines of the first of them */
     char mark[16];                                            /* the first one's text */
+    unsigned long long not_utf8, not_utf8_col;                /* the line (0: none) and column of the */
+    char not_utf8_name[48];                                   /* first name that is not UTF-8 */
 } kpca_labelmap_seen;
 void kpca_labelmap_seen_get(const kpca_labelmap *m, kpca_labelmap_seen *seen);
 void kpca_labelmap_seen_add(kpca_labelmap *m, const kpca_labelmap_seen *seen);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 int kpca_text_blank(char c)
@@ -188,4 +189,53 @@ kpca_status kpca_text_wide_fail(const char *path, const char *enc, kpca_error *e
                      "'%s' is %s text: kpca reads UTF-8 or ASCII text; convert it first, e.g. iconv -f %s -t UTF-8 "
                      "'%s' >utf8.csv (a spreadsheet saves it so as 'CSV UTF-8')",
                      path, enc, family, path);
+}
+
+int kpca_text_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p != 0) {
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        size_t len = *p >= 0xC2 && *p <= 0xDF ? 2 : *p >= 0xE0 && *p <= 0xEF ? 3 : *p >= 0xF0 && *p <= 0xF4 ? 4 : 0;
+        if (len == 0)
+            return 0; /* a continuation byte first, an overlong C0/C1 lead, or past F4 */
+        for (size_t k = 1; k < len; k++)
+            if ((p[k] & 0xC0) != 0x80)
+                return 0;
+        if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] > 0x9F) || (p[0] == 0xF0 && p[1] < 0x90) ||
+            (p[0] == 0xF4 && p[1] > 0x8F))
+            return 0; /* overlong, a surrogate, past U+10FFFF */
+        p += len;
+    }
+    return 1;
+}
+
+void kpca_text_escape(const char *s, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; s[i] != '\0' && i < 40 && o + 5 < cap; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F)
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02X", c);
+    }
+    if (cap > 0)
+        out[o < cap ? o : cap - 1] = '\0';
+}
+
+kpca_status kpca_text_utf8_fail(const char *path, size_t line, size_t col, const char *what, const char *name,
+                                kpca_error *err)
+{
+    char shown[200], at[48] = "";
+    kpca_text_escape(name, shown, sizeof shown);
+    if (col != 0)
+        snprintf(at, sizeof at, ", column %zu", col);
+    return kpca_fail(err, KPCA_EFORMAT,
+                     "'%s' line %zu%s: the %s '%s' is not UTF-8 (a Latin-1 or Windows-1252 file?): kpca reads UTF-8 "
+                     "text; convert it first, e.g. iconv -f latin1 -t utf-8 '%s' >utf8.csv",
+                     path, line, at, what, shown, path);
 }

@@ -31,6 +31,20 @@ int kpca_parse_number_mark(const char **pp, char stop, char mark, double *v);
  * --decimal. */
 int kpca_text_decimal_comma(const char *s, char stop);
 
+/* 1 when the NUL-terminated s is valid UTF-8 (no overlong form, no
+ * surrogate, nothing past U+10FFFF), else 0.  O(length). */
+int kpca_text_utf8(const char *s);
+
+/* s for a message: its first bytes (up to 40) with every byte that is not
+ * printable ASCII written \xNN, into out (cap bytes, NUL-terminated). */
+void kpca_text_escape(const char *s, char *out, size_t cap);
+
+/* The error for a name (what: "column name", "class name") that is not
+ * UTF-8, on `line` (and column col from 1; 0: none) of path: the bytes
+ * escaped, and the iconv line that converts a Latin-1 file.  KPCA_EFORMAT. */
+kpca_status kpca_text_utf8_fail(const char *path, size_t line, size_t col, const char *what, const char *name,
+                                kpca_error *err);
+
 /* The length of a UTF-8 byte-order mark (EF BB BF, which Excel's "CSV
  * UTF-8" writes) at the start of the n bytes p: 3, else 0. */
 size_t kpca_text_bom(const char *p, size_t n);

@@ -12,6 +12,7 @@
 
 #include "lib/io/dataset.h"
 #include "lib/text/textfile.h"
+#include "lib/text/textnum.h"
 
 static void expect_msg(const kpca_error *err, const char *a, const char *b)
 {
@@ -209,6 +210,28 @@ static void test_count_rows(void **state)
     assert_true(compared >= 50); /* the corpus is there */
 }
 
+/* UTF-8 as RFC 3629 has it: overlong forms, surrogates and code points
+ * past U+10FFFF are not; a message shows the bytes that are not ASCII */
+static void test_utf8(void **state)
+{
+    (void)state;
+    static const char *const good[] = {"", "abc", "caf\xc3\xa9", "\xe6\x97\xa5", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf"};
+    static const char *const bad[] = {"\xe9", "caf\xe9", "\xc3", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80",
+                                      "\xf4\x90\x80\x80", "\x80", "\xf8\x88\x80\x80\x80", "\xc3\xa9\xff"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        if (!kpca_text_utf8(good[i]))
+            fail_msg("good[%zu] refused", i);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (kpca_text_utf8(bad[i]))
+            fail_msg("bad[%zu] taken", i);
+    char out[64];
+    kpca_text_escape("caf\xe9\tx", out, sizeof out);
+    assert_string_equal(out, "caf\\xE9\\x09x");
+    kpca_error err;
+    assert_int_equal(kpca_text_utf8_fail("f.csv", 3, 2, "class name", "caf\xe9", &err), KPCA_EFORMAT);
+    expect_msg(&err, "'f.csv' line 3, column 2: the class name 'caf\\xE9' is not UTF-8", "iconv -f latin1");
+}
+
 int main(void)
 {
     mkdir("tests", 0777);
@@ -218,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_gzip_damage),
         cmocka_unit_test(test_checks),
         cmocka_unit_test(test_count_rows),
+        cmocka_unit_test(test_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
