@@ -73,3 +73,25 @@ refused_both() {
     assert_status 0
     [ "$output" = "['café', 'thé']" ] || fail "names read back: $output"
 }
+
+@test "a header naming a column twice: an option naming it is ambiguous; a model fit on the file transforms it" {
+    printf 'x,x,y,x,label\n1,2,3,4,0\n2,3,4,5,1\n3,1,2,2,0\n4,4,1,3,1\n5,2,2,1,0\n' >"$TMP/dup.csv"
+    local o
+    for o in --columns --drop --label; do
+        run --separate-stderr "$KPCA" fit -k 1 "$o" x "$TMP/dup.csv" -o "$OUT/m.h5"
+        assert_status 2
+        assert_stderr_contains "the header names several columns 'x'; name the one meant by its number from 1"
+        assert_no_output "$OUT/m.h5"
+    done
+    # by number it reads; the whole file fits, and its model transforms it
+    # as a model of the same file with the names made distinct does
+    run --separate-stderr "$KPCA" fit -k 1 --columns 2,3 "$TMP/dup.csv" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "5 rows x 2 values"
+    "$KPCA" fit -q -k 2 -d 2 "$TMP/dup.csv" -o "$OUT/dup.h5"
+    "$KPCA" transform -q "$OUT/dup.h5" "$TMP/dup.csv" -o "$OUT/a.csv"
+    sed '1s/.*/x1,x2,y,x3,label/' "$TMP/dup.csv" >"$TMP/distinct.csv"
+    "$KPCA" fit -q -k 2 -d 2 "$TMP/distinct.csv" -o "$OUT/distinct.h5"
+    "$KPCA" transform -q "$OUT/distinct.h5" "$TMP/distinct.csv" -o "$OUT/b.csv"
+    cmp "$OUT/a.csv" "$OUT/b.csv" || fail "the duplicate names' model projects its file otherwise"
+}

@@ -17,17 +17,32 @@ static int all_digits(const char *s, size_t len)
     return 1;
 }
 
+size_t kpca_csv_find_name(char **hdr, size_t ncols, const char *s, size_t len, size_t *count)
+{
+    size_t named = NO_COLUMN;
+    *count = 0;
+    for (int pass = 0; pass < 2 && hdr != NULL && named == NO_COLUMN; pass++)
+        for (size_t j = 0; j < ncols; j++)
+            if (strlen(hdr[j]) == len && (pass == 0 ? strncmp(hdr[j], s, len) == 0 : strncasecmp(hdr[j], s, len) == 0)) {
+                named = named == NO_COLUMN ? j : named;
+                ++*count;
+            }
+    return named;
+}
+
 /* The column (from 0) that the list item s[0..len) names, NO_COLUMN when
  * none; *why says why (for the message).  A header name first (exactly,
  * then ignoring case), else a number from 1; a number that is also
- * another column's name is ambiguous. */
+ * another column's name is ambiguous, and so is a name the header gives
+ * to several columns. */
 static size_t find_column(const char *s, size_t len, char **hdr, size_t ncols, const char **why)
 {
-    size_t named = NO_COLUMN;
-    for (int pass = 0; pass < 2 && hdr != NULL && named == NO_COLUMN; pass++)
-        for (size_t j = 0; j < ncols && named == NO_COLUMN; j++)
-            if (strlen(hdr[j]) == len && (pass == 0 ? strncmp(hdr[j], s, len) == 0 : strncasecmp(hdr[j], s, len) == 0))
-                named = j;
+    size_t times;
+    const size_t named = kpca_csv_find_name(hdr, ncols, s, len, &times);
+    if (times > 1) {
+        *why = "several";
+        return NO_COLUMN;
+    }
     if (!all_digits(s, len)) {
         *why = hdr == NULL ? "no header" : "no such name";
         return named;
@@ -71,6 +86,9 @@ static kpca_status mark_list(const char *path, const char *optname, const char *
         if (len == 0) {
             return kpca_fail(err, KPCA_EUSAGE, "'%s': %s '%s': an empty item (expected header names or column "
                              "numbers from 1, separated by commas)", path, optname, list);
+        } else if (j == NO_COLUMN && strcmp(why, "several") == 0) {
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: the header names several columns '%.*s'; name the one "
+                             "meant by its number from 1", path, optname, (int)len, p);
         } else if (j == NO_COLUMN && strcmp(why, "ambiguous") == 0) {
             return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: '%.*s' is both a column's name and another column's "
                              "number; give the other column's name instead", path, optname, (int)len, p);
@@ -133,20 +151,21 @@ kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char 
         size_t nmissing = 0;
         for (size_t i = 0; i < opts->nselect; i++) {
             const char *name = opts->select[i];
-            size_t j = NO_COLUMN;
+            /* a name the header gives several columns: its k-th use in
+             * the model is its k-th column here, in file order */
+            size_t j = NO_COLUMN, other = NO_COLUMN;
             for (size_t c = 0; c < ncols && j == NO_COLUMN; c++)
-                if (strcmp(hdr[c], name) == 0)
+                if (strcmp(hdr[c], name) == 0 && role[c] == 0)
                     j = c;
-            if (j == NO_COLUMN) {
+                else if (strcmp(hdr[c], name) == 0 && other == NO_COLUMN && role[c] != CSV_ROLE_VALUE)
+                    other = c;
+            if (j == NO_COLUMN && other != NO_COLUMN) {
+                st = kpca_fail(err, KPCA_EUSAGE, "'%s': the model's column '%s' is %s here", path, name,
+                               role[other] == CSV_ROLE_LABEL ? "the label column" : "left out by --drop");
+                goto done;
+            } else if (j == NO_COLUMN) {
                 list_add(missing, sizeof missing, name, strlen(name));
                 nmissing++;
-            } else if (role[j] == CSV_ROLE_LABEL || role[j] == CSV_ROLE_SKIP) {
-                st = kpca_fail(err, KPCA_EUSAGE, "'%s': the model's column '%s' is %s here", path, name,
-                               role[j] == CSV_ROLE_LABEL ? "the label column" : "left out by --drop");
-                goto done;
-            } else if (role[j] == CSV_ROLE_VALUE) {
-                st = kpca_fail(err, KPCA_EFORMAT, "'%s': the header names column '%s' twice", path, name);
-                goto done;
             } else {
                 role[j] = CSV_ROLE_VALUE;
                 order[count++] = j;

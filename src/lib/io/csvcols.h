@@ -29,4 +29,10 @@ enum { CSV_ROLE_VALUE = 1, CSV_ROLE_SKIP, CSV_ROLE_LABEL };
 kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char **hdr, size_t ncols, size_t col,
                              int **dest, size_t *dim, kpca_error *err);
 
+/* The first column (from 0) of the header hdr (ncols names; NULL: none)
+ * named s[0..len), exactly, else ignoring case; NO_COLUMN when none.
+ * *count: how many columns bear that name (in the pass that found it):
+ * more than 1 makes an option that names it ambiguous. */
+size_t kpca_csv_find_name(char **hdr, size_t ncols, const char *s, size_t len, size_t *count);
+
 #endif

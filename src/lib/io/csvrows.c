@@ -311,12 +311,12 @@ static kpca_status label_column(const char *path, const char *opt, char **hdr, s
         return kpca_fail(err, KPCA_EUSAGE,
                          "'%s': --label %s names a column, but the file has no header row (--header yes if its "
                          "first row is one)", path, opt);
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t j = 0; j < ncols; j++)
-            if (pass == 0 ? strcmp(hdr[j], opt) == 0 : strcasecmp(hdr[j], opt) == 0) {
-                *col = j;
-                return KPCA_OK;
-            }
+    size_t times;
+    if ((*col = kpca_csv_find_name(hdr, ncols, opt, strlen(opt), &times)) != NO_COLUMN && times == 1)
+        return KPCA_OK;
+    if (times > 1)
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: the header names several columns '%s'; name the one "
+                         "meant by its number from 1", path, opt, opt);
     return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
 }
 
