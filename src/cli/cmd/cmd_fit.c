@@ -283,11 +283,11 @@ static void column_report(char *const *names, size_t dim, const double *sd, cons
             b = b < dim && sd[b] >= sd[j] ? b : j;
         }
     if (a < dim && sd[b] > FIT_SPREAD_RATIO * sd[a] && !cli_image_like(dim, lo, hi)) {
-        char ca[CLI_COLUMN_MAX], cb[CLI_COLUMN_MAX];
-        const double r = sd[b] / sd[a];
-        cli_warn("the columns' standard deviations range from %.3g (%s) to %.3g (%s), %.*g times as large: the "
+        char ca[CLI_COLUMN_MAX], cb[CLI_COLUMN_MAX], times[32];
+        snprintf(times, sizeof times, sd[b] / sd[a] < 1e9 ? "%.0f" : "%.3g", sd[b] / sd[a]);
+        cli_warn("the columns' standard deviations range from %.3g (%s) to %.3g (%s), %s times as large: the "
                  "kernel sees mostly the widest columns; --standardize scales every column to 1",
-                 sd[a], cli_column_name(names, a, ca), sd[b], cli_column_name(names, b, cb), r < 1e9 ? 9 : 3, r);
+                 sd[a], cli_column_name(names, a, ca), sd[b], cli_column_name(names, b, cb), times);
     }
 }
 

@@ -189,15 +189,18 @@ static int parse_label(const char **pp, int *label)
 
 /* Whitespace text, a row at a time: every line the same count of numbers.
  * The first column is the labels (ESL, "label v1 ... vD") when, over the
- * first KPCA_ESL_DECIDE_ROWS rows, it holds integers of few distinct values
- * (kpca_labels_esl_like); else every column is a value and the data is
- * unlabelled.  Rows after the decision must keep an integer in a label
+ * first KPCA_ESL_DECIDE_ROWS rows, it is set apart from the others by value
+ * (kpca_labels_esl_like: integers of few distinct values, the other columns
+ * not all integers); else every column is a value and the data is
+ * unlabelled; a first column that is labels but for a few values is
+ * refused.  Rows after the decision must keep an integer in a label
  * column.  The rows before the decision are held (ncol numbers each). */
 struct kpca_esl_rows {
     line_reader lr;
     char *path;
     size_t ncol, first_line, classes;
     int decided, labelled, ints_so_far; /* ints_so_far: the first column holds integers */
+    size_t nonint_line;                 /* the line where it first did not */
     double *head;                       /* the rows read before the decision */
     size_t head_n, head_cap, head_at;   /* head_at: the next of them to hand out */
     double *row;                        /* one row's ncol numbers, after the decision */
@@ -294,6 +297,8 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
         esl_failed(r, st, err);
         return -1;
     }
+    if (r->ints_so_far && !int_valued((*out)[0]))
+        r->nonint_line = r->lr.lineno; /* the first label that is no integer, for the rule's message */
     r->ints_so_far = r->ints_so_far && int_valued((*out)[0]);
     r->n++;
     return 1;
@@ -334,7 +339,14 @@ kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
     if (st == KPCA_OK) {
         r->decided = 1;
-        r->labelled = r->ncol >= 2 && kpca_labels_esl_like(r->head, r->head_n, r->ncol, &r->classes);
+        size_t bad;
+        const int like = r->ncol >= 2 ? kpca_labels_esl_like(r->head, r->head_n, r->ncol, &r->classes, &bad) : 0;
+        r->labelled = like == 1;
+        if (like < 0)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: the first column holds class labels (integers, %zu "
+                           "classes) but for %.17g here, which is no integer: a damaged line? fix it, or give "
+                           "--label none to read the first column as values", path, r->nonint_line, r->classes,
+                           r->head[bad * r->ncol]);
         *vdim = r->labelled ? r->ncol - 1 : r->ncol;
         if (dim != 0 && *vdim != dim)
             st = kpca_fail(err, KPCA_EFORMAT, "'%s': rows have %zu values%s, expected %zu", path, *vdim,

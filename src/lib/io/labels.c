@@ -295,12 +295,38 @@ static size_t few_classes(size_t n)
     return r > KPCA_CLASSES_FEW ? r : KPCA_CLASSES_FEW;
 }
 
-int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes)
+int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes, size_t *bad)
 {
     if (n > KPCA_ESL_DECIDE_ROWS)
         n = KPCA_ESL_DECIDE_ROWS;
-    *classes = integer_classes(x, n, ncol, 0, few_classes(n));
-    return *classes != 0 && *classes <= few_classes(n);
+    const size_t limit = few_classes(n);
+    double seen[KPCA_CLASSES_MAX + 1];
+    size_t distinct = 0, nbad = 0;
+    int others_integral = 1;
+    *bad = n;
+    for (size_t i = 0; i < n; i++) {
+        const double *row = x + i * ncol, v = row[0];
+        for (size_t j = 1; j < ncol && others_integral; j++)
+            others_integral = row[j] == floor(row[j]);
+        if (v != floor(v) || v < INT_MIN || v > INT_MAX) {
+            *bad = nbad++ == 0 ? i : *bad;
+            continue;
+        }
+        size_t k = 0;
+        while (k < distinct && seen[k] != v)
+            k++;
+        if (k == distinct && distinct <= limit)
+            seen[distinct++] = v;
+    }
+    *classes = distinct;
+    /* set apart from the other columns: integers of 2 to `limit` values,
+     * beside values that are not all integers (pixels, counts and 0/1
+     * matrices are every column integral) */
+    if (others_integral || distinct < 2 || distinct > limit)
+        return 0;
+    if (nbad == 0)
+        return 1;
+    return 100 * nbad <= n ? -1 : 0; /* labels but for a few values: a damaged line */
 }
 
 size_t kpca_labels_class_like(const double *x, size_t n, size_t dim, size_t *classes)

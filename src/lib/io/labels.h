@@ -30,13 +30,18 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
 /* The most that limit can be: sqrt(KPCA_ESL_DECIDE_ROWS) */
 #define KPCA_CLASSES_MAX 100
 
-/* 1 when the first column of the n rows x (ncol numbers each, ncol >= 2)
- * looks like ESL's labels: integers in int's range, at most
- * max(KPCA_CLASSES_FEW, sqrt(n)) distinct values; else 0; looked at on
- * the first KPCA_ESL_DECIDE_ROWS rows.  *classes: the
- * distinct values of the first column (when it holds integers, up to one
- * past the limit).  O(n KPCA_CLASSES_MAX), no allocation. */
-int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes);
+/* Whitespace text's label rule (docs/own-data.md), on the first
+ * KPCA_ESL_DECIDE_ROWS of the n rows x (ncol numbers each, ncol >= 2):
+ * the first column is ESL's labels (1) when it is set apart from the
+ * others by value: every value an integer in int's range, 2 to
+ * max(KPCA_CLASSES_FEW, sqrt(n)) distinct values, and the other columns
+ * not all integers (a file of pixels, counts or 0/1 is unlabelled: 0).
+ * -1 when it would be labels but for a few values that are not integers
+ * (at most 1 % of the rows judged; *bad: the first one's row): a damaged
+ * line, which the reader refuses.  *classes: the distinct integers of the
+ * first column (up to one past the limit).  O(n (ncol + KPCA_CLASSES_MAX)),
+ * no allocation. */
+int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes, size_t *bad);
 
 /* A column of the unlabelled n x dim values x that looks like class
  * labels: integers of between 2 and max(KPCA_CLASSES_FEW, sqrt(n)) distinct

@@ -201,11 +201,17 @@ static void test_esl_label_rule(void **state)
     assert_true(ds.unlabelled);
     assert_int_equal(ds.dim, 3);
     kpca_dataset_free(&ds);
-    /* integer values after integer labels (digits of 0..16 in ESL): labels */
+    /* every column integral (pixels 0..255, counts, 0/1, numpy.savetxt's
+     * '%d'): nothing sets the first column apart, no labels (it took the
+     * first pixel for the labels) */
     read_text("rule_ints.txt", "1 5 7\n2 6 8\n1 9 9\n", &ds);
-    assert_false(ds.unlabelled);
-    assert_int_equal(ds.dim, 2);
-    assert_int_equal(ds.y[1], 2);
+    assert_true(ds.unlabelled);
+    assert_int_equal(ds.dim, 3);
+    kpca_dataset_free(&ds);
+    /* a constant first column is no labels (1 class) */
+    read_text("rule_const.txt", "0 0.5 7\n0 0.25 8\n0 1.5 9\n", &ds);
+    assert_true(ds.unlabelled);
+    assert_int_equal(ds.dim, 3);
     kpca_dataset_free(&ds);
     /* scikit-learn's diabetes_data_raw: an integer age first, 20 distinct
      * values in 40 rows (more than max(10, sqrt(40))): data */
@@ -234,6 +240,32 @@ static void test_esl_label_rule(void **state)
     assert_int_equal(ds.y[13], 3);
     assert_true(ds.x[2 * 13] == 0.13);
     kpca_dataset_free(&ds);
+    /* labels but for one value in 200 rows (zip.train.gz with a damaged
+     * line): refused on its line, not read as 3 unlabelled values; past 1 %
+     * of the rows the column is values */
+    for (int many = 0; many < 2; many++) {
+        char big[16384] = "", path[512];
+        for (int i = 0; i < 200; i++) {
+            char line[64];
+            snprintf(line, sizeof line, (i == 122 || (many && i % 50 == 7)) ? "%d.5 %.2f -%.2f\n" : "%d %.2f -%.2f\n",
+                     i % 10, 0.01 * i, 0.02 * i);
+            strcat(big, line);
+        }
+        write_text("rule_damaged.txt", big, path, sizeof path);
+        kpca_error err;
+        kpca_status st = kpca_dataset_read(path, NULL, &ds, &err);
+        if (many) {
+            assert_int_equal(st, KPCA_OK);
+            assert_true(ds.unlabelled);
+            assert_int_equal(ds.dim, 3);
+            kpca_dataset_free(&ds);
+        } else {
+            assert_int_equal(st, KPCA_EFORMAT);
+            if (strstr(err.msg, "line 123: the first column holds class labels (integers, 10 classes) but for 2.5 here") ==
+                NULL)
+                fail_msg("%s", err.msg);
+        }
+    }
 }
 
 /* The rule is decided on the first KPCA_ESL_DECIDE_ROWS rows; a later row
