@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
-# labelrule.bats - labels that are not classes: a missing label ('NA',
-# 'nan', '?', an empty field, as pandas.read_csv reads them) in a label
-# column or a labels file is refused with the count and the first lines,
-# never read as a class of its own; a name that is not UTF-8 is refused.
-# Each file is made here.
+# labelrule.bats - the label column decided by a rule, never by
+# integer-ness alone (docs/own-data.md): whitespace text's first column is
+# labels only when set apart from the others by value; labels that are not
+# classes (a missing label: 'NA', 'nan', '?', an empty field, as
+# pandas.read_csv reads them) are refused with the count and the first
+# lines; names that are not UTF-8 are refused; a header naming a column
+# twice makes an option naming it ambiguous.  Each file is made here.
 
 load ../helper
 
@@ -94,4 +96,42 @@ refused_both() {
     "$KPCA" fit -q -k 2 -d 2 "$TMP/distinct.csv" -o "$OUT/distinct.h5"
     "$KPCA" transform -q "$OUT/distinct.h5" "$TMP/distinct.csv" -o "$OUT/b.csv"
     cmp "$OUT/a.csv" "$OUT/b.csv" || fail "the duplicate names' model projects its file otherwise"
+}
+
+@test "whitespace text of integers only (numpy.savetxt fmt='%d': USPS as 0..255 with the digit last, digits, a 0/1 matrix): no labels, the note names --label" {
+    "$PY" - "$TMP" "$DATA/zip.train.gz" <<'PYEOF'
+import sys, gzip
+import numpy as np
+d, zp = sys.argv[1], sys.argv[2]
+x = np.loadtxt(gzip.open(zp, 'rt'))
+pix = np.round((x[:, 1:] + 1) * 127.5).astype(int)
+np.savetxt(d + '/usps255.txt', np.column_stack([pix, x[:, 0].astype(int)]), fmt='%d')
+np.savetxt(d + '/usps255_nodigit.txt', pix, fmt='%d')
+rng = np.random.default_rng(3)
+np.savetxt(d + '/bin.txt', rng.integers(0, 2, (300, 12)), fmt='%d')
+PYEOF
+    run --separate-stderr "$KPCA" fit -k 2 -m 300 "$TMP/usps255.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "read '$TMP/usps255.txt': 7291 rows x 257 values, no labels" "give --label 257"
+    run --separate-stderr "$KPCA" fit -k 2 -m 300 --label 257 "$TMP/usps255.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "7291 rows x 256 values, labels from column 257 (10 classes)"
+    run --separate-stderr "$KPCA" fit -k 2 -m 300 "$TMP/usps255_nodigit.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "7291 rows x 256 values, no labels"
+    run --separate-stderr "$KPCA" fit -k 2 "$TMP/bin.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "300 rows x 12 values, no labels"
+}
+
+@test "a damaged line in zip.train ('2.5' for a label): refused on its line, not 257 unlabelled values" {
+    gzip -dc "$DATA/zip.train.gz" | awk 'NR == 123 { $1 = "2.5" } { print }' >"$TMP/zip.train"
+    run --separate-stderr "$KPCA" fit -k 2 -m 300 "$TMP/zip.train" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/zip.train' line 123: the first column holds class labels (integers, 10 classes) but for 2.5 here" \
+        "--label none"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" fit -k 2 -m 300 --label none "$TMP/zip.train" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "7291 rows x 257 values, no labels"
 }
