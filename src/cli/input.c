@@ -30,7 +30,8 @@ static void say_read(const char *spec, const cli_input *in, const kpca_dataset *
                  ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
                  ds->label_name != NULL ? "'" : "", classes);
     else if (!ds->unlabelled)
-        snprintf(labels, sizeof labels, "labels from '%s'", in->labels != NULL ? in->labels : "--labels");
+        snprintf(labels, sizeof labels, "labels from '%s'%s", in->labels != NULL ? in->labels : "--labels",
+                 ds->labels_indexed ? " (the second field of 'index,label' lines)" : "");
     else
         snprintf(labels, sizeof labels, "no labels");
     if (ds->index_col != 0)

@@ -189,7 +189,7 @@ int cli_partial_read(const char *path, int arrays, cli_partial *pt)
                                "positive", path, j + 1);
     }
     size_t ny = 0;
-    if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "landmark_labels", &ny, &s->y, &err);
+    if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "landmark_labels", 0, &ny, &s->y, &err);
     if (st == KPCA_OK && ny != l)
         st = kpca_fail(&err, KPCA_EFORMAT, "'%s': %zu landmark labels for %zu landmarks", path,
                        ny, l);

@@ -135,3 +135,64 @@ PYEOF
     assert_status 0
     assert_stderr_contains "7291 rows x 257 values, no labels"
 }
+
+@test "labels files as pandas writes them: 'index,label' lines read as labels and said; a header line; other shapes refused" {
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+import pandas as pd
+d = sys.argv[1]
+np.savetxt(d + '/pts.csv', np.random.default_rng(1).normal(size=(8, 2)), delimiter=',', fmt='%.6f')
+s = pd.Series([3, 1, 4, 1, 5, 9, 2, 6])
+s.to_csv(d + '/hf.csv', header=False)        # 0,3 / 1,1 ...
+s.to_csv(d + '/def.csv')                     # ,0 then 0,3 ...
+s.to_csv(d + '/noidx.csv', index=False)      # 0 then 3 ...
+s.to_csv(d + '/plain.txt', index=False, header=False)
+PYEOF
+    run --separate-stderr "$KPCA" fit -k 1 --labels "$TMP/hf.csv" "$TMP/pts.csv" -o "$OUT/a.h5"
+    assert_status 0
+    assert_stderr_contains "labels from '$TMP/hf.csv' (the second field of 'index,label' lines)"
+    "$KPCA" fit -q -k 1 --labels "$TMP/def.csv" "$TMP/pts.csv" -o "$OUT/b.h5"
+    "$KPCA" fit -q -k 1 --labels "$TMP/noidx.csv" "$TMP/pts.csv" -o "$OUT/c.h5"
+    "$KPCA" fit -q -k 1 --labels "$TMP/plain.txt" "$TMP/pts.csv" -o "$OUT/d.h5"
+    # the same labels every way (the fit points' labels, fit_y)
+    run "$PY" -c "import h5py, sys; print(set(tuple(h5py.File(f)['fit_y'][()]) for f in sys.argv[1:]))" \
+        "$OUT/a.h5" "$OUT/b.h5" "$OUT/c.h5" "$OUT/d.h5"
+    [ "$output" = "{(3, 1, 4, 1, 5, 9, 2, 6)}" ] || fail "labels: $output"
+    # 2007 'class names' such as '0,9' (it read the lines whole): now any other shape is refused
+    awk '{ print NR - 1 "," NR - 1 ",x" }' "$TMP/plain.txt" >"$TMP/three.csv"
+    run --separate-stderr "$KPCA" fit -k 1 --labels "$TMP/three.csv" "$TMP/pts.csv" -o "$OUT/e.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/three.csv' line 1: '0,0,x' is 3 fields: a labels file holds one label a line, or 'index,label' lines"
+    awk '{ print 2 * NR "," $1 }' "$TMP/plain.txt" >"$TMP/gaps.csv"
+    run --separate-stderr "$KPCA" fit -k 1 --labels "$TMP/gaps.csv" "$TMP/pts.csv" -o "$OUT/e.h5"
+    assert_status 3
+    assert_stderr_contains "line 2: '4,1' is an index 4 where 3 counts the lines"
+    assert_no_output "$OUT/e.h5"
+}
+
+@test "an HDF5 target written as floats that are integers (h5py, 1.0) reads as the CSV reader reads 1.0; 1.5 is refused" {
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import h5py
+import numpy as np
+x = np.random.default_rng(1).normal(size=(8, 2))
+with h5py.File(sys.argv[1] + '/f.h5', 'w') as f:
+    f['data'] = x
+    f['target'] = np.array([0., 1., 2., 1., 0., 2., 1., 0.])
+with h5py.File(sys.argv[1] + '/h.h5', 'w') as f:
+    f['data'] = x
+    f['target'] = np.array([0., 1.5, 2., 1., 0., 2., 1., 0.])
+PYEOF
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/f.h5" -o "$OUT/m.h5"
+    assert_status 0
+    "$KPCA" transform -q "$OUT/m.h5" "$TMP/f.h5" -o "$OUT/z.csv"
+    [ "$(cut -d, -f1 "$OUT/z.csv" | paste -sd' ')" = "label 0 1 2 1 0 2 1 0" ] || fail "labels: $(cut -d, -f1 "$OUT/z.csv")"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/h.h5" -o "$OUT/m2.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/h.h5': dataset 'target' row 2: label 1.5 is no integer (labels are classes)"
+    run --separate-stderr "$KPCA" transform "$OUT/m.h5" "$TMP/h.h5" -o "$OUT/z2.csv"
+    assert_status 3
+    assert_stderr_contains "row 2: label 1.5 is no integer"
+    assert_no_output "$OUT/z2.csv"
+}

@@ -209,7 +209,7 @@ static kpca_status read_gram_index(hid_t f, const char *path, kpca_model *md, kp
 {
     int *v = NULL;
     size_t n = 0;
-    kpca_status st = kpca_h5_read_ints(f, path, "gram_index", &n, &v, err);
+    kpca_status st = kpca_h5_read_ints(f, path, "gram_index", 0, &n, &v, err);
     if (st == KPCA_OK && n != md->m)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'gram_index' has %zu indices, expected %zu", path, n, md->m);
     if (st == KPCA_OK && (md->gram_index = kpca_alloc_array(md->m, 1, sizeof(size_t))) == NULL)
@@ -430,7 +430,7 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
         st = kpca_h5_read_doubles(f, path, "fit_x", 2, dims, &md->fitx, err);
         if (st == KPCA_OK) st = expect_dims(path, "fit_x", dims, md->m, md->dim, err);
     }
-    if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "fit_y", &ny, &md->fity, err);
+    if (st == KPCA_OK) st = kpca_h5_read_ints(f, path, "fit_y", 0, &ny, &md->fity, err);
     if (st == KPCA_OK && ny != md->m)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset 'fit_y' has %zu labels, expected %zu", path, ny, md->m);
     if (st == KPCA_OK) st = kpca_h5_read_doubles(f, path, "alpha", 2, dims, &md->alpha, err);

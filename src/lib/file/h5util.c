@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <fcntl.h>
@@ -112,10 +113,12 @@ static kpca_status open_checked(hid_t loc, const char *path, const char *name, i
     if (t >= 0)
         H5Tclose(t);
     if (want_int == 2 ? cls != H5T_STRING
-                      : want_int ? cls != H5T_INTEGER : (cls != H5T_FLOAT && cls != H5T_INTEGER)) {
+                      : want_int == 1 ? cls != H5T_INTEGER : (cls != H5T_FLOAT && cls != H5T_INTEGER)) {
         H5Dclose(d);
         return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' has the wrong type, expected %s", path, name,
-                         want_int == 2 ? "strings" : want_int ? "integers" : "numbers (float or integer)");
+                         want_int == 2 ? "strings" : want_int == 1 ? "integers"
+                                       : want_int == 3 ? "integer labels (integers, or floats that are integers)"
+                                                       : "numbers (float or integer)");
     }
     dims[0] = rank >= 1 ? dd[0] : 1;
     dims[1] = rank >= 2 ? dd[1] : 1;
@@ -189,15 +192,30 @@ static kpca_status open_vector(hid_t loc, const char *path, const char *name, in
     return st;
 }
 
-kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n, int **out, kpca_error *err)
+/* v as an int into *out, or the error naming the row: beyond int, or (a
+ * float label) no integer */
+static kpca_status int_of(double v, const char *path, const char *name, size_t row, int *out, kpca_error *err)
+{
+    if (v != floor(v))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' row %zu: label %.17g is no integer (labels are "
+                         "classes)", path, name, row, v);
+    if (v < INT_MIN || v > INT_MAX)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' row %zu: label %.0f is beyond int", path, name, row, v);
+    *out = (int)v;
+    return KPCA_OK;
+}
+
+kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, int floats, size_t *n, int **out,
+                              kpca_error *err)
 {
     hid_t d;
     hsize_t hd[2];
-    kpca_status st = open_vector(loc, path, name, 2, 1, sizeof(long long) + sizeof(int), 1, &d, hd, err);
+    kpca_status st = open_vector(loc, path, name, 2, floats ? 3 : 1, sizeof(double) + sizeof(int), 1, &d, hd, err);
     if (st != KPCA_OK)
         return st;
-    /* read as 64-bit and range-check: HDF5 would clamp silently into int */
-    long long *wide = kpca_alloc_array((size_t)hd[0], 1, sizeof(long long));
+    /* read as doubles and checked: HDF5 would clamp into int and truncate
+     * a float silently (an int beyond 2^53 is beyond int's range anyway) */
+    double *wide = kpca_alloc_array((size_t)hd[0], 1, sizeof(double));
     int *buf = kpca_alloc_array((size_t)hd[0], 1, sizeof(int));
     if (wide == NULL || buf == NULL) {
         H5Dclose(d);
@@ -205,24 +223,17 @@ kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, siz
         kpca_free(buf);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s'", name, path);
     }
-    herr_t r = hd[0] == 0 ? 0 : H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide);
+    herr_t r = hd[0] == 0 ? 0 : H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide);
     H5Dclose(d);
-    if (r < 0) {
-        kpca_free(wide);
-        kpca_free(buf);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
-    }
-    for (size_t i = 0; i < (size_t)hd[0]; i++) {
-        if (wide[i] < INT_MIN || wide[i] > INT_MAX) {
-            st = kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' row %zu: label %lld is beyond int", path, name,
-                           i + 1, wide[i]);
-            kpca_free(wide);
-            kpca_free(buf);
-            return st;
-        }
-        buf[i] = (int)wide[i];
-    }
+    if (r < 0)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+    for (size_t i = 0; st == KPCA_OK && i < (size_t)hd[0]; i++)
+        st = int_of(wide[i], path, name, i + 1, &buf[i], err);
     kpca_free(wide);
+    if (st != KPCA_OK) {
+        kpca_free(buf);
+        return st;
+    }
     *n = (size_t)hd[0];
     *out = buf;
     return KPCA_OK;
@@ -243,7 +254,7 @@ kpca_status kpca_h5_open_numbers(hid_t loc, const char *path, const char *name, 
 kpca_status kpca_h5_open_ints(hid_t loc, const char *path, const char *name, hid_t *d, size_t *n, kpca_error *err)
 {
     hsize_t hd[2];
-    kpca_status st = open_checked(loc, path, name, 1, 2, 1, d, hd, err);
+    kpca_status st = open_checked(loc, path, name, 1, 2, 3, d, hd, err);
     if (st == KPCA_OK)
         *n = (size_t)hd[0];
     return st;
@@ -278,16 +289,15 @@ kpca_status kpca_h5_read_rows(hid_t d, const char *path, const char *name, size_
 kpca_status kpca_h5_read_int_rows(hid_t d, const char *path, const char *name, size_t row0, size_t rows, int *buf,
                                   kpca_error *err)
 {
-    long long wide[1024];
+    double wide[1024];
     for (size_t done = 0; done < rows;) {
         size_t take = rows - done < 1024 ? rows - done : 1024;
-        if (read_hyperslab(d, row0 + done, take, 1, H5T_NATIVE_LLONG, wide) != 0)
+        if (read_hyperslab(d, row0 + done, take, 1, H5T_NATIVE_DOUBLE, wide) != 0)
             return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
         for (size_t i = 0; i < take; i++) {
-            if (wide[i] < INT_MIN || wide[i] > INT_MAX)
-                return kpca_fail(err, KPCA_EFORMAT, "'%s': dataset '%s' row %zu: label %lld is beyond int", path,
-                                 name, row0 + done + i + 1, wide[i]);
-            buf[done + i] = (int)wide[i];
+            kpca_status st = int_of(wide[i], path, name, row0 + done + i + 1, &buf[done + i], err);
+            if (st != KPCA_OK)
+                return st;
         }
         done += take;
     }

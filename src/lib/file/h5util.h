@@ -34,11 +34,15 @@ kpca_status kpca_h5_open_read_sealed(const char *path, kpca_seal_mode mode, hid_
  * class).  dims[1] is 1 for rank 1.  *out is allocated with kpca_malloc. */
 kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
                                  size_t dims[2], double **out, kpca_error *err);
-/* Reads an integer-class dataset of rank 1 (or n x 1) as ints. */
+/* Reads an integer-class dataset of rank 1 (or n x 1) as ints, range-
+ * checked; floats: a float-class one too, when every value is an integer
+ * (h5py's targets written as 1.0: labels as the CSV reader reads "1.0"),
+ * else the first that is not is the error. */
 /* Row ranges of a dataset, for the readers by blocks (io/rowsrc.h).
  * kpca_h5_open_numbers opens a numeric dataset of rank want_rank with the
  * checks and messages of kpca_h5_read_doubles, and kpca_h5_open_ints an
- * integer vector (rank 1, or n x 1) with those of kpca_h5_read_ints,
+ * integer vector (rank 1, or n x 1) with those of kpca_h5_read_ints
+ * (floats that are integers taken),
  * neither reading its values nor checking the memory budget: *d is open
  * (H5Dclose it), dims[] / *n its shape.  kpca_h5_read_rows reads rows
  * [row0, row0 + rows) of such an open dataset of ncols columns (1 for a
@@ -52,7 +56,7 @@ kpca_status kpca_h5_read_rows(hid_t d, const char *path, const char *name, size_
                               double *buf, kpca_error *err);
 kpca_status kpca_h5_read_int_rows(hid_t d, const char *path, const char *name, size_t row0, size_t rows, int *buf,
                                   kpca_error *err);
-kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, size_t *n,
+kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, int floats, size_t *n,
                               int **out, kpca_error *err);
 /* Reads a rank-1 dataset of strings (fixed or variable length) into *out,
  * *n newly allocated NUL-terminated copies (kpca_free each and the array);

@@ -66,6 +66,8 @@ typedef struct {
     char *label_name;   /* that column's header name (owned); NULL: none */
     size_t index_col;   /* the 1-based column left out as a row index (a
                          * pandas index); 0: none */
+    int labels_indexed; /* a --labels file of "index,label" lines (pandas'
+                         * Series.to_csv), its labels the second fields */
 } kpca_dataset;
 
 struct kpca_featinfo; /* io/featfile.h: what a kpca feature file says of itself */

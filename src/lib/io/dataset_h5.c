@@ -170,7 +170,7 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
         if ((y = kpca_calloc(ny ? ny : 1, sizeof(int))) == NULL)
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     } else if (st == KPCA_OK) {
-        st = kpca_h5_read_ints(g, path, "target", &ny, &y, err);
+        st = kpca_h5_read_ints(g, path, "target", 1, &ny, &y, err);
     }
     /* kpca's own feature files say so and name their model (both optional);
      * they are sealed, and only a sealed file's attributes are looked at:

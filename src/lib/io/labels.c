@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -193,7 +194,88 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
     return KPCA_OK;
 }
 
-static kpca_status labels_from_lines(const char *path, kpca_dataset *out, size_t *count, kpca_error *err)
+/* The index of an "index,label" line (pandas' Series.to_csv: a field of
+ * digits, then ',' or a tab, then the label): 1 with *idx and *label at
+ * the second field, NUL-terminated in place... only when `cut` is set;
+ * else the line untouched. */
+static int indexed_line(char *s, int cut, size_t *idx, char **label)
+{
+    const size_t len = strcspn(s, ",\t");
+    if (s[len] == '\0' || strchr(s + len + 1, s[len]) != NULL || len == 0 || len > 18 ||
+        strspn(s, "0123456789") != len)
+        return 0;
+    size_t v = 0;
+    for (size_t i = 0; i < len; i++)
+        v = v * 10 + (size_t)(s[i] - '0');
+    *idx = v;
+    if (cut)
+        *label = s + len + 1;
+    return 1;
+}
+
+/* A header line: a usual name of a labels column or pandas' name of an
+ * unnamed Series ("0"), or an index field left empty (",0", ",label"). */
+static int header_line(const char *s)
+{
+    static const char *const names[] = {"0", "label", "labels", "target", "class", "y", "index"};
+    if (s[0] == ',' || s[0] == '\t')
+        return 1;
+    const size_t len = strcspn(s, ",\t");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == len && strncasecmp(s, names[i], len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The shape of a labels file's n lines (want: the data's points, 0 when
+ * not known): one label a line, or "index,label" lines whose indices count
+ * the lines (0..n-1 or 1..n; *indexed 1, the lines cut to their labels),
+ * either after one header line (*skip 1) where the lines are one more than
+ * the points; any other shape refused, naming it. */
+static kpca_status labels_shape(const char *path, char **tok, const size_t *line, size_t n, size_t want,
+                                size_t *skip, int *indexed, kpca_error *err)
+{
+    *skip = 0;
+    *indexed = 0;
+    if (n >= 2 && (want == 0 || n == want + 1) && header_line(tok[0]))
+        *skip = 1;
+    size_t idx, first = 0, bad = n;
+    int counted = 1, fielded = 0; /* every line "index,label", counting; a line with a field separator */
+    char *label;
+    for (size_t i = *skip; i < n; i++) {
+        fielded = fielded || tok[i][strcspn(tok[i], ",\t")] != '\0';
+        const int ok = indexed_line(tok[i], 0, &idx, &label);
+        if (ok && i == *skip)
+            first = idx;
+        if (!ok || idx != first + (i - *skip)) {
+            counted = 0;
+            bad = bad < n ? bad : i;
+        }
+    }
+    if (!fielded)
+        return KPCA_OK; /* one label a line */
+    if (counted && first <= 1 && n > *skip) {
+        for (size_t i = *skip; i < n; i++)
+            indexed_line(tok[i], 1, &idx, &tok[i]);
+        *indexed = 1;
+        return KPCA_OK;
+    }
+    const char *t = tok[bad];
+    size_t fields = 1;
+    for (const char *q = t; (q = strpbrk(q, ",\t")) != NULL; q++)
+        fields++;
+    char shape[80];
+    if (fields == 2 && indexed_line(tok[bad], 0, &idx, &label))
+        snprintf(shape, sizeof shape, "an index %zu where %zu counts the lines", idx, first + (bad - *skip));
+    else
+        snprintf(shape, sizeof shape, "%zu field%s", fields, fields == 1 ? ", where other lines have more" : "s");
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: '%.40s' is %s: a labels file holds one label a line, or "
+                     "'index,label' lines whose indices count them from 0 or 1 (pandas' Series.to_csv)",
+                     path, line[bad], t, shape);
+}
+
+static kpca_status labels_from_lines(const char *path, size_t want, kpca_dataset *out, size_t *count,
+                                     kpca_error *err)
 {
     char *buf;
     size_t len;
@@ -229,9 +311,12 @@ static kpca_status labels_from_lines(const char *path, kpca_dataset *out, size_t
         tok[n] = s;
         line[n++] = lineno;
     }
+    size_t skip = 0;
     if (st == KPCA_OK)
-        st = kpca_labels_from_text(path, tok, line, 0, n, out, err);
-    *count = n;
+        st = labels_shape(path, tok, line, n, want, &skip, &out->labels_indexed, err);
+    if (st == KPCA_OK)
+        st = kpca_labels_from_text(path, tok + skip, line + skip, 0, n - skip, out, err);
+    *count = n - skip;
     kpca_free(tok);
     kpca_free(line);
     kpca_free(buf);
@@ -250,7 +335,7 @@ kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err
     if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && kpca_npy_is(path)) {
         st = kpca_npy_read_labels(path, &l.y, &count, err);
     } else {
-        st = labels_from_lines(path, &l, &count, err);
+        st = labels_from_lines(path, ds->n, &l, &count, err);
     }
     if (st != KPCA_OK)
         return st;
@@ -264,6 +349,7 @@ kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err
     ds->names = l.names;
     ds->nnames = l.nnames;
     ds->unlabelled = 0;
+    ds->labels_indexed = l.labels_indexed;
     return KPCA_OK;
 }
 

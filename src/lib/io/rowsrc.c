@@ -375,6 +375,7 @@ kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, in
                 s->info.names = l.names;
                 s->info.nnames = l.nnames;
                 s->info.unlabelled = 0;
+                s->info.labels_indexed = l.labels_indexed;
             }
         }
     }
