@@ -196,3 +196,20 @@ PYEOF
     assert_stderr_contains "row 2: label 1.5 is no integer"
     assert_no_output "$OUT/z2.csv"
 }
+
+@test "class names with more classes than half the points (an id per row): eval refuses them as likely identifiers, as integer ones" {
+    "$PY" - "$TMP/ids.csv" <<'PYEOF'
+import sys
+import numpy as np
+rng = np.random.default_rng(2)
+with open(sys.argv[1], "w") as f:
+    f.write("a,b,class\n")
+    for i in range(60):
+        f.write("%.4f,%.4f,row%03d\n" % (rng.normal(), rng.normal(), i))
+PYEOF
+    "$KPCA" fit -q -k 2 "$TMP/ids.csv" -o "$OUT/m.h5"
+    "$KPCA" transform -q "$OUT/m.h5" "$TMP/ids.csv" -o "$OUT/f.h5"
+    run --separate-stderr "$KPCA" eval -k 2 "$OUT/f.h5" "$OUT/f.h5"
+    assert_status 3
+    assert_stderr_contains "60 distinct class names ('row000', 'row001', ...) for 60 training points" "likely identifier"
+}

@@ -210,12 +210,32 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
  * more than EVAL_MIN_TARGET_CLASSES, so that a handful of points in two or
  * three classes pass) are refused as a likely regression target (a
  * measured quantity such as scikit-learn's diabetes target, 151.0, read as
- * integers): 0 or KPCA_EFORMAT (reported).  Class names are classes
- * whatever their count. */
+ * integers), and class names as likely identifiers (a name or id per row):
+ * 0 or KPCA_EFORMAT (reported). */
 static int check_classes(const kpca_dataset *tr, const char *trn)
 {
-    if (tr->names != NULL || tr->n == 0)
+    if (tr->n == 0)
         return 0;
+    if (tr->names != NULL) {
+        size_t used = 0; /* the names TRAIN's labels use (a subset's may be fewer than the file's) */
+        unsigned char *seen = kpca_calloc(tr->nnames ? tr->nnames : 1, 1);
+        if (seen == NULL) {
+            cli_error("out of memory for the class names of '%s'", trn);
+            return KPCA_ENOMEM;
+        }
+        for (size_t i = 0; i < tr->n; i++)
+            if (tr->y[i] >= 0 && (size_t)tr->y[i] < tr->nnames && !seen[tr->y[i]]++)
+                used++;
+        kpca_free(seen);
+        if (2 * used > tr->n && used > EVAL_MIN_TARGET_CLASSES) {
+            cli_error("'%s': %zu distinct class names ('%s', '%s', ...) for %zu training points: more classes than "
+                      "half the points is a likely identifier (a name or id per row), not classes; give the label "
+                      "column with --label, and leave an id out with --drop",
+                      trn, used, tr->names[0], tr->nnames > 1 ? tr->names[1] : "", tr->n);
+            return KPCA_EFORMAT;
+        }
+        return 0;
+    }
     kpca_error err;
     int *labels;
     size_t nlabels, dummy;
