@@ -276,7 +276,8 @@ void cli_stats_values(cli_data_stats *s, const double *x, size_t rows)
         }
     /* the values outside the fit range by more than half its width */
     for (size_t j = 0; s->mlo != NULL && j < dim; j++) {
-        const double margin = 0.5 * (s->mhi[j] - s->mlo[j]), a = s->mlo[j] - margin, b = s->mhi[j] + margin;
+        /* half the range, as 0.5 hi - 0.5 lo: the same double, and no overflow near DBL_MAX */
+        const double margin = 0.5 * s->mhi[j] - 0.5 * s->mlo[j], a = s->mlo[j] - margin, b = s->mhi[j] + margin;
         unsigned long long c = 0;
         for (size_t r = 0; r < rows; r++) {
             double v = x[r * dim + j];
