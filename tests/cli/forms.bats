@@ -69,14 +69,15 @@ setup() {
 }
 
 # project NAME FILE [OPTIONS]: fits a model of FILE (degree 3, its first 200 rows,
-# k = 12) and projects the one test file with it to $OUT/NAME.csv; the
+# k = 12) and projects the one test file with it to $OUT/NAME.csv (ESL of
+# integer pixels, every column integral: its labels named, --label first); the
 # model's description, without the lines naming its source and saying whether
 # a header named its columns, to $OUT/NAME.info
 project() {
     local name="$1" file="$2"
     shift 2
     "$KPCA" fit -q -d 3 -m 200 --sample first -k 12 "$@" "$file" -o "$OUT/$name.h5"
-    "$KPCA" transform -q "$OUT/$name.h5" "$D/test.esl" -o "$OUT/$name.csv"
+    "$KPCA" transform -q --label first "$OUT/$name.h5" "$D/test.esl" -o "$OUT/$name.csv"
     "$KPCA" info "$OUT/$name.h5" | grep -v -e '^source ' -e '^column_names ' >"$OUT/$name.info"
 }
 
@@ -87,7 +88,7 @@ same() {
 }
 
 @test "every text form of the digits gives the ESL model, byte for byte" {
-    project esl "$D/train.esl"
+    project esl "$D/train.esl" --label first
     [ "$(wc -l <"$OUT/esl.csv")" -eq 101 ]
     grep -q '^dim 64$' "$OUT/esl.info"
     project svm "$D/train.svm"
@@ -111,7 +112,7 @@ same() {
 }
 
 @test "every NumPy form (float64, float32, uint8; C and Fortran order) and HDF5 give the ESL model" {
-    project esl "$D/train.esl"
+    project esl "$D/train.esl" --label first
     for dt in f8 f4 u1; do
         for order in C F; do
             project "${order}_$dt" "$D/${order}_$dt.npy" --labels "$D/y.npy"
@@ -125,7 +126,7 @@ same() {
 }
 
 @test "the comparison can fail: one value of 19200 changed gives another model" {
-    project esl "$D/train.esl"
+    project esl "$D/train.esl" --label first
     project changed "$D/changed.csv" --label first
     ! cmp -s "$OUT/esl.csv" "$OUT/changed.csv"
     ! cmp -s "$OUT/esl.info" "$OUT/changed.info"

@@ -204,9 +204,8 @@ PYEOF
         "symmetrize it"
     refused "$TMP/m.h5" 3 fit --kernel precomputed "$TMP/inf.npy" -o "$TMP/m.h5"
     assert_stderr_contains "'$TMP/inf.npy': row 4, column 2 is not a finite number"
-    # whitespace text of integers: the first column is the label column unless --label none
-    refused "$TMP/m.h5" 3 fit --kernel precomputed "$TMP/plain.txt" -o "$TMP/m.h5"
-    assert_stderr_contains "this one is 6 x 5" "give --label none"
+    # whitespace text of integers: no column set apart, so no labels (docs/own-data.md): 6 x 6
+    ok fit -q --kernel precomputed "$TMP/plain.txt" -o "$TMP/m.h5"
     ok fit -q --kernel precomputed --label none "$TMP/plain.txt" -o "$TMP/m.h5"
     # CROSS must hold a point's values with every point of GRAM: both numbers
     ok fit -q --kernel precomputed -m 50 -k 5 "$D/gram.npy" -o "$TMP/pre.h5"
