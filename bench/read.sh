@@ -91,8 +91,9 @@ gave $same. $pd_line"
     # values as whitespace text (ESL: the label, then the values) too.
     say "== the streamed reads of transform and the Nystrom fit: CSV, ESL, .npy"
     [ -f "$rd/data.txt" ] || tr ',' ' ' <"$rd/data.csv" >"$rd/data.txt"
-    "$KPCA" fit -q -d 1 -k 1 -m 500 --sample first --label first "$rd/data.csv" -o "$rd/lin.model.tmp" &&
+    "$KPCA" fit -q -d 1 -k 1 -m 1100 --sample first --label first "$rd/data.csv" -o "$rd/lin.model.tmp" &&
         mv "$rd/lin.model.tmp" "$rd/lin.model"
+    # (the same values without their labels: a model of the .npy's 1000 columns)
     cat "$rd/data.txt" >/dev/null
     s_csv_w="" s_csv_r="" s_csv_wc="" s_csv_rc="" s_esl_w="" s_esl_r="" s_esl_wc="" s_esl_rc=""
     t_csv="" t_esl="" t_npy="" t_cat=""
@@ -151,7 +152,8 @@ gave $same. $pd_line"
 The streamed rows: bench_read --rows reads the file through kpca_rowsrc a block of 1024 rows at a
 time, at bounded memory (transform's and the Nyström passes' read); the whole read and it gave
 $same_rows. The ESL text is the CSV with its commas made blanks. The transforms project onto a
-1-component linear model (\`kpca fit -d 1 -k 1 -m 500\` of the CSV) and write CSV; medians of 5,
+1-component linear model (\`kpca fit -d 1 -k 1 -m 1100\` of the CSV: more fit points than values, so
+that the projection takes its primal weights) and write CSV; medians of 5,
 interleaved with the reads. The Nyström fit (\`-d 2 -k 10 --landmarks 100\`): the largest
 \`read\` of its statistics, accumulate and signs passes under \`-v\`, median of 3."
 else

@@ -39,6 +39,8 @@ static int int_label(const char *s, int *v)
  * '#N/A'...), and '?' (UCI's and ARFF's mark). */
 static int missing_label(const char *t)
 {
+    if (t[0] != '\0' && strchr("?Nn#<-1", t[0]) == NULL)
+        return 0; /* (a label's first byte rules out most: the labels' pass meets every row's) */
     static const char *const marks[] = {"", "?", "NA", "N/A", "n/a", "#N/A", "#N/A N/A", "#NA", "<NA>", "NaN",
                                         "nan", "-NaN", "-nan", "NAN", "NULL", "null", "None", "-1.#IND", "1.#IND",
                                         "-1.#QNAN", "1.#QNAN"};
