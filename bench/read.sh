@@ -93,7 +93,6 @@ gave $same. $pd_line"
     [ -f "$rd/data.txt" ] || tr ',' ' ' <"$rd/data.csv" >"$rd/data.txt"
     "$KPCA" fit -q -d 1 -k 1 -m 1100 --sample first --label first "$rd/data.csv" -o "$rd/lin.model.tmp" &&
         mv "$rd/lin.model.tmp" "$rd/lin.model"
-    # (the same values without their labels: a model of the .npy's 1000 columns)
     cat "$rd/data.txt" >/dev/null
     s_csv_w="" s_csv_r="" s_csv_wc="" s_csv_rc="" s_esl_w="" s_esl_r="" s_esl_wc="" s_esl_rc=""
     t_csv="" t_esl="" t_npy="" t_cat=""
