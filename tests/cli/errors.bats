@@ -496,7 +496,7 @@ with h5py.File(d + "/rank.h5", "w") as f:
 with h5py.File(d + "/type.h5", "w") as f:
     f["data"] = np.array([[b"ab", b"cd"]] * 3); f["target"] = np.zeros(3, dtype=np.int64)
 with h5py.File(d + "/ftarget.h5", "w") as f:
-    f["data"] = np.zeros((3, 2)); f["target"] = np.zeros(3)
+    f["data"] = np.zeros((3, 2)); f["target"] = np.array([0.0, 0.5, 1.0])  # floats: integers only
 with h5py.File(d + "/shape.h5", "w") as f:
     f["data"] = np.zeros((5, 2)); f["target"] = np.zeros(4, dtype=np.int64)
 PY
@@ -505,7 +505,7 @@ PY
     fit_fails 3 "$TMP/type.h5"
     assert_stderr_contains "'data' has the wrong type"
     fit_fails 3 "$TMP/ftarget.h5"
-    assert_stderr_contains "'target' has the wrong type, expected integers"
+    assert_stderr_contains "dataset 'target' row 2: label 0.5 is no integer (labels are classes)"
     fit_fails 3 "$TMP/shape.h5"
     assert_stderr_contains "'$TMP/shape.h5'"
 }
