@@ -202,7 +202,7 @@ share_runs() {
     while [ "$s" -le "$seeds" ]; do
         "$TOYDATA" parabola "$1" "$s" >"$work/parabola.txt" || die "toydata failed"
         for d in 1 2 3 4; do
-            "$KPCA" fit -q --kernel poly -d "$d" "$work/parabola.txt" -o "$work/parabola.model" || die "kpca fit failed (d = $d, seed $s)"
+            "$KPCA" fit -q --kernel poly -d "$d" --label first "$work/parabola.txt" -o "$work/parabola.model" || die "kpca fit failed (d = $d, seed $s)"
             sh3=$(shares "$work/parabola.model" 3) || exit 1
             put "$s $d $(put "$sh3" | tr '\n' ' ')" >>"$2.part"
         done
@@ -231,10 +231,10 @@ done
 "$TOYDATA" parabola "$points" "$seed" >"$work/fig3-data.txt" || die "toydata failed"
 for d in 1 2 3 4; do
     m="$work/fig3-d$d.model"
-    "$KPCA" fit -q --kernel poly -d "$d" "$work/fig3-data.txt" -o "$m" || die "kpca fit failed (d = $d)"
+    "$KPCA" fit -q --kernel poly -d "$d" --label first "$work/fig3-data.txt" -o "$m" || die "kpca fit failed (d = $d)"
     shares "$m" 3 >"$work/fig3-d$d.shares" || exit 1
     kd=$(( d == 1 ? 2 : 3 ))
-    "$KPCA" transform -q -k "$kd" "$m" "$work/grid.txt" -o "$work/fig3-d$d.grid.csv" 2>"$work/fig3-d$d.grid.err" ||
+    "$KPCA" transform -q -k "$kd" --label first "$m" "$work/grid.txt" -o "$work/fig3-d$d.grid.csv" 2>"$work/fig3-d$d.grid.err" ||
         { cat "$work/fig3-d$d.grid.err" >&2; die "kpca transform failed (d = $d)"; }
     gridfile "$work/fig3-d$d.grid.csv" "$kd" "$work/fig3-d$d.grid"
     contours "$work/fig3-d$d.grid" "$kd" "$work/fig3-d$d-contours"
@@ -269,13 +269,13 @@ kernels="fig4|8|check|--kernel rbf --sigma $rbf_sigma
 fig5|3|nocheck|--kernel sigmoid --gamma 2 --coef0 1"
 put "$kernels" | while IFS='|' read -r slug k check opts; do
     # shellcheck disable=SC2086
-    "$KPCA" fit -q $opts "$work/clusters.txt" -o "$work/$slug.model" || die "kpca fit failed ($slug)"
+    "$KPCA" fit -q $opts --label first "$work/clusters.txt" -o "$work/$slug.model" || die "kpca fit failed ($slug)"
     shares "$work/$slug.model" "$k" "$check" >"$work/$slug.shares" || exit 1
     # (the grid reaches beyond the data: kpca warns about the range, which
     # is what a contour plot wants; the warning is kept in the work directory)
-    "$KPCA" transform -q -k "$k" "$work/$slug.model" "$work/grid.txt" -o "$work/$slug.grid.csv" 2>"$work/$slug.grid.err" ||
+    "$KPCA" transform -q -k "$k" --label first "$work/$slug.model" "$work/grid.txt" -o "$work/$slug.grid.csv" 2>"$work/$slug.grid.err" ||
         { cat "$work/$slug.grid.err" >&2; die "kpca transform failed ($slug)"; }
-    "$KPCA" transform -q -k "$k" "$work/$slug.model" "$work/clusters.txt" -o "$work/$slug.data.csv" || die "kpca transform failed ($slug)"
+    "$KPCA" transform -q -k "$k" --label first "$work/$slug.model" "$work/clusters.txt" -o "$work/$slug.data.csv" || die "kpca transform failed ($slug)"
     gridfile "$work/$slug.grid.csv" "$k" "$work/$slug.grid"
     contours "$work/$slug.grid" "$k" "$work/$slug-contours"
 done

@@ -112,9 +112,10 @@ lin="$work/linear-m$subset.model"
 "$KPCA" fit -q --kernel linear -m "$subset" --sample first -k "$nax" data/zip.train.gz -o "$lin"
 "$KPCA" info -e "$lin" >"$work/linear.info"
 # the background b and b + 2 e_j for every pixel j, ESL text with label 0
+# (a constant label column, so named: --label first)
 awk 'BEGIN { for (j = 0; j <= 256; j++) { printf "0"; for (i = 1; i <= 256; i++) printf " %d", (i == j ? 1 : -1); printf "\n" } }' \
     >"$work/basis.txt"
-"$KPCA" transform -q "$lin" "$work/basis.txt" -o "$work/basis.csv"
+"$KPCA" transform -q --label first "$lin" "$work/basis.txt" -o "$work/basis.csv"
 # axes.txt: row c is v_c (256 values)
 awk -F, -v k="$nax" 'NR == 2 { for (c = 1; c <= k; c++) b[c] = $(c + 1); next }
     NR > 2 { for (c = 1; c <= k; c++) v[c, NR - 2] = ($(c + 1) - b[c]) / 2 }

@@ -91,7 +91,7 @@ figures() {
     local row
     row=$(grep . "$F/work/fig3-d3.grid" | sed -n 100p)
     printf '0 %s %s\n' $(echo "$row" | cut -d' ' -f1,2) >"$TMP/one.txt"
-    "$KPCA" transform -q -k 3 "$F/work/fig3-d3.model" "$TMP/one.txt" -o "$TMP/one.csv"
+    "$KPCA" transform -q -k 3 --label first "$F/work/fig3-d3.model" "$TMP/one.txt" -o "$TMP/one.csv"
     run awk -F, -v row="$row" 'NR == 2 { split(row, g, " ")
         for (c = 1; c <= 3; c++) { e = $(c + 1) - g[c + 2]; if (e < 0) e = -e; if (e > 1e-12 * (1 + (g[c + 2] < 0 ? -g[c + 2] : g[c + 2]))) { print c, $(c + 1), g[c + 2]; exit 1 } } }' "$TMP/one.csv"
     [ "$status" -eq 0 ] || fail "grid value differs from kpca transform: $output"
