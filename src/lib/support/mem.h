@@ -23,7 +23,7 @@
 
 #include "support/error.h"
 
-#define KPCA_HUGE_MIN ((size_t)16 << 20)
+#define KPCA_HUGE_MIN ((size_t)4 << 20)
 #define KPCA_HUGE_ALIGN ((size_t)2 << 20)
 
 void *kpca_malloc(size_t size);
