@@ -70,7 +70,7 @@ int cli_image_like(size_t dim, const double *lo, const double *hi);
 typedef struct {
     size_t fdim, dim;  /* values per row in the file, and as the model sees them */
     size_t n, rows;    /* the data's rows; of them, given to cli_stats_values */
-    double *lo, *hi;   /* dim each */
+    double *lo, *hi;   /* dim each (then room for a block's own lo and hi) */
     size_t nhead;      /* min(n, KPCA_ESL_DECIDE_ROWS) */
     size_t hcols;      /* 2, or 1 when fdim is 1 */
     double *head;      /* nhead x hcols: row r's first and last value (0 until seen) */
@@ -81,7 +81,8 @@ typedef struct {
     double *mlo, *mhi; /* the model points' range per column, in DATA's units */
     int image;         /* the model points look like images (cli_image_like) */
     double flo, fhi;   /* the fit data's overall range, in DATA's units */
-    unsigned long long *out; /* per column: values outside [mlo, mhi] by more than half its width */
+    double *band_lo, *band_hi; /* mlo, mhi widened by half their width each way */
+    unsigned long long *out; /* per column: values outside [band_lo, band_hi] */
 } cli_data_stats;
 /* model (may be NULL): the model DATA is checked against (cli_warn_range);
  * n: DATA's rows. */

@@ -85,6 +85,15 @@ static unsigned long crc_int(unsigned long crc, size_t v)
 
 static unsigned long crc_doubles(unsigned long crc, const double *v, size_t n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the doubles' bytes are already little-endian: no copy */
+    for (const unsigned char *b = (const unsigned char *)v; n > 0;) {
+        size_t take = n < ((size_t)1 << 27) ? n : ((size_t)1 << 27);
+        crc = crc32(crc, b, (uInt)(8 * take));
+        b += 8 * take;
+        n -= take;
+    }
+#else
     unsigned char buf[4096];
     while (n > 0) {
         size_t take = n < sizeof buf / 8 ? n : sizeof buf / 8;
@@ -98,6 +107,7 @@ static unsigned long crc_doubles(unsigned long crc, const double *v, size_t n)
         v += take;
         n -= take;
     }
+#endif
     return crc;
 }
 

@@ -26,16 +26,33 @@ typedef struct {
     size_t *slot; /* fit point + 1, 0 empty */
 } fit_index;
 
+/* four interleaved lanes (coordinates c mod 4), so that each multiply does
+ * not wait on the one before: one pass over the input at memory speed */
+static uint64_t mix(uint64_t h, const double *v)
+{
+    uint64_t b;
+    memcpy(&b, v, sizeof b);
+    h = (h ^ b) * 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
 static uint64_t row_hash(const double *x, size_t dim)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (size_t c = 0; c < dim; c++) {
-        uint64_t b;
-        memcpy(&b, &x[c], sizeof b);
-        h = (h ^ b) * 0xBF58476D1CE4E5B9ULL;
-        h ^= h >> 31;
+    uint64_t h0 = 0x9E3779B97F4A7C15ULL, h1 = h0 + 1, h2 = h0 + 2, h3 = h0 + 3;
+    size_t c = 0;
+    for (; c + 4 <= dim; c += 4) {
+        h0 = mix(h0, &x[c]);
+        h1 = mix(h1, &x[c + 1]);
+        h2 = mix(h2, &x[c + 2]);
+        h3 = mix(h3, &x[c + 3]);
     }
-    return h;
+    for (; c < dim; c++)
+        h0 = mix(h0, &x[c]);
+    uint64_t h = h0;
+    h = (h ^ h1) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ h2) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ h3) * 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
 }
 
 static int fit_index_build(const kpca_model *md, fit_index *fi)
@@ -174,13 +191,24 @@ static void primal_bufs_free(primal_bufs *pb)
     kpca_free(pb->xc);
 }
 
+/* out = a - b (n values), four at a time on arrays that do not overlap,
+ * so that the compiler pairs them in vector registers */
+static void sub_row(double *restrict out, const double *restrict a, const double *restrict b, size_t n)
+{
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (size_t t = j; t < j + 4; t++)
+            out[t] = a[t] - b[t];
+    for (; j < n; j++)
+        out[j] = a[j] - b[j];
+}
+
 /* zs (no x k) = (xs - 1 xbar') W + 1 b', in double */
 static void project_block_primal(const primal_bufs *pb, const double *xs, size_t no, size_t dim, size_t k,
                                  double *zs)
 {
     for (size_t r = 0; r < no; r++) {
-        for (size_t j = 0; j < dim; j++)
-            pb->xc[r * dim + j] = xs[r * dim + j] - pb->mean[j];
+        sub_row(pb->xc + r * dim, xs + r * dim, pb->mean, dim);
         memcpy(zs + r * k, pb->b, k * sizeof(double));
     }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)no, (int)k, (int)dim, 1.0, pb->xc, (int)dim, pb->w,
