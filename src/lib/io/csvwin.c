@@ -16,7 +16,7 @@
 
 /* the bytes of delimited text parsed at a time (a window grows to hold a
  * longer row) */
-#define CSV_WINDOW ((size_t)1 << 20)
+#define CSV_WINDOW ((size_t)4 << 20)
 /* a window is parsed in parts of at least this many bytes, one thread each
  * (a thread costs some 30 us; a part of 256 KiB, 1-2 ms of parsing) */
 #define CSV_WIN_PART ((size_t)256 << 10)
