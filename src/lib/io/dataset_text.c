@@ -6,137 +6,17 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "io/dataset_text.h"
 #include "io/labels.h"
-#include "text/textfile.h"
+#include "text/lines.h"
 #include "text/textnum.h"
 #include "support/mem.h"
-
-/* A line reader over a gzFile (which also reads plain files).  It reads
- * chunks with gzread and splits lines itself, so that NUL bytes and gzip
- * damage are seen wherever they are. */
-typedef struct {
-    gzFile gz;
-    const char *path;
-    char *buf;          /* chunk buffer: bytes [pos, fill) not yet returned */
-    size_t cap, pos, fill;
-    int eof, limited;   /* limited: no more than `left` bytes more of the file */
-    unsigned long long left;
-    char *line;         /* the current line, NUL-terminated, inside buf */
-    size_t lineno;
-    kpca_status status; /* why lr_next last returned -1 (err may be NULL) */
-} line_reader;
-
-#define LR_MAX_LINE ((size_t)1 << 30)
 
 /* The readers' one out-of-memory message: KPCA_ENOMEM naming file and line. */
 static kpca_status oom_at(kpca_error *err, const char *path, size_t lineno)
 {
     return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' line %zu", path, lineno);
-}
-
-static kpca_status lr_open(line_reader *lr, const char *path, kpca_error *err)
-{
-    memset(lr, 0, sizeof *lr);
-    lr->path = path;
-    kpca_status st = kpca_textfile_open(path, &lr->gz, err);
-    if (st != KPCA_OK)
-        return st;
-    lr->cap = 65536;
-    lr->buf = kpca_malloc(lr->cap);
-    if (lr->buf == NULL) {
-        gzclose(lr->gz);
-        lr->gz = NULL;
-        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
-    }
-    return KPCA_OK;
-}
-
-static void lr_close(line_reader *lr)
-{
-    if (lr->gz != NULL)
-        gzclose(lr->gz);
-    kpca_free(lr->buf);
-    lr->gz = NULL;
-    lr->buf = NULL;
-}
-
-/* Cuts the line [pos, end) out of buf, NUL-terminates it (dropping a CR
- * before the LF) and checks it for NUL bytes. */
-static int lr_take(line_reader *lr, size_t end, size_t next, kpca_error *err)
-{
-    char *line = lr->buf + lr->pos;
-    size_t len = end - lr->pos;
-    lr->lineno++;
-    size_t bom = 0; /* a UTF-8 byte-order mark is no part of the text */
-    kpca_status st = lr->lineno == 1 ? kpca_textfile_head(lr->path, line, len, &bom, err) : KPCA_OK;
-    if (st == KPCA_OK)
-        st = kpca_textfile_nul(lr->path, line, 0, len, lr->lineno, err);
-    if (st != KPCA_OK) {
-        lr->status = st;
-        return -1;
-    }
-    if (len > 0 && line[len - 1] == '\r')
-        len--;
-    line[len] = '\0';
-    line += bom < len ? bom : len;
-    lr->line = line;
-    lr->pos = next;
-    return 1;
-}
-
-/* Reads the next line into lr->line without its line end (LF or CRLF).
- * Returns 1 on a line, 0 at end of file, -1 on error (err set). */
-static int lr_next(line_reader *lr, kpca_error *err)
-{
-    size_t scanned = lr->pos;
-    for (;;) {
-        char *nl = memchr(lr->buf + scanned, '\n', lr->fill - scanned);
-        if (nl != NULL) {
-            size_t end = (size_t)(nl - lr->buf);
-            return lr_take(lr, end, end + 1, err);
-        }
-        if (lr->eof) {
-            if (lr->pos == lr->fill)
-                return 0;
-            return lr_take(lr, lr->fill, lr->fill, err); /* last line, no LF */
-        }
-        /* keep the partial line, make room, read another chunk */
-        size_t keep = lr->fill - lr->pos;
-        if (lr->pos > 0) {
-            memmove(lr->buf, lr->buf + lr->pos, keep);
-            lr->pos = 0;
-            lr->fill = keep;
-        }
-        scanned = keep;
-        if (lr->cap - lr->fill < 4096) {
-            if (lr->cap >= LR_MAX_LINE) {
-                lr->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: line longer than 1 GiB", lr->path,
-                                       lr->lineno + 1);
-                return -1;
-            }
-            char *nb = kpca_grow(lr->buf, &lr->cap, lr->cap + 1, 1, 0); /* doubles */
-            if (nb == NULL) {
-                lr->status = oom_at(err, lr->path, lr->lineno + 1);
-                return -1;
-            }
-            lr->buf = nb;
-        }
-        size_t room = lr->cap - lr->fill - 1; /* one byte for the final NUL */
-        room = lr->limited && room > lr->left ? (size_t)lr->left : room;
-        size_t got;
-        kpca_status st = kpca_textfile_read(lr->gz, lr->path, lr->lineno + 1, lr->buf + lr->fill, room, &got, err);
-        if (st != KPCA_OK) {
-            lr->status = st;
-            return -1;
-        }
-        if (got == 0)
-            lr->eof = 1;
-        lr->fill += got;
-        lr->left -= lr->limited ? (unsigned long long)got : 0;
-    }
 }
 
 static int is_blank(char c)
@@ -196,13 +76,16 @@ static int parse_label(const char **pp, int *label)
  * refused.  Rows after the decision must keep an integer in a label
  * column.  The rows before the decision are held (ncol numbers each). */
 struct kpca_esl_rows {
-    line_reader lr;
+    kpca_lines lr;
     char *path;
     size_t ncol, first_line, classes;
     int decided, labelled, ints_so_far; /* ints_so_far: the first column holds integers */
     size_t nonint_line;                 /* the line where it first did not */
     double *head;                       /* the rows read before the decision */
     size_t head_n, head_cap, head_at;   /* head_at: the next of them to hand out */
+    unsigned long long head_byte;       /* the byte after them, on line head_line + 1 */
+    size_t head_line;
+    int head_known;                     /* head_byte known (kpca_esl_rows_rewind) */
     double *row;                        /* one row's ncol numbers, after the decision */
     size_t n;                           /* rows parsed */
     kpca_status failed;                 /* the error a read stopped at (KPCA_OK: none) */
@@ -213,7 +96,7 @@ void kpca_esl_rows_close(kpca_esl_rows *r)
 {
     if (r == NULL)
         return;
-    lr_close(&r->lr);
+    kpca_lines_close(&r->lr);
     kpca_free(r->head);
     kpca_free(r->row);
     kpca_free(r->path);
@@ -237,7 +120,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     char tok[64];
     int got;
     const char *p = NULL;
-    while ((got = lr_next(&r->lr, err)) == 1 && *(p = skip_blanks(r->lr.line)) == '\0')
+    while ((got = kpca_lines_next(&r->lr, err)) == 1 && *(p = skip_blanks(r->lr.line)) == '\0')
         ;
     if (got <= 0) {
         if (got < 0)
@@ -314,7 +197,7 @@ kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
     r->ints_so_far = 1;
-    kpca_status st = lr_open(&r->lr, path, err);
+    kpca_status st = kpca_lines_open(&r->lr, path, err);
     /* the rows before the decision, held */
     while (st == KPCA_OK && r->head_n < KPCA_ESL_DECIDE_ROWS) {
         double *row = r->head_n == 0 ? NULL : r->head + r->head_n * r->ncol;
@@ -358,9 +241,20 @@ kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out
         kpca_esl_rows_close(r);
         return st;
     }
+    r->head_known = kpca_lines_tell(&r->lr, &r->head_byte);
+    r->head_line = r->lr.lineno;
     *labelled = r->labelled;
     *out = r;
     return KPCA_OK;
+}
+
+kpca_status kpca_esl_rows_rewind(kpca_esl_rows *r, kpca_error *err)
+{
+    if (!r->head_known)
+        return kpca_fail(err, KPCA_EIO, "'%s': cannot go back to its start", r->path);
+    kpca_status st = kpca_esl_rows_jump(r, r->head_byte, r->head_line + 1, 0, err);
+    r->head_at = 0;
+    return st;
 }
 
 kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, size_t *got, kpca_error *err)
@@ -393,16 +287,11 @@ kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, 
 kpca_status kpca_esl_rows_jump(kpca_esl_rows *r, unsigned long long byte, size_t line, unsigned long long end,
                                kpca_error *err)
 {
-    line_reader *lr = &r->lr;
-    if (gzseek(lr->gz, (z_off_t)byte, SEEK_SET) < 0)
-        return kpca_fail(err, KPCA_EIO, "'%s': cannot seek to byte %llu", r->path, byte);
+    kpca_status st = kpca_lines_jump(&r->lr, byte, line, end, err);
+    if (st != KPCA_OK)
+        return st;
     r->head_at = r->head_n; /* the rows held are the first rows' */
-    r->failed = lr->status = KPCA_OK;
-    lr->pos = lr->fill = 0;
-    lr->eof = 0;
-    lr->lineno = line - 1;
-    lr->limited = end != 0;
-    lr->left = end > byte ? end - byte : 0;
+    r->failed = KPCA_OK;
     return KPCA_OK;
 }
 
@@ -464,14 +353,14 @@ kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_e
  * (from *nnz on, grown); its largest index raises *maxidx.  dim != 0: an
  * index beyond it is an error.  1: a line, 0: the end, -1: an error (err,
  * *status set). */
-static int libsvm_line(line_reader *lr, size_t dim, int *label, size_t **idx, double **val, size_t *nnz,
+static int libsvm_line(kpca_lines *lr, size_t dim, int *label, size_t **idx, double **val, size_t *nnz,
                        size_t *cap, size_t *maxidx, kpca_status *status, kpca_error *err)
 {
     const char *path = lr->path;
     char tok[64];
     const char *p = NULL;
     int r;
-    while ((r = lr_next(lr, err)) == 1 && *(p = skip_blanks(lr->line)) == '\0')
+    while ((r = kpca_lines_next(lr, err)) == 1 && *(p = skip_blanks(lr->line)) == '\0')
         ;
     if (r <= 0) {
         *status = lr->status;
@@ -546,9 +435,9 @@ static int libsvm_line(line_reader *lr, size_t dim, int *label, size_t **idx, do
  * the dense rows. */
 kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
 {
-    line_reader lr;
+    kpca_lines lr;
     memset(ds, 0, sizeof *ds);
-    kpca_status st = lr_open(&lr, path, err);
+    kpca_status st = kpca_lines_open(&lr, path, err);
     if (st != KPCA_OK)
         return st;
     size_t *rowstart = NULL, *idx = NULL;
@@ -597,7 +486,7 @@ kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpc
             ds->x[i * d + idx[j] - 1] = val[j];
     }
 fail:
-    lr_close(&lr);
+    kpca_lines_close(&lr);
     kpca_free(rowstart);
     kpca_free(idx);
     kpca_free(val);
@@ -608,7 +497,7 @@ fail:
 /* LIBSVM read a row at a time: a first pass checks every line and finds
  * the dimension (the largest index, or dim), a second hands out the rows. */
 struct kpca_libsvm_rows {
-    line_reader lr;
+    kpca_lines lr;
     size_t d;
     size_t *idx;
     double *val;
@@ -621,7 +510,7 @@ void kpca_libsvm_rows_close(kpca_libsvm_rows *r)
 {
     if (r == NULL)
         return;
-    lr_close(&r->lr);
+    kpca_lines_close(&r->lr);
     kpca_free(r->idx);
     kpca_free(r->val);
     kpca_free(r);
@@ -634,7 +523,7 @@ kpca_status kpca_libsvm_rows_open(const char *path, size_t dim, kpca_libsvm_rows
     kpca_libsvm_rows *r = kpca_calloc(1, sizeof *r);
     if (r == NULL)
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
-    kpca_status st = lr_open(&r->lr, path, err);
+    kpca_status st = kpca_lines_open(&r->lr, path, err);
     size_t rows = 0, maxidx = 0;
     while (st == KPCA_OK) {
         int label;
@@ -649,9 +538,9 @@ kpca_status kpca_libsvm_rows_open(const char *path, size_t dim, kpca_libsvm_rows
     size_t dd = dim != 0 ? dim : maxidx;
     if (st == KPCA_OK && dd == 0)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': no feature values in any row", path);
-    lr_close(&r->lr);
+    kpca_lines_close(&r->lr);
     if (st == KPCA_OK)
-        st = lr_open(&r->lr, path, err);
+        st = kpca_lines_open(&r->lr, path, err);
     if (st != KPCA_OK) {
         kpca_libsvm_rows_close(r);
         return st;
@@ -661,6 +550,14 @@ kpca_status kpca_libsvm_rows_open(const char *path, size_t dim, kpca_libsvm_rows
     *d = dd;
     *out = r;
     return KPCA_OK;
+}
+
+kpca_status kpca_libsvm_rows_rewind(kpca_libsvm_rows *r, kpca_error *err)
+{
+    const char *path = r->lr.path;
+    kpca_lines_close(&r->lr);
+    r->failed = KPCA_OK;
+    return kpca_lines_open(&r->lr, path, err);
 }
 
 kpca_status kpca_libsvm_rows_read(kpca_libsvm_rows *r, size_t max, double *x, int *y, size_t *got,

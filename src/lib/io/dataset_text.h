@@ -29,6 +29,10 @@ kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, 
  * when the file cannot seek. */
 kpca_status kpca_esl_rows_jump(kpca_esl_rows *r, unsigned long long byte, size_t line, unsigned long long end,
                                kpca_error *err);
+/* Back to the first row, the layout and the rows held kept (no second
+ * decision): costs a seek, where a new open parses the held rows again.
+ * KPCA_EIO when the file cannot seek. */
+kpca_status kpca_esl_rows_rewind(kpca_esl_rows *r, kpca_error *err);
 void kpca_esl_rows_close(kpca_esl_rows *r);
 
 /* LIBSVM text read a row at a time (io/rowsrc.h): open reads the whole
@@ -41,6 +45,9 @@ kpca_status kpca_libsvm_rows_open(const char *path, size_t dim, kpca_libsvm_rows
                                   kpca_error *err);
 kpca_status kpca_libsvm_rows_read(kpca_libsvm_rows *r, size_t max, double *x, int *y, size_t *got,
                                   kpca_error *err);
+/* Back to the first row, the count and dimension of open kept (no second
+ * pass over the file). */
+kpca_status kpca_libsvm_rows_rewind(kpca_libsvm_rows *r, kpca_error *err);
 void kpca_libsvm_rows_close(kpca_libsvm_rows *r);
 
 #endif

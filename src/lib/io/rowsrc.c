@@ -209,6 +209,8 @@ kpca_status kpca_rowsrc_reader_open(kpca_rowsrc *s, kpca_error *err)
         s->win_at = 0;
         return kpca_csv_win_open(&s->win, s->file, s->delim, &s->opts, err);
     case SRC_ESL:
+        if (s->esl != NULL && kpca_esl_rows_rewind(s->esl, NULL) == KPCA_OK)
+            return KPCA_OK; /* opened before: its layout stands */
         kpca_esl_rows_close(s->esl);
         s->esl = NULL;
         st = kpca_esl_rows_open(s->file, s->opts.dim, &s->esl, &vd, &labelled, err);
@@ -219,6 +221,8 @@ kpca_status kpca_rowsrc_reader_open(kpca_rowsrc *s, kpca_error *err)
         }
         return st;
     case SRC_LIBSVM:
+        if (s->svm != NULL) /* opened before: its count and dimension stand */
+            return kpca_libsvm_rows_rewind(s->svm, err);
         kpca_libsvm_rows_close(s->svm);
         s->svm = NULL;
         st = kpca_libsvm_rows_open(s->file, s->opts.dim, &s->svm, &n, &d, err);

@@ -271,6 +271,54 @@ static void test_large(void **state)
     kpca_rowsrc_close(src);
 }
 
+/* Seeks back and forth over whitespace and LIBSVM text, plain and gzip:
+ * each lands on its row, and a seek back to the start keeps the layout the
+ * open decided (no second pass over the rows held for it: no allocation) */
+static void test_rewind(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/out/rw.txt", "wb");
+    gzFile g = gzopen("tests/out/rw.txt.gz", "wb");
+    FILE *s = fopen("tests/out/rw.svm", "wb");
+    assert_non_null(f);
+    assert_non_null(g);
+    assert_non_null(s);
+    for (int i = 0; i < 12000; i++) { /* more rows than the 10000 the ESL rule holds */
+        fprintf(f, "%d %.4f %.4f\n", i % 10, i * 1e-4, -i * 1e-4);
+        gzprintf(g, "%d %.4f %.4f\n", i % 10, i * 1e-4, -i * 1e-4);
+        fprintf(s, "%d %d:%.3f %d:1\n", i % 4, 1 + i % 5, i * 0.5, 6 + i % 3);
+    }
+    fclose(f);
+    gzclose(g);
+    fclose(s);
+    static const char *const files[] = {"tests/out/rw.txt", "tests/out/rw.txt.gz", "tests/out/rw.svm"};
+    for (size_t i = 0; i < 3; i++) {
+        kpca_rowsrc *src;
+        kpca_dataset all;
+        kpca_error err;
+        assert_int_equal(kpca_rowsrc_open(files[i], NULL, &src, &err), KPCA_OK);
+        assert_int_equal(kpca_dataset_read(files[i], NULL, &all, &err), KPCA_OK);
+        const size_t dim = all.dim;
+        double x[8 * 10];
+        int y[10];
+        size_t got;
+        static const size_t at[] = {11990, 0, 10000, 9995, 0, 5};
+        for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+            kpca_mem_fail_after(-1);
+            assert_int_equal(kpca_rowsrc_seek(src, at[k], &err), KPCA_OK);
+            const long allocs = kpca_mem_fail_after(-1);
+            if (at[k] == 0 && i < 2 && allocs != 0)
+                fail_msg("'%s': the seek to row 0 made %ld allocations (a new open)", files[i], allocs);
+            assert_int_equal(kpca_rowsrc_read(src, 10, x, y, &got, &err), KPCA_OK);
+            assert_int_equal(got, 10);
+            assert_memory_equal(x, all.x + at[k] * dim, 10 * dim * sizeof *x);
+            assert_memory_equal(y, all.y + at[k], sizeof y);
+        }
+        kpca_dataset_free(&all);
+        kpca_rowsrc_close(src);
+    }
+}
+
 /* A labels file for unlabelled rows; a group of HDF5; a stream is spooled. */
 static void test_labels_file(void **state)
 {
@@ -294,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_npy),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_rewind),
         cmocka_unit_test(test_labels_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
