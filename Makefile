@@ -351,7 +351,7 @@ bench: deps
 
 # make bench's reading section alone, printed (not written to results/)
 bench-read: deps
-	$(MAKE) all $(BUILD)/bench/bench_read
+	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_read
 	sh bench/read.sh
 
 # the benches pick OpenBLAS's kernels as kpca does (src/cli/coretype.h)

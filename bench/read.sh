@@ -15,7 +15,8 @@
 #  - `kpca transform` of the CSV, the ESL text and the .npy (a 1-component
 #    linear model), against numpy.loadtxt, the whole read and `cat`;
 #  - `kpca fit --solver nystrom`: the most any of its passes spent reading
-#    (-v), against the whole read.
+#    (-v), against the whole read, over CSV, ESL and LIBSVM text, on one
+#    process and on kpca-mpi's 2 ranks (where build/kpca-mpi is built).
 #
 # usage: bench/read.sh [WORKDIR]   (default build/bench/read; make bench
 # builds build/kpca and build/bench/bench_read first)
@@ -121,20 +122,46 @@ gave $same. $pd_line"
     rm -f "$rd/z.csv"
     med() { medn "$@" | awk '{ print $1 }'; }
     # the Nystrom fit's passes (-v: each pass's reading apart), against the whole read
-    nys_read() { # nys_read FILE [OPTIONS]: the most seconds any full pass spent reading
+    nys_read() { # nys_read FILE [OPTIONS]: the most seconds any full pass spent reading (any rank's: $RUN)
         f=$1
         shift
-        "$KPCA" fit -q -v --solver nystrom -d 2 -k 10 --landmarks 100 "$@" "$f" -o "$rd/nys.model" 2>"$rd/nys.log" ||
+        $RUN fit -q -v --solver nystrom -d 2 -k 10 --landmarks 100 "$@" "$f" -o "$rd/nys.model" 2>"$rd/nys.log" ||
             { cat "$rd/nys.log" >&2; return 1; }
         rm -f "$rd/nys.model"
         awk '$3 == "timing" && $7 == "read" && ($6 == "statistics:" || $6 == "accumulate:" || $6 == "signs:") {
             if ($4 > m) m = $4 } END { printf "%.3f", m }' "$rd/nys.log"
     }
-    n_csv="" n_esl=""
+    RUN=$KPCA
+    # the same values as LIBSVM text (every value given, index:value), its
+    # whole and streamed reads
+    [ -f "$rd/data.svm" ] || awk -F, '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, $i; print "" }' \
+        "$rd/data.csv" >"$rd/data.svm"
+    cat "$rd/data.svm" >/dev/null
+    s_svm_w="" s_svm_r=""
+    for i in 1 2 3; do
+        set -- $(build/bench/bench_read "$rd/data.svm")
+        s_svm_w="$s_svm_w $1"
+        set -- $(build/bench/bench_read --rows "$rd/data.svm")
+        s_svm_r="$s_svm_r $1"
+    done
+    n_csv="" n_esl="" n_svm=""
     for i in 1 2 3; do
         n_csv="$n_csv $(nys_read "$rd/data.csv" --label first)"
         n_esl="$n_esl $(nys_read "$rd/data.txt")"
+        n_svm="$n_svm $(nys_read "$rd/data.svm")"
     done
+    # kpca-mpi's ranks (2, one BLAS thread each): the most any rank's pass
+    # spent reading its part, against the whole read of the file
+    if [ -x build/kpca-mpi ] && command -v mpirun >/dev/null; then
+        RUN="timeout 600 mpirun --oversubscribe -np 2 -x OPENBLAS_NUM_THREADS=1 build/kpca-mpi"
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        m_csv="" m_esl="" m_svm=""
+        for i in 1 2 3; do
+            m_csv="$m_csv $(nys_read "$rd/data.csv" --label first)"
+            m_esl="$m_esl $(nys_read "$rd/data.txt")"
+            m_svm="$m_svm $(nys_read "$rd/data.svm")"
+        done
+    fi
     cw=$(med $s_csv_w) cr=$(med $s_csv_r) cwc=$(med $s_csv_wc) crc=$(med $s_csv_rc)
     ew=$(med $s_esl_w) er=$(med $s_esl_r) ewc=$(med $s_esl_wc) erc=$(med $s_esl_rc)
     same_rows="the same doubles"
@@ -146,7 +173,15 @@ gave $same. $pd_line"
 | \`kpca transform\` of the .npy against \`cat\` ($(med $t_cat) s) | $(medn $t_npy) s | $(ratio "$(med $t_npy)" "$(med $t_cat)")× | ≤ 1.5× |
 | \`kpca fit --solver nystrom\`: the most a pass over the CSV spent reading (\`-v\`), against its whole read ($cw s) | $(medn $n_csv) s | $(ratio "$(med $n_csv)" "$cw")× | ≤ 1.1× |
 | the same over the ESL text, against its whole read ($ew s) | $(medn $n_esl) s | $(ratio "$(med $n_esl)" "$ew")× | ≤ 1.1× |
+| the same values as LIBSVM text ($(du -m "$rd/data.svm" | cut -f1) MB): streamed against whole ($(med $s_svm_w) s wall) | $(medn $s_svm_r) s | $(ratio "$(med $s_svm_r)" "$(med $s_svm_w)")× | ≤ 1.1× |
+| \`kpca fit --solver nystrom\` over the LIBSVM text: the most a pass spent reading, against its whole read ($(med $s_svm_w) s) | $(medn $n_svm) s | $(ratio "$(med $n_svm)" "$(med $s_svm_w)")× | ≤ 1.1× |
 "
+    if [ -n "${m_csv:-}" ]; then
+        read_rows="$read_rows| \`kpca-mpi\` (2 ranks) \`fit --solver nystrom\`: the most a rank's pass over the CSV spent reading its part, against the whole read ($cw s) | $(medn $m_csv) s | $(ratio "$(med $m_csv)" "$cw")× | ≤ 1.1× |
+| the same over the ESL text, against its whole read ($ew s) | $(medn $m_esl) s | $(ratio "$(med $m_esl)" "$ew")× | ≤ 1.1× |
+| the same over the LIBSVM text, against its whole read ($(med $s_svm_w) s) | $(medn $m_svm) s | $(ratio "$(med $m_svm)" "$(med $s_svm_w)")× | ≤ 1.1× |
+"
+    fi
     read_note="$read_note
 The streamed rows: bench_read --rows reads the file through kpca_rowsrc a block of 1024 rows at a
 time, at bounded memory (transform's and the Nyström passes' read); the whole read and it gave
@@ -154,7 +189,9 @@ $same_rows. The ESL text is the CSV with its commas made blanks. The transforms 
 1-component linear model (\`kpca fit -d 1 -k 1 -m 1100\` of the CSV: more fit points than values, so
 that the projection takes its primal weights) and write CSV; medians of 5,
 interleaved with the reads. The Nyström fit (\`-d 2 -k 10 --landmarks 100\`): the largest
-\`read\` of its statistics, accumulate and signs passes under \`-v\`, median of 3."
+\`read\` of its statistics, accumulate and signs passes under \`-v\`, median of 3; the LIBSVM text
+is the CSV's values written index:value, every one given. kpca-mpi: 2 ranks on this machine, one
+OpenBLAS thread each, each rank reading its part of the file (rowpart.h), the largest pass of either rank."
 else
     read_note="Not measured: /usr/bin/python3 has no numpy (apt-get install python3-numpy)."
 fi
