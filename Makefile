@@ -24,7 +24,7 @@ BLAS_HEADER := $(BUILD)/include/cblas.h
 else
 $(error BLAS=$(BLAS): openblas or reference)
 endif
-PKGS     := $(BLAS_PKGS) lapacke hdf5 zlib
+PKGS     := $(BLAS_PKGS) lapacke hdf5 zlib liblzma libzstd
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT      ?= -O2 -g
 # pkg-config lists the system directory -I/usr/include/<triplet>, which breaks
@@ -39,7 +39,7 @@ CPPFLAGS += -D_XOPEN_SOURCE=700 -Isrc -Isrc/lib $(BLAS_CPPFLAGS) $(PKG_CFLAGS)
 # header dependencies from the compiler: build/**/*.d, included below
 DEPFLAGS  = -MMD -MP
 CFLAGS   += $(WARN) $(OPT)
-LDLIBS   += $(BLAS_LIBS) $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsvm -llinear -llbfgs -lm -lpthread
+LDLIBS   += $(BLAS_LIBS) $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lbz2 -lsvm -llinear -llbfgs -lm -lpthread
 PREFIX   ?= /usr/local
 
 # src/lib/<layer>/: support < io < core < {ext, classify} (src/lib/kpca.h)
@@ -233,6 +233,8 @@ build-deps:
 	@command -v $(CC) >/dev/null 2>&1 || { echo "make: no C compiler ($(CC)): 'make deps' installs the Debian packages kpca builds with (or run 'make check' or 'make experiment', which do)" >&2; exit 1; }
 	@command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) 2>/dev/null || { \
 	    echo "make: missing libraries ($(PKGS), as pkg-config names them): 'make deps' installs the Debian packages kpca builds with (or run 'make check' or 'make experiment', which do)" >&2; exit 1; }
+	@test -f /usr/include/bzlib.h || { \
+	    echo "make: missing libbz2's header (bzlib.h): 'make deps' installs the Debian packages kpca builds with (or run 'make check' or 'make experiment', which do)" >&2; exit 1; }
 
 # ASan + UBSan over the whole suite.  Impossible allocations return NULL as
 # malloc does outside ASan, and leaks made inside libhdf5 on damaged files are

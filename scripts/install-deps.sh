@@ -1,7 +1,8 @@
 #!/bin/sh
 # install-deps.sh - install the Debian packages kpca needs, if missing.
 # Idempotent: does nothing (and needs no root) when all are present.
-#   build:  gcc make pkg-config, OpenBLAS, LAPACKE, LIBSVM, LIBLINEAR, HDF5, zlib
+#   build:  gcc make pkg-config, OpenBLAS, LAPACKE, LIBSVM, LIBLINEAR, HDF5, zlib,
+#           libbz2, liblzma, libzstd (compressed text)
 #   tests:  cmocka, bats, libsvm-tools (svm-train), python3-sklearn, python3-h5py, python3-pandas,
 #           the reference BLAS (with CBLAS) and LAPACK (make unit-refblas),
 #           strace (the bytes each kpca-mpi rank reads, tests/cli/mpi.bats)
@@ -12,6 +13,7 @@
 #            GNU parallel (run-grid.sh --jobs)
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
+      libbz2-dev liblzma-dev libzstd-dev
       libcmocka-dev bats libblas-dev liblapack-dev libsvm-tools python3-sklearn python3-h5py python3-numpy python3-pandas gnuplot-nox
       ca-certificates curl time liblbfgs-dev jq parallel strace
       openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libelpa-dev"

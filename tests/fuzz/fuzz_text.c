@@ -1,5 +1,6 @@
-/* fuzz_text.c - the text readers (ESL and LIBSVM, plain or gzip), with the
- * format detected from content as `kpca fit DATA` does, then forced to each
+/* fuzz_text.c - the text readers (ESL and LIBSVM, plain or compressed:
+ * gzip, bzip2, xz, zstd), with the format detected from content as `kpca
+ * fit DATA` does, then forced to each
  * format in turn; each read again by blocks of rows (io/rowsrc.h), which
  * must read what the whole read reads, and in parts as kpca-mpi's ranks
  * read it (fuzz_parts_same). */

@@ -59,7 +59,7 @@ layer_rank() {
 # The one-way order of the files of text/ and io/ (docs/hacking.md,
 # Layout): each file uses only files before it (and itself).  A file's
 # header has its name; rowsrc_in.h is the inside of rowsrc.c.
-LIB_ORDER="text/textnum text/textfile text/lines text/csvtok
+LIB_ORDER="text/textnum text/bytes text/textfile text/lines text/csvtok
     io/dataset io/npy io/labels io/featfile io/csvcols io/csvrows io/csvpart io/csvwin io/csv
     io/dataset_text io/dataset_h5 io/read io/rowsrc io/rowpart"
 

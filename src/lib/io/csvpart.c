@@ -1,5 +1,6 @@
 /* csvpart.c - the CSV read in parts, one thread each (see csvpart.h). */
 #include "io/csvpart.h"
+#include "text/bytes.h"
 #include "text/csvtok.h"
 #include "text/textnum.h"
 
@@ -304,8 +305,8 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     if ((head = kpca_malloc(hlen + 1)) == NULL || !pread_all(fd, head, hlen, 0))
         goto out;
     head[hlen] = '\0';
-    if (((unsigned char)head[0] == 0x1f && (unsigned char)head[1] == 0x8b) || memchr(head, '\0', hlen) != NULL)
-        goto out; /* gzip, or binary data: read in memory */
+    if (kpca_codec_of((const unsigned char *)head, hlen) != KPCA_CODEC_NONE || memchr(head, '\0', hlen) != NULL)
+        goto out; /* compressed, or binary data: read in memory */
     size_t hend = hlen;
     while (hend > 0 && head[hend - 1] != '\n')
         hend--;

@@ -4,10 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "io/csvwin.h"
 #include "io/csvpart.h"
+#include "text/bytes.h"
 #include "text/csvtok.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
@@ -17,6 +17,10 @@
 /* the bytes of delimited text parsed at a time (a window grows to hold a
  * longer row) */
 #define CSV_WINDOW ((size_t)4 << 20)
+/* the bytes read at open, for the delimiter and the first row (more as
+ * a longer first row needs), so that a process reading its part of the
+ * file (rowpart.h) reads no window of another's */
+#define CSV_HEAD ((size_t)64 << 10)
 /* a window is parsed in parts of at least this many bytes, one thread each
  * (a thread costs some 30 us; a part of 256 KiB, 1-2 ms of parsing) */
 #define CSV_WIN_PART ((size_t)256 << 10)
@@ -24,8 +28,7 @@
 
 void kpca_csv_win_close(csv_win *w)
 {
-    if (w->gz != NULL)
-        gzclose(w->gz);
+    kpca_bytes_close(w->bytes);
     kpca_free_strings(w->hdr, w->hdr != NULL ? w->R.ncols : 0); /* R.hdr, the array, points at them */
     kpca_csv_rows_free(&w->R);
     kpca_free(w->s.f);
@@ -44,10 +47,10 @@ static size_t csvwin_cut(const csv_win *w, size_t from)
     return from + kpca_csvtok_rows_end(w->buf + from, w->len - from, w->s.delim ? w->s.delim : ',');
 }
 
-/* Reads more of the file after buf[0, len); KPCA_OK at the end too (eof
- * set).  A NUL byte is the whole read's error, on its line (line: the
- * line of buf[0]). */
-static kpca_status csvwin_fill(csv_win *w, size_t line, kpca_error *err)
+/* Reads more of the file after buf[0, len), at most `most` bytes (0: a
+ * window's worth); KPCA_OK at the end too (eof set).  A NUL byte is the
+ * whole read's error, on its line (line: the line of buf[0]). */
+static kpca_status csvwin_fill(csv_win *w, size_t line, size_t most, kpca_error *err)
 {
     if (w->cap - w->len < CSV_WINDOW / 2 + 1) {
         size_t c = w->cap;
@@ -60,13 +63,15 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, kpca_error *err)
     size_t room = w->cap - w->len - 1;
     if (w->limited && room > w->left)
         room = (size_t)w->left;
+    if (most != 0 && room > most)
+        room = most;
     if (room == 0) { /* the end of the part read */
         w->eof = 1;
         w->buf[w->len] = '\0';
         return KPCA_OK;
     }
     size_t got;
-    kpca_status st = kpca_textfile_read(w->gz, w->path, 0, w->buf + w->len, room, &got, err);
+    kpca_status st = kpca_bytes_read(w->bytes, w->buf + w->len, room, 0, &got, err);
     if (st == KPCA_OK && w->base == 0 && w->len == 0) /* the file's first bytes: UTF-16 is named, not its NULs */
         st = kpca_textfile_head(w->path, w->buf, got, NULL, err);
     if (st == KPCA_OK)
@@ -87,10 +92,10 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     memset(w, 0, sizeof *w);
     w->path = path;
     w->R.col = w->R.index = NO_COLUMN;
-    kpca_status st = kpca_textfile_open(path, &w->gz, err);
+    kpca_status st = kpca_bytes_open(path, &w->bytes, err);
     /* the head: 64 KiB for the delimiter (as the whole read sniffs it) */
-    while (st == KPCA_OK && !w->eof && w->len < 65536)
-        st = csvwin_fill(w, 1, err);
+    while (st == KPCA_OK && !w->eof && w->len < CSV_HEAD)
+        st = csvwin_fill(w, 1, CSV_HEAD - w->len, err);
     if (st != KPCA_OK)
         return st;
     /* (the first fill refused a wide encoding) */
@@ -104,7 +109,7 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     w->s.delim = delim ? delim : ','; /* (the rows' cut needs it) */
     /* the first row whole */
     size_t cut;
-    while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, 1, err)) == KPCA_OK)
+    while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, 1, CSV_HEAD, err)) == KPCA_OK)
         ;
     if (st != KPCA_OK)
         return st;
@@ -155,10 +160,10 @@ kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
         w->len -= done;
         w->base += done;
         size_t cut;
-        while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, w->s.line, err)) == KPCA_OK)
+        while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, w->s.line, 0, err)) == KPCA_OK)
             ;
         if (st == KPCA_OK && !w->eof && w->len < CSV_WINDOW / 2) { /* a window's worth, cut at a row */
-            st = csvwin_fill(w, w->s.line, err);
+            st = csvwin_fill(w, w->s.line, 0, err);
             cut = csvwin_cut(w, 0);
         }
         if (st != KPCA_OK)
@@ -197,7 +202,7 @@ void kpca_csv_win_limit(csv_win *w, unsigned long long end)
 
 kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, size_t before, kpca_error *err)
 {
-    if (gzseek(w->gz, (z_off_t)byte, SEEK_SET) < 0)
+    if (kpca_bytes_seek(w->bytes, byte) != 0)
         return kpca_fail(err, KPCA_EIO, "'%s': cannot seek to byte %llu", w->path, byte);
     w->base = byte;
     w->len = 0;

@@ -3,16 +3,16 @@
 #ifndef KPCA_CSVWIN_H
 #define KPCA_CSVWIN_H
 
-#include <zlib.h>
+#include "text/bytes.h"
 
 #include "io/csvrows.h"
 
-/* Delimited text read by windows of about 1 MiB of the
+/* Delimited text read by windows of about 4 MiB of the
  * file, each cut at the end of a whole row (quotes counted) and parsed by
  * kpca_csv_read_rows; memory a window and its rows, whatever the file's
  * size. */
 typedef struct {
-    gzFile gz;
+    kpca_bytes *bytes;
     const char *path;
     char *buf;      /* the window: bytes [0, len), NUL after them */
     size_t cap, len;
@@ -28,10 +28,10 @@ typedef struct {
                      * index) only, their values not parsed (kpca_csv_scan_rows) */
 } csv_win;
 
-/* Opens path (plain or gzip) and reads its first row, the header or the
+/* Opens path (plain or compressed: text/bytes.h) and reads its first row, the header or the
  * first data row (then in s.f, taken by the first next): the layout in R,
  * as the whole read finds it (delim 0: sniffed; opts: the read options).
- * The whole read's messages for a wide encoding, a NUL byte, damaged gzip.
+ * The whole read's messages for a wide encoding, a NUL byte, damaged data.
  * Close with kpca_csv_win_close, also after a failure. */
 kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err);
 /* Parses the next window's rows into R (R.n of them, R.taken before them);
@@ -47,7 +47,7 @@ unsigned long long kpca_csv_win_tell(const csv_win *w);
 void kpca_csv_win_limit(csv_win *w, unsigned long long end);
 /* Goes on from byte `byte` of the file, a row's start on line `line`
  * after `before` data rows, with the layout of the open (a plain file: a
- * seek; gzip: read up to it): the next kpca_csv_win_next parses the rows
+ * seek; compressed: read up to it): the next kpca_csv_win_next parses the rows
  * from there.  KPCA_EIO when the file cannot seek. */
 kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, size_t before, kpca_error *err);
 

@@ -85,7 +85,6 @@ struct kpca_esl_rows {
     size_t head_n, head_cap, head_at;   /* head_at: the next of them to hand out */
     unsigned long long head_byte;       /* the byte after them, on line head_line + 1 */
     size_t head_line;
-    int head_known;                     /* head_byte known (kpca_esl_rows_rewind) */
     double *row;                        /* one row's ncol numbers, after the decision */
     size_t n;                           /* rows parsed */
     kpca_status failed;                 /* the error a read stopped at (KPCA_OK: none) */
@@ -241,7 +240,7 @@ kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out
         kpca_esl_rows_close(r);
         return st;
     }
-    r->head_known = kpca_lines_tell(&r->lr, &r->head_byte);
+    r->head_byte = kpca_lines_tell(&r->lr);
     r->head_line = r->lr.lineno;
     *labelled = r->labelled;
     *out = r;
@@ -250,8 +249,6 @@ kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out
 
 kpca_status kpca_esl_rows_rewind(kpca_esl_rows *r, kpca_error *err)
 {
-    if (!r->head_known)
-        return kpca_fail(err, KPCA_EIO, "'%s': cannot go back to its start", r->path);
     kpca_status st = kpca_esl_rows_jump(r, r->head_byte, r->head_line + 1, 0, err);
     r->head_at = 0;
     return st;

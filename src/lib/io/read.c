@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "file/clobber.h"
 #include "file/h5util.h"
@@ -19,29 +18,30 @@
 #include "io/dataset_text.h"
 #include "io/labels.h"
 #include "io/npy.h"
+#include "text/bytes.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 
-/* 1 when the file's bytes (through gzip) are only blanks, read up to 1 MiB;
+/* 1 when the file's bytes (decompressed) are only blanks, read up to 1 MiB;
  * 0 at the first other byte or on a read error */
 static int blank(const char *path)
 {
-    gzFile gz = gzopen(path, "rb");
-    if (gz == NULL)
+    kpca_bytes *b;
+    if (kpca_bytes_open(path, &b, NULL) != KPCA_OK)
         return 0;
     char buf[4096];
-    int only_blanks = 1, got;
-    size_t total = 0;
-    while (only_blanks && total < (1u << 20) && (got = gzread(gz, buf, sizeof buf)) > 0) {
-        for (int i = 0; i < got && only_blanks; i++)
+    int only_blanks = 1;
+    size_t total = 0, got = 0;
+    kpca_status st = KPCA_OK;
+    while (only_blanks && total < (1u << 20) && (st = kpca_bytes_read(b, buf, sizeof buf, 0, &got, NULL)) == KPCA_OK &&
+           got > 0) {
+        for (size_t i = 0; i < got && only_blanks; i++)
             only_blanks = strchr(" \t\r\n", buf[i]) != NULL && buf[i] != '\0';
-        total += (size_t)got;
+        total += got;
     }
-    int zerr;
-    gzerror(gz, &zerr);
-    gzclose(gz);
-    return only_blanks && (zerr == Z_OK || zerr == Z_STREAM_END);
+    kpca_bytes_close(b);
+    return only_blanks && st == KPCA_OK;
 }
 
 /* 1 when an HDF5 superblock stands at 0, 512, 1024... in the file (after
@@ -109,7 +109,7 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out)
         return;
     struct stat sb;
     FILE *fp = NULL;
-    unsigned char head[2] = {0, 0};
+    unsigned char head[6] = {0};
     if (stat(file, &sb) != 0) {
         out->errnum = errno;
         out->kind = errno == ENOENT || errno == ENOTDIR ? KPCA_FILE_MISSING : KPCA_FILE_UNREADABLE;
@@ -118,7 +118,7 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out)
     } else if ((fp = fopen(file, "rb")) == NULL) {
         out->errnum = errno;
     } else {
-        out->gzip = fread(head, 1, 2, fp) == 2 && head[0] == 0x1f && head[1] == 0x8b;
+        out->codec = kpca_codec_of(head, fread(head, 1, sizeof head, fp));
         fclose(fp);
         kpca_format fmt = KPCA_FMT_AUTO;
         if (kpca_detect_format(file, &fmt, &err) != KPCA_OK && hdf5_behind_block(file, sb.st_size))
@@ -139,7 +139,7 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out)
         out->format = fmt;
     }
     if (out->kind != KPCA_FILE_TEXT && out->kind != KPCA_FILE_EMPTY)
-        out->gzip = 0;
+        out->codec = KPCA_CODEC_NONE;
     if (kpca_file_is_data(out->kind)) {
         kpca_read_opts ro = {.format = KPCA_FMT_AUTO};
         kpca_dataset ds;
@@ -163,9 +163,9 @@ const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
 {
     char shape[64] = "";
     if (fi->has_shape)
-        snprintf(shape, sizeof shape, "%s%zu x %zu", fi->gzip ? ", " : "", fi->n, fi->dim);
-    const char *gz = fi->gzip ? "gzip" : "";
-    const char *open = fi->has_shape || fi->gzip ? " (" : "", *close = fi->has_shape || fi->gzip ? ")" : "";
+        snprintf(shape, sizeof shape, "%s%zu x %zu", fi->codec ? ", " : "", fi->n, fi->dim);
+    const char *gz = kpca_codec_name(fi->codec);
+    const char *open = fi->has_shape || fi->codec ? " (" : "", *close = fi->has_shape || fi->codec ? ")" : "";
     switch (fi->kind) {
     case KPCA_FILE_MISSING: snprintf(buf, cap, "does not exist"); break;
     case KPCA_FILE_UNREADABLE:
@@ -173,7 +173,9 @@ const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
                  fi->errnum ? ")" : "");
         break;
     case KPCA_FILE_DIRECTORY: snprintf(buf, cap, "is a directory"); break;
-    case KPCA_FILE_EMPTY: snprintf(buf, cap, "is empty%s", fi->gzip ? " (gzip of nothing but blanks)" : ""); break;
+    case KPCA_FILE_EMPTY:
+        snprintf(buf, cap, "is empty%s%s%s", fi->codec ? " (" : "", gz, fi->codec ? " of nothing but blanks)" : "");
+        break;
     case KPCA_FILE_MODEL: snprintf(buf, cap, "is a kpca model (written by kpca fit)"); break;
     case KPCA_FILE_FEATURES:
         snprintf(buf, cap, "holds kpca features (%s%swritten by kpca transform)", shape, fi->has_shape ? ", " : "");
@@ -229,7 +231,8 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     }
     if (got == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': file is empty", path);
-    kpca_status st = kpca_textfile_head(path, (const char *)head, got, NULL, err);
+    const kpca_codec codec = kpca_codec_of(head, got);
+    kpca_status st = codec != KPCA_CODEC_NONE ? KPCA_OK : kpca_textfile_head(path, (const char *)head, got, NULL, err);
     if (st != KPCA_OK)
         return st;
 
@@ -244,35 +247,56 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
         return kpca_fail(err, KPCA_EFORMAT, "'%s' %s", path, kpca_file_describe(&zip, desc, sizeof desc));
     }
 
-    gzFile gz;
-    if ((st = kpca_textfile_open(path, &gz, err)) != KPCA_OK)
+    /* the text's first 64 KiB (decompressed): its first 20 non-blank
+     * lines (each looked at up to 4095 bytes): a ',' or ';' on the first
+     * means CSV (neither ESL nor LIBSVM has them); else an index:value pair
+     * on any means LIBSVM (a LIBSVM point may have no pairs at all); else a
+     * tab on a first line that has no spaces or is not all numbers means
+     * TSV; else ESL */
+    const size_t cap = (size_t)64 << 10;
+    char *text = kpca_malloc(cap + 1), first[4096] = "";
+    kpca_bytes *b = NULL;
+    if (text == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    if ((st = kpca_bytes_open(path, &b, err)) != KPCA_OK) {
+        kpca_free(text);
         return st;
-    /* the first 20 non-blank lines (cut at 4095 bytes): a ',' or ';' on the
-     * first means CSV (neither ESL nor LIBSVM has them); else an index:value
-     * pair on any means LIBSVM (a LIBSVM point may have no pairs at all);
-     * else a tab on a first line that has no spaces or is not all numbers
-     * means TSV; else ESL */
-    char buf[4096], first[4096] = "";
+    }
+    size_t len = 0, n = 1;
+    kpca_error why;
+    kpca_status read_st = KPCA_OK;
+    while (len < cap && n > 0 && (read_st = kpca_bytes_read(b, text + len, cap - len, 0, &n, &why)) == KPCA_OK)
+        len += n;
+    kpca_bytes_close(b);
+    text[len] = '\0';
+    /* damaged data after the first lines is the reader's to report, on its line */
+    if (read_st != KPCA_OK && len == 0) {
+        kpca_free(text);
+        if (err != NULL)
+            *err = why;
+        return read_st;
+    }
+    /* the text inside a compressed file: a wide encoding is refused as above */
+    if (codec != KPCA_CODEC_NONE && (st = kpca_textfile_head(path, text, len, NULL, err)) != KPCA_OK) {
+        kpca_free(text);
+        return st;
+    }
     kpca_format fmt = KPCA_FMT_AUTO;
     int lines = 0;
-    int gzip = got >= 2 && head[0] == 0x1f && head[1] == 0x8b;
-    int binary = got >= 2 && !gzip && memchr(head, '\0', got) != NULL;
-    if (gzip) { /* the text inside: a wide encoding is refused as above */
-        unsigned char inner[64];
-        int n = gzread(gz, inner, sizeof inner);
-        if (n > 0 && (st = kpca_textfile_head(path, (const char *)inner, (size_t)n, NULL, err)) != KPCA_OK) {
-            gzclose(gz);
-            return st;
-        }
-        gzrewind(gz);
-    }
-    for (int at_start = 1; !binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && gzgets(gz, buf, sizeof buf) != NULL;
-         at_start = 0) {
-        const char *p = buf + (at_start ? kpca_text_bom(buf, strlen(buf)) : 0);
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+    const int binary = codec == KPCA_CODEC_NONE && got >= 2 && memchr(head, '\0', got) != NULL;
+    char *p = text + kpca_text_bom(text, len);
+    while (!binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && p < text + len) {
+        char *nl = memchr(p, '\n', (size_t)(text + len - p)), *next = nl != NULL ? nl + 1 : text + len;
+        if (nl != NULL)
+            *nl = '\0';
+        while (*p == ' ' || *p == '\t' || *p == '\r')
             p++;
-        if (*p == '\0')
-            continue; /* blank line */
+        if (*p == '\0') { /* blank line */
+            p = next;
+            continue;
+        }
+        if (strlen(p) > sizeof first - 1)
+            p[sizeof first - 1] = '\0';
         if (lines++ == 0) {
             snprintf(first, sizeof first, "%s", p);
             if (strpbrk(p, ",;") != NULL) {
@@ -281,27 +305,29 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
             }
         }
         fmt = strchr(p, ':') != NULL ? KPCA_FMT_LIBSVM : KPCA_FMT_ESL;
+        p = next;
     }
+    kpca_free(text);
     if (fmt == KPCA_FMT_ESL && strchr(first, '\t') != NULL) {
-        const char *p = first;
+        const char *q = first;
         double v;
-        while (*p != '\0' && *p != '\n' && kpca_parse_number(&p, '\0', &v) == 0)
-            while (*p == ' ' || *p == '\t' || *p == '\r')
-                p++;
-        if (strchr(first, ' ') == NULL || (*p != '\0' && *p != '\n'))
+        while (*q != '\0' && *q != '\n' && kpca_parse_number(&q, '\0', &v) == 0)
+            while (*q == ' ' || *q == '\t' || *q == '\r')
+                q++;
+        if (strchr(first, ' ') == NULL || (*q != '\0' && *q != '\n'))
             fmt = KPCA_FMT_CSV;
     }
-    /* no line read: damaged gzip data, or none */
-    const kpca_status gz_st = !binary && fmt == KPCA_FMT_AUTO ? kpca_textfile_gzip_check(gz, path, 0, err) : KPCA_OK;
-    gzclose(gz);
     if (binary)
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s': binary data in no format kpca reads (it reads ESL, LIBSVM, CSV or TSV text, plain or "
-                         "gzip; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
+                         "compressed with gzip, bzip2, xz or zstd; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
                          path, head[0], got > 1 ? head[1] : 0, got > 2 ? head[2] : 0, got > 3 ? head[3] : 0);
-    if (fmt == KPCA_FMT_AUTO) {
-        if (gz_st != KPCA_OK)
-            return gz_st;
+    if (fmt == KPCA_FMT_AUTO) { /* no line read: damaged compressed data, or none */
+        if (read_st != KPCA_OK) {
+            if (err != NULL)
+                *err = why;
+            return read_st;
+        }
         return kpca_fail(err, KPCA_EFORMAT, "'%s': no data (file is empty or blank)", path);
     }
     *out = fmt;

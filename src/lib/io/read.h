@@ -1,7 +1,7 @@
 /* read.h - what a file is and which reader reads it.
  *
  * What a file looks like: a kpca model, a kpca feature file,
- * other HDF5, text data (ESL, LIBSVM, CSV), NumPy .npy, gzip of text, an
+ * other HDF5, text data (ESL, LIBSVM, CSV), NumPy .npy, compressed text, an
  * empty file, a directory, a missing or unreadable one.  The one place that
  * tells, for messages that say what a file given in the wrong place is
  * instead ("'d3.model' is a kpca model, not DATA").  No printing. */
@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "io/dataset.h"
+#include "text/bytes.h"
 
 /* The HDF5 `format` attribute of a kpca model (core/model_io.c writes it). */
 #define KPCA_MODEL_FORMAT "kpca-model"
@@ -19,7 +20,7 @@ typedef enum {
     KPCA_FILE_MISSING = 0, /* no such file */
     KPCA_FILE_UNREADABLE,  /* there, but it cannot be opened or read */
     KPCA_FILE_DIRECTORY,
-    KPCA_FILE_EMPTY,       /* no bytes, or only blanks (through gzip too) */
+    KPCA_FILE_EMPTY,       /* no bytes, or only blanks (decompressed too) */
     KPCA_FILE_MODEL,       /* sealed HDF5 of format KPCA_MODEL_FORMAT */
     KPCA_FILE_FEATURES,    /* sealed HDF5 of format KPCA_FEATURES_FORMAT */
     KPCA_FILE_KPCA_OTHER,  /* sealed HDF5 of another kpca format (in .tag) */
@@ -33,7 +34,7 @@ typedef enum {
 
 typedef struct {
     kpca_file_kind kind;
-    int gzip;            /* 1: gzip-compressed (TEXT, EMPTY) */
+    kpca_codec codec;    /* its compression (TEXT, EMPTY; else none) */
     kpca_format format;  /* TEXT: ESL, LIBSVM or CSV; NPY, HDF5 kinds: NPY, HDF5 */
     int has_shape;       /* 1: it reads as data of n points of dim values */
     size_t n, dim;

@@ -23,6 +23,7 @@
 
 #include "io/rowpart.h"
 #include "io/rowsrc_in.h"
+#include "text/bytes.h"
 #include "support/mem.h"
 
 #define SCAN_BYTES ((size_t)1 << 20)
@@ -38,16 +39,18 @@ typedef struct {
     kpca_labelmap_seen seen;     /* its labels */
 } part_facts;
 
-/* a plain regular file: *size its bytes; 0 for gzip, a stream, a device */
+/* a plain regular file: *size its bytes; 0 for compressed text (text/bytes.h:
+ * read whole by every process), a stream, a device */
 static int plain_file(const char *path, unsigned long long *size)
 {
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
     struct stat sb;
-    unsigned char magic[2] = {0, 0};
-    int plain = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && pread(fd, magic, 2, 0) >= 0 &&
-                !(magic[0] == 0x1f && magic[1] == 0x8b);
+    unsigned char magic[6] = {0};
+    ssize_t got = 0;
+    int plain = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (got = pread(fd, magic, sizeof magic, 0)) >= 0 &&
+                kpca_codec_of(magic, (size_t)got) == KPCA_CODEC_NONE;
     *size = plain ? (unsigned long long)sb.st_size : 0;
     close(fd);
     return plain;

@@ -1,6 +1,5 @@
 /* lines.c - the lines of a text file (lines.h). */
 #include <string.h>
-#include <zlib.h>
 
 #include "text/lines.h"
 #include "text/textfile.h"
@@ -12,14 +11,14 @@ kpca_status kpca_lines_open(kpca_lines *lr, const char *path, kpca_error *err)
 {
     memset(lr, 0, sizeof *lr);
     lr->path = path;
-    kpca_status st = kpca_textfile_open(path, &lr->gz, err);
+    kpca_status st = kpca_bytes_open(path, &lr->bytes, err);
     if (st != KPCA_OK)
         return st;
     lr->cap = 65536;
     lr->buf = kpca_malloc(lr->cap);
     if (lr->buf == NULL) {
-        gzclose(lr->gz);
-        lr->gz = NULL;
+        kpca_bytes_close(lr->bytes);
+        lr->bytes = NULL;
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
     return KPCA_OK;
@@ -27,10 +26,10 @@ kpca_status kpca_lines_open(kpca_lines *lr, const char *path, kpca_error *err)
 
 void kpca_lines_close(kpca_lines *lr)
 {
-    if (lr->gz != NULL)
-        gzclose(lr->gz);
+    if (lr->bytes != NULL)
+        kpca_bytes_close(lr->bytes);
     kpca_free(lr->buf);
-    lr->gz = NULL;
+    lr->bytes = NULL;
     lr->buf = NULL;
 }
 
@@ -97,7 +96,7 @@ int kpca_lines_next(kpca_lines *lr, kpca_error *err)
         size_t room = lr->cap - lr->fill - 1; /* one byte for the final NUL */
         room = lr->limited && room > lr->left ? (size_t)lr->left : room;
         size_t got;
-        kpca_status st = kpca_textfile_read(lr->gz, lr->path, lr->lineno + 1, lr->buf + lr->fill, room, &got, err);
+        kpca_status st = kpca_bytes_read(lr->bytes, lr->buf + lr->fill, room, lr->lineno + 1, &got, err);
         if (st != KPCA_OK) {
             lr->status = st;
             return -1;
@@ -112,7 +111,7 @@ int kpca_lines_next(kpca_lines *lr, kpca_error *err)
 kpca_status kpca_lines_jump(kpca_lines *lr, unsigned long long byte, size_t line, unsigned long long end,
                             kpca_error *err)
 {
-    if (gzseek(lr->gz, (z_off_t)byte, SEEK_SET) < 0)
+    if (kpca_bytes_seek(lr->bytes, byte) != 0)
         return kpca_fail(err, KPCA_EIO, "'%s': cannot seek to byte %llu", lr->path, byte);
     lr->status = KPCA_OK;
     lr->pos = lr->fill = 0;
@@ -123,11 +122,7 @@ kpca_status kpca_lines_jump(kpca_lines *lr, unsigned long long byte, size_t line
     return KPCA_OK;
 }
 
-int kpca_lines_tell(const kpca_lines *lr, unsigned long long *byte)
+unsigned long long kpca_lines_tell(const kpca_lines *lr)
 {
-    const z_off_t read = gztell(lr->gz); /* the bytes gzread gave, less those not yet handed out */
-    if (read < 0 || (unsigned long long)read < lr->fill - lr->pos)
-        return 0;
-    *byte = (unsigned long long)read - (lr->fill - lr->pos);
-    return 1;
+    return kpca_bytes_tell(lr->bytes) - (lr->fill - lr->pos); /* the bytes read, less those not yet handed out */
 }

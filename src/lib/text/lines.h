@@ -1,7 +1,8 @@
 /* lines.h - the lines of a text file, plain or gzip (text/textfile.h's
  * bytes), for the line-at-a-time readers of ESL and LIBSVM text
- * (io/dataset_text.c).  It reads chunks with gzread and splits lines
- * itself, so that NUL bytes and gzip damage are seen wherever they are,
+ * (io/dataset_text.c).  It reads chunks of text/bytes.h's bytes and splits
+ * lines itself, so that NUL bytes and damaged compressed data are seen
+ * wherever they are,
  * with textfile.h's checks and messages; a line ends at LF or CRLF, and a
  * UTF-8 byte-order mark is no part of the first.  A line longer than
  * 1 GiB is refused ("'PATH' line N: line longer than 1 GiB").  Memory: the
@@ -10,12 +11,12 @@
 #define KPCA_LINES_H
 
 #include <stddef.h>
-#include <zlib.h>
 
+#include "text/bytes.h"
 #include "support/error.h"
 
 typedef struct {
-    gzFile gz;
+    kpca_bytes *bytes;
     const char *path;   /* the caller's, kept while open */
     char *buf;          /* chunk buffer: bytes [pos, fill) not yet returned */
     size_t cap, pos, fill;
@@ -37,12 +38,11 @@ int kpca_lines_next(kpca_lines *lr, kpca_error *err);
 
 /* Goes on from byte `byte` of the file, the start of line `line`, reading
  * no byte at or after `end` (0: to the end).  KPCA_EIO when the file
- * cannot seek (a gzip file seeks by reading again from its start). */
+ * cannot seek (a compressed file seeks by reading again from its start). */
 kpca_status kpca_lines_jump(kpca_lines *lr, unsigned long long byte, size_t line, unsigned long long end,
                             kpca_error *err);
 
-/* The byte of the file where the next line starts, into *byte: 1, or 0
- * when zlib cannot say. */
-int kpca_lines_tell(const kpca_lines *lr, unsigned long long *byte);
+/* The byte of the text where the next line starts. */
+unsigned long long kpca_lines_tell(const kpca_lines *lr);
 
 #endif

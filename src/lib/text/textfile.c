@@ -8,53 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "text/bytes.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 #include "support/parts.h"
-
-kpca_status kpca_textfile_open(const char *path, gzFile *gz, kpca_error *err)
-{
-    errno = 0;
-    *gz = gzopen(path, "rb");
-    if (*gz == NULL)
-        return kpca_fail(err, errno == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
-                         errno ? strerror(errno) : "gzopen failed");
-    return KPCA_OK;
-}
-
-/* the error of zlib's state zerr (its message msg), or KPCA_OK */
-static kpca_status gzip_fail(int zerr, const char *msg, const char *path, size_t near_line, kpca_error *err)
-{
-    if (zerr == Z_OK || zerr == Z_STREAM_END)
-        return KPCA_OK;
-    const kpca_status st = zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT;
-    const char *why = msg != NULL && *msg != '\0' ? msg : "read error";
-    if (near_line != 0)
-        return kpca_fail(err, st, "'%s' near line %zu: corrupt or truncated gzip data (%s)", path, near_line, why);
-    return kpca_fail(err, st, "'%s': corrupt or truncated gzip data (%s)", path, why);
-}
-
-kpca_status kpca_textfile_gzip_check(gzFile gz, const char *path, size_t near_line, kpca_error *err)
-{
-    int zerr = Z_OK;
-    const char *msg = gzerror(gz, &zerr);
-    return gzip_fail(zerr, msg, path, near_line, err);
-}
-
-kpca_status kpca_textfile_read(gzFile gz, const char *path, size_t near_line, char *buf, size_t room, size_t *got,
-                               kpca_error *err)
-{
-    *got = 0;
-    int n = gzread(gz, buf, (unsigned)(room > (1u << 30) ? (1u << 30) : room));
-    if (n > 0) {
-        *got = (size_t)n;
-        return KPCA_OK;
-    }
-    kpca_status st = kpca_textfile_gzip_check(gz, path, near_line, err);
-    if (st == KPCA_OK && n < 0) /* a read error zlib did not name */
-        st = gzip_fail(Z_ERRNO, NULL, path, near_line, err);
-    return st;
-}
 
 kpca_status kpca_textfile_head(const char *path, const char *p, size_t n, size_t *bom, kpca_error *err)
 {
@@ -115,8 +72,8 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
 {
     *out = NULL;
     *len = 0;
-    gzFile gz;
-    kpca_status st = kpca_textfile_open(path, &gz, err);
+    kpca_bytes *b;
+    kpca_status st = kpca_bytes_open(path, &b, err);
     if (st != KPCA_OK)
         return st;
     size_t cap = 0, fill = 0;
@@ -125,7 +82,8 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
     struct stat sb;
     /* a plain file is read whole into one block of its size (large blocks
      * get huge pages: support/mem.h), not grown and copied as it comes */
-    if (gzdirect(gz) && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uintmax_t)sb.st_size < SIZE_MAX / 2 &&
+    if (kpca_bytes_codec(b) == KPCA_CODEC_NONE && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (uintmax_t)sb.st_size < SIZE_MAX / 2 &&
         (buf = kpca_malloc((size_t)sb.st_size + 65536 + 2)) != NULL) {
         cap = (size_t)sb.st_size + 65536 + 2;
         if (read_in_parts(path, buf, (size_t)sb.st_size, &maybe_nul)) {
@@ -137,15 +95,15 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
         if (cap - fill < 4096 + 1) { /* grown only when nearly full: a small file takes one small buffer */
             char *nb = kpca_grow(buf, &cap, fill + 65536 + 1, 1, 65536 + 1);
             if (nb == NULL) {
-                gzclose(gz);
+                kpca_bytes_close(b);
                 kpca_free(buf);
                 return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu bytes)", path, fill);
             }
             buf = nb;
         }
         size_t got;
-        if ((st = kpca_textfile_read(gz, path, 0, buf + fill, cap - fill - 1, &got, err)) != KPCA_OK) {
-            gzclose(gz);
+        if ((st = kpca_bytes_read(b, buf + fill, cap - fill - 1, 0, &got, err)) != KPCA_OK) {
+            kpca_bytes_close(b);
             kpca_free(buf);
             return st;
         }
@@ -154,7 +112,7 @@ kpca_status kpca_read_text_file(const char *path, char **out, size_t *len, kpca_
         fill += (size_t)got;
     }
 whole:
-    gzclose(gz);
+    kpca_bytes_close(b);
     buf[fill] = '\0';
     size_t bom;
     if ((st = kpca_textfile_head(path, buf, fill, &bom, err)) == KPCA_OK && maybe_nul)
@@ -175,19 +133,19 @@ whole:
 kpca_status kpca_textfile_count_rows(const char *path, size_t *n, kpca_error *err)
 {
     *n = 0;
-    gzFile gz;
-    kpca_status st = kpca_textfile_open(path, &gz, err);
+    kpca_bytes *b;
+    kpca_status st = kpca_bytes_open(path, &b, err);
     if (st != KPCA_OK)
         return st;
     const size_t cap = (size_t)1 << 20;
     char *buf = kpca_malloc(cap);
     if (buf == NULL) {
-        gzclose(gz);
+        kpca_bytes_close(b);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
-    size_t rows = 0, got;
+    size_t rows = 0, lines = 0, got; /* lines: the line ends before the stretch (damage is near the next) */
     int filled = 0, first = 1; /* the line so far has a byte that is no blank; the first stretch */
-    while ((st = kpca_textfile_read(gz, path, 0, buf, cap, &got, err)) == KPCA_OK && got > 0) {
+    while ((st = kpca_bytes_read(b, buf, cap, lines + 1, &got, err)) == KPCA_OK && got > 0) {
         size_t at = first ? kpca_text_bom(buf, got) : 0;
         first = 0;
         while (at < got) {
@@ -198,13 +156,14 @@ kpca_status kpca_textfile_count_rows(const char *path, size_t *n, kpca_error *er
             if (nl == NULL)
                 break;
             rows += (size_t)filled;
+            lines++;
             filled = 0;
             at = end + 1;
         }
     }
     rows += (size_t)filled; /* a last line without a line end */
     kpca_free(buf);
-    gzclose(gz);
+    kpca_bytes_close(b);
     if (st == KPCA_OK)
         *n = rows;
     return st;
