@@ -128,8 +128,8 @@ gave $same. $pd_line"
         $RUN fit -q -v --solver nystrom -d 2 -k 10 --landmarks 100 "$@" "$f" -o "$rd/nys.model" 2>"$rd/nys.log" ||
             { cat "$rd/nys.log" >&2; return 1; }
         rm -f "$rd/nys.model"
-        awk '$3 == "timing" && $7 == "read" && ($6 == "statistics:" || $6 == "accumulate:" || $6 == "signs:") {
-            if ($4 > m) m = $4 } END { printf "%.3f", m }' "$rd/nys.log"
+        sed -n 's/^kpca fit.*: timing *\([0-9.]*\) s \(statistics\|accumulate\|signs\): read$/\1/p' "$rd/nys.log" |
+            sort -g | tail -n 1
     }
     RUN=$KPCA
     # the same values as LIBSVM text (every value given, index:value), its

@@ -90,7 +90,7 @@ void cli_progress_begin(const char *cmd, int quiet, int verbose)
     memset(&pr, 0, sizeof pr);
     pr.cmd = cmd;
     pr.draw = !quiet && cli_rank == 0 && isatty(STDERR_FILENO);
-    pr.verbose = cli_rank == 0 ? verbose : 0;
+    pr.verbose = verbose; /* (every process of kpca-mpi: its own reads' times) */
     pr.t0 = kpca_now();
     if (pr.draw || pr.verbose)
         kpca_progress_set(on_progress, NULL);
@@ -114,17 +114,22 @@ void cli_progress_end(void)
     cli_progress_clear();
     if (pr.verbose) {
         /* one line per phase, then the total, the seconds before the name
-         * (a name may have blanks: "svm 64"): "kpca fit: timing 0.134 s read" */
+         * (a name may have blanks: "svm 64"): "kpca fit: timing 0.134 s read";
+         * kpca-mpi's other processes say which they are: "kpca fit (rank 1): ..." */
+        char who[64] = "";
+        if (cli_rank != 0)
+            snprintf(who, sizeof who, " (rank %d)", cli_rank);
         for (size_t i = 0; i < pr.nph; i++) {
             if (pr.rsec[i] > 0 && strcmp(pr.name[i], "read") != 0) {
                 const double read = pr.rsec[i] < pr.sec[i] ? pr.rsec[i] : pr.sec[i];
-                fprintf(stderr, "kpca %s: timing %9.3f s %s: read\n", pr.cmd, read, pr.name[i]);
-                fprintf(stderr, "kpca %s: timing %9.3f s %s: compute\n", pr.cmd, pr.sec[i] - read, pr.name[i]);
+                fprintf(stderr, "kpca %s%s: timing %9.3f s %s: read\n", pr.cmd, who, read, pr.name[i]);
+                fprintf(stderr, "kpca %s%s: timing %9.3f s %s: compute\n", pr.cmd, who, pr.sec[i] - read,
+                        pr.name[i]);
                 continue;
             }
-            fprintf(stderr, "kpca %s: timing %9.3f s %s\n", pr.cmd, pr.sec[i], pr.name[i]);
+            fprintf(stderr, "kpca %s%s: timing %9.3f s %s\n", pr.cmd, who, pr.sec[i], pr.name[i]);
         }
-        fprintf(stderr, "kpca %s: timing %9.3f s total\n", pr.cmd, now - pr.t0);
+        fprintf(stderr, "kpca %s%s: timing %9.3f s total\n", pr.cmd, who, now - pr.t0);
     }
     pr.cmd = NULL;
 }

@@ -513,3 +513,15 @@ parts_csv() {
         cmp "$TMP/gz.csv" "$OUT/m.csv" || fail "${c%% *}: the model on 2 ranks is not the gzip file's"
     done
 }
+
+@test "kpca-mpi -v: every rank prints its passes' reading and computing times, ranks past 0 named" {
+    parts_csv "$TMP/v.csv" 4000
+    run --separate-stderr mpi 2 fit -q -v --solver nystrom --landmarks 20 -k 3 "$TMP/v.csv" -o "$OUT/m.h5"
+    assert_status 0
+    local r
+    for r in "kpca fit" "kpca fit (rank 1)"; do
+        printf '%s\n' "$stderr" | grep -q "^$r: timing *[0-9.]* s accumulate: read$" ||
+            { show_run; fail "no accumulate pass timing from '$r'"; }
+        printf '%s\n' "$stderr" | grep -q "^$r: timing *[0-9.]* s total$" || { show_run; fail "no total from '$r'"; }
+    done
+}
