@@ -21,9 +21,7 @@ int cli_model_rows_open(const char *model_path, const char *data_path, const cli
     mr->model_path = model_path;
     mr->data_path = data_path;
     mr->in = *in;
-    mr->in.smooth = model->smooth; /* the model's smoothing is the one its inputs get */
-    mr->in.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
-    mr->in.nselect = model->colnames != NULL ? model->dim : 0;
+    cli_input_as_fitted(&mr->in, model); /* the model's steps and columns are the ones its inputs get */
     kpca_read_opts ro;
     int r = cli_read_opts(&mr->in, &ro, &mr->lo, &mr->hi);
     if (r != 0)

@@ -104,6 +104,10 @@ int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *h
             return cli_usage("option '--decimal': expected . or , (the decimal mark), got '%s'", in->decimal);
         ro->decimal = in->decimal[0];
     }
+    if (in->range == NULL && in->range_set) {
+        *lo = in->range_lo;
+        *hi = in->range_hi;
+    }
     if (in->range != NULL && cli_parse_range(in->range, lo, hi) != 0)
         return cli_usage("option '--input-range': expected LO,HI with LO < HI, got '%s'", in->range);
     return 0;
@@ -122,7 +126,7 @@ kpca_status cli_input_steps(const cli_input *in, double lo, double hi, double *x
                             kpca_error *err)
 {
     kpca_dataset view = {.n = n, .dim = dim, .x = x};
-    if (in->range != NULL)
+    if (in->range != NULL || in->range_set)
         kpca_dataset_rescale(&view, lo, hi);
     if (in->round >= 0)
         kpca_dataset_round(&view, (int)in->round);

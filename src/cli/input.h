@@ -11,7 +11,10 @@
 /* Input options shared by fit and transform. */
 typedef struct {
     const char *format; /* NULL: auto */
-    const char *range;  /* "LO,HI" mapped onto [-1,1]; NULL: none */
+    const char *range;  /* "LO,HI" mapped onto [-1,1]; NULL: none (or range_set) */
+    int range_set;      /* range NULL: [range_lo, range_hi] mapped onto [-1, 1]
+                         * (a model's record, cli_input_as_fitted) */
+    double range_lo, range_hi;
     long round;         /* decimals after rescaling; -1: none */
     double smooth;      /* Gaussian blur sigma in pixels of the square images; 0: none */
     const char *header; /* --header yes|no|auto; NULL: auto */

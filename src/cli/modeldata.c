@@ -50,7 +50,11 @@ void cli_warn_range(const kpca_model *model, const cli_data_stats *s, char *cons
         double span = fhi - flo;
         if (span > 0 && (fabs(lo - flo) > 0.25 * span || fabs(hi - fhi) > 0.25 * span))
             cli_warn("'%s' has values in [%g, %g] but the model was fit on values in [%g, %g]%s", data_path, lo, hi,
-                     flo, fhi, model->std_mean != NULL ? "" : "; rescale with --input-range?");
+                     flo, fhi,
+                     model->std_mean != NULL ? ""
+                     : model->steps_unknown  ? "; rescale with --input-range?"
+                     : model->ranged ? "; its fit maps its inputs from a range these values are not in: another scale?"
+                                     : "; rescale with --input-range?");
         return;
     }
     /* tabular data: each column against its own fit range, with a margin of
@@ -135,8 +139,57 @@ int cli_check_model_data(const kpca_model *model, const char *model_path, const 
     return 0;
 }
 
+void cli_model_steps_record(kpca_model *model, const cli_input *in)
+{
+    double lo = 0.0, hi = 0.0;
+    model->smooth = in->smooth; /* transform and denoise apply it (cli_input_as_fitted) */
+    model->ranged = in->range != NULL && cli_parse_range(in->range, &lo, &hi) == 0;
+    model->range_lo = model->ranged ? lo : 0.0;
+    model->range_hi = model->ranged ? hi : 0.0;
+    model->rounded = in->round >= 0;
+    model->round = model->rounded ? in->round : 0;
+    model->steps_unknown = 0;
+}
+
+void cli_input_as_fitted(cli_input *in, const kpca_model *model)
+{
+    in->smooth = model->smooth;
+    /* a model that maps or rounds its inputs does so to every input; one
+     * that does not (or a file before version 5) leaves the options given:
+     * a file on another scale than the fit data's is mapped onto it */
+    if (model->ranged) {
+        in->range = NULL;
+        in->range_set = 1;
+        in->range_lo = model->range_lo;
+        in->range_hi = model->range_hi;
+    }
+    if (model->rounded)
+        in->round = model->round;
+    in->select = (const char *const *)model->colnames; /* by name where DATA names its columns */
+    in->nselect = model->colnames != NULL ? model->dim : 0;
+}
+
+/* --input-range and --round given for a model that records its own: the
+ * same, or KPCA_EUSAGE (reported) naming both */
+static int steps_agree(const char *model_path, const cli_input *in, const kpca_model *model)
+{
+    double lo, hi;
+    char a[CLI_NUMBER_MAX], b[CLI_NUMBER_MAX];
+    if (model->ranged && in->range != NULL && cli_parse_range(in->range, &lo, &hi) == 0 &&
+        (lo != model->range_lo || hi != model->range_hi))
+        return cli_usage("option '--input-range': the model '%s' maps its inputs from %s,%s, not %s: drop "
+                         "--input-range (the model applies its own) or give the model's",
+                         model_path, cli_number(model->range_lo, a), cli_number(model->range_hi, b), in->range);
+    if (model->rounded && in->round >= 0 && in->round != model->round)
+        return cli_usage("option '--round': the model '%s' rounds its inputs to %ld decimals, not %ld: drop --round "
+                         "(the model applies its own) or give the model's",
+                         model_path, model->round, in->round);
+    return 0;
+}
+
 int cli_load_model(const char *model_path, const cli_input *in, kpca_model *model)
 {
+    int r;
     kpca_error err;
     kpca_progress("load model", 0, 1);
     kpca_status st = kpca_model_load(model_path, model, &err);
@@ -156,6 +209,10 @@ int cli_load_model(const char *model_path, const cli_input *in, kpca_model *mode
         kpca_model_free(model);
         return KPCA_EUSAGE;
     }
+    if ((r = steps_agree(model_path, in, model)) != 0) {
+        kpca_model_free(model);
+        return r;
+    }
     if (model->kernel.type == KPCA_KERNEL_PRECOMPUTED && (in->range != NULL || in->round >= 0)) {
         cli_usage("option '%s' does not apply to the model '%s' of a precomputed kernel (its inputs are kernel values)",
                   in->range != NULL ? "--input-range" : "--round", model_path);
@@ -172,9 +229,7 @@ int cli_load_model_data(const char *model_path, const char *data_path, const cli
     if (r != 0)
         return r;
     cli_input as_fitted = *in;
-    as_fitted.smooth = model->smooth;
-    as_fitted.select = (const char *const *)model->colnames; /* by name where DATA names its columns */
-    as_fitted.nselect = model->colnames != NULL ? model->dim : 0;
+    cli_input_as_fitted(&as_fitted, model);
     r = cli_read_input(data_path, &as_fitted, model->dim, ds, NULL);
     if (r == 0 && (r = cli_check_model_data(model, model_path, ds, data_path)) != 0)
         kpca_dataset_free(ds);

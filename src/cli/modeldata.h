@@ -53,8 +53,8 @@ int cli_check_names(const kpca_model *model, const char *model_path, const kpca_
  * statistics without them (no memory). */
 void cli_warn_range(const kpca_model *model, const cli_data_stats *s, char *const *colnames, const char *data_path);
 /* Loads MODEL and reads DATA for it (cli_read_input, then
- * cli_check_model_data), smoothed as the model's fit data was (its `smooth`)
- * and, when the model has column names, its value columns selected by
+ * cli_check_model_data), ranged, rounded and smoothed as the model's fit
+ * data was (cli_input_as_fitted) and, when the model has column names, its value columns selected by
  * those names (a text file with a header; other files by position): a
  * --smooth in `in` that differs from it is refused (KPCA_EUSAGE, both
  * values named), and so are --input-range and --round for a precomputed
@@ -63,9 +63,17 @@ void cli_warn_range(const kpca_model *model, const cli_data_stats *s, char *cons
 int cli_load_model_data(const char *model_path, const char *data_path, const cli_input *in, kpca_model *model,
                         kpca_dataset *ds);
 /* Loads MODEL for inputs read with `in`: the first half of
- * cli_load_model_data (its --smooth, --input-range and --round checks).
+ * cli_load_model_data (its --smooth, --input-range and --round checks:
+ * each given must be the model's, where the model records it).
  * 0, or an exit code (reported) with nothing left allocated. */
 int cli_load_model(const char *model_path, const cli_input *in, kpca_model *model);
+/* The input steps fit gave its data (`in`'s --input-range, --round,
+ * --smooth), recorded in model for every later input. */
+void cli_model_steps_record(kpca_model *model, const cli_input *in);
+/* `in` as the model's inputs are read: its smoothing, input range and
+ * rounding where the model records them (else in's own stand), its value
+ * columns by the model's names. */
+void cli_input_as_fitted(cli_input *in, const kpca_model *model);
 /* Standardises the n rows x (the model's dim values each) as the model's
  * fit data was (kpca_standardize with its std_mean, std_scale); nothing for
  * a model without them. */

@@ -129,8 +129,10 @@ int cli_parse_bytes(const char *s, size_t *out);
      "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},                                       \
     CLI_LABEL_OPTIONS(in),                                                                                     \
     {"input-range", 0, "LO,HI", CLI_STRING, &(in).range, 0, 0,                                                 \
-     "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5)"},                                      \
-    {"round", 0, "N", CLI_INT, &(in).round, 0, 15, "round values to N decimals after mapping (3 for usps.h5)"}, \
+     "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5); fit records it in the model, which "   \
+     "then applies it to every input (another LO,HI is refused)"},                                             \
+    {"round", 0, "N", CLI_INT, &(in).round, 0, 15,                                                             \
+     "round values to N decimals after mapping (3 for usps.h5); fit records it, as --input-range"},          \
     {"smooth", 0, "SIGMA", CLI_DOUBLE, &(in).smooth, 0.01, 16,                                                 \
      "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; fit records it in the "  \
      "model, which then applies it to every input (another SIGMA is refused)"}

@@ -23,7 +23,7 @@ setup() {
     "$KPCA" fit -q -d 2 -m 200 -k 8 --smooth 0.75 "$TMP/train.txt" -o "$TMP/m.h5"
     run --separate-stderr "$KPCA" info "$TMP/m.h5"
     assert_status 0
-    assert_stdout_contains "version 4" "smooth 0.75"
+    assert_stdout_contains "version 5" "smooth 0.75"
     [[ "$output" != *"smoothed"* ]] || { show_run; fail "the smoothing is written into the source text"; }
     run --separate-stderr "$KPCA" transform -q --smooth 0.75 "$TMP/m.h5" "$TMP/train.txt" -o "$OUT/a.svm"
     assert_status 0

@@ -353,7 +353,7 @@ static int report_save(const char *data, const kpca_fit_params *pp, const char *
     model.std_scale = std_scale;
     snprintf(model.subset, sizeof model.subset, "%s", subset);
     snprintf(model.source, sizeof model.source, "%s: %.200s", data_name, subset);
-    model.smooth = o.in.smooth; /* transform and denoise apply it (cli_load_model_data) */
+    cli_model_steps_record(&model, &o.in); /* transform and denoise apply them (cli_input_as_fitted) */
     const size_t noise = info.requested - info.kept - info.negative;
     if (info.negative > 0)
         cli_info("kept %zu of %zu components: %zu %s negative (the %s kernel is not positive semi-definite), "

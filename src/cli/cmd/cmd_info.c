@@ -29,6 +29,9 @@ const cli_command cli_info_command = {
     "points, or the landmarks), dim (values per point; precomputed: M, the\n"
     "points of its kernel matrix, the width transform takes), components,\n"
     "trace, explained (sum of the kept eigenvalues / trace), input_lo, input_hi,\n"
+    "input_range (LO,HI: fit --input-range, which transform and denoise give\n"
+    "every input; none; unknown before version 5), round (the decimals of fit\n"
+    "--round, given every input; none; unknown before version 5),\n"
     "smooth (the sigma of the blur fit gave its data, which transform and\n"
     "denoise give every input; 0: none), standardize (yes: fit --standardize;\n"
     "transform and denoise standardise every input as the fit data; no),\n"
@@ -82,9 +85,20 @@ int cmd_info(int argc, char **argv)
         printf("fit_points unknown\n");
     printf("model_points %zu\ndim %zu\ncomponents %zu\ntrace %.17g\nexplained %.6f\n", md.m, md.dim, md.k, md.trace,
            kpca_model_explained(&md, 0, md.k));
-    char smooth[CLI_NUMBER_MAX];
-    printf("input_lo %.17g\ninput_hi %.17g\nsmooth %s\nstandardize %s\ncolumn_names %s\nsubset %s\nsource %s\n",
-           md.input_lo, md.input_hi, cli_number(md.smooth, smooth), md.std_mean != NULL ? "yes" : "no",
+    char smooth[CLI_NUMBER_MAX], lo[CLI_NUMBER_MAX], hi[CLI_NUMBER_MAX];
+    printf("input_lo %.17g\ninput_hi %.17g\n", md.input_lo, md.input_hi);
+    if (md.steps_unknown)
+        printf("input_range unknown\nround unknown\n");
+    else if (md.ranged)
+        printf("input_range %s,%s\n", cli_number(md.range_lo, lo), cli_number(md.range_hi, hi));
+    else
+        printf("input_range none\n");
+    if (!md.steps_unknown && md.rounded)
+        printf("round %ld\n", md.round);
+    else if (!md.steps_unknown)
+        printf("round none\n");
+    printf("smooth %s\nstandardize %s\ncolumn_names %s\nsubset %s\nsource %s\n",
+           cli_number(md.smooth, smooth), md.std_mean != NULL ? "yes" : "no",
            md.colnames != NULL ? "yes" : "no", md.subset[0] ? md.subset : "unknown", md.source);
     if (o.eigenvalues)
         for (size_t c = 0; c < md.k; c++)

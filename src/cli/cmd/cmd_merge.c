@@ -8,6 +8,7 @@
 #include "cli/cmd/fit_rows.h"
 #include "cli/cmds.h"
 #include "cli/input.h"
+#include "cli/modeldata.h"
 #include "cli/opt.h"
 #include "cli/partial.h"
 #include "cli/prologue.h"
@@ -324,7 +325,7 @@ int cmd_merge(int argc, char **argv)
     if (r == 0) {
         snprintf(model.subset, sizeof model.subset, "%s", first.subset);
         snprintf(model.source, sizeof model.source, "%.700s: %.200s", first.data, first.subset);
-        model.smooth = first.smooth;
+        cli_model_steps_record(&model, &in);
         cli_info("kept %zu of %zu components; eigenvalues %.6g .. %.6g (%.2f%% of the trace); the sign pass %.2f s",
                  info.kept, info.requested, model.eigval[0], model.eigval[model.k - 1],
                  100.0 * kpca_model_explained(&model, 0, model.k), info.sec_signs);

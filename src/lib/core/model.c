@@ -115,6 +115,12 @@ kpca_status kpca_model_copy_inputs(kpca_model *dst, const kpca_model *src, kpca_
     dst->std_mean = mean;
     dst->std_scale = scale;
     memcpy(dst->subset, src->subset, sizeof dst->subset);
+    dst->ranged = src->ranged;
+    dst->range_lo = src->range_lo;
+    dst->range_hi = src->range_hi;
+    dst->rounded = src->rounded;
+    dst->round = src->round;
+    dst->steps_unknown = src->steps_unknown;
     return KPCA_OK;
 }
 

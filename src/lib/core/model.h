@@ -26,7 +26,7 @@
 #include "core/kernel.h"
 #include "io/read.h" /* KPCA_MODEL_FORMAT */
 
-#define KPCA_MODEL_VERSION 4     /* the version kpca_model_save writes (docs/file-formats.md) */
+#define KPCA_MODEL_VERSION 5     /* the version kpca_model_save writes (docs/file-formats.md) */
 #define KPCA_MODEL_VERSION_MIN 2 /* the oldest version kpca_model_load reads */
 #define KPCA_SOURCE_MAX 1024
 
@@ -71,6 +71,16 @@ typedef struct {
                        * points had and every input must have before it meets
                        * the model; 0: none.  Set by the caller that smoothed
                        * the fit data (kpca_model_fit leaves it 0) */
+    /* The input steps before every other (fit's --input-range, --round),
+     * which every input gets as the fit data did: its values mapped from
+     * [range_lo, range_hi] onto [-1, 1] when ranged, then rounded to `round`
+     * decimals when rounded.  0 (both flags): no such step.  steps_unknown
+     * 1: a file before version 5, which does not record them (the caller's
+     * options stand).  Set by the caller that applied them (kpca_model_fit
+     * leaves them 0) */
+    int ranged, rounded, steps_unknown;
+    double range_lo, range_hi;
+    long round;
     char source[KPCA_SOURCE_MAX]; /* free-text provenance (file, subset) */
     char subset[KPCA_SOURCE_MAX]; /* how the fit rows were drawn from the file, e.g.
                                    * "random 40 of 150 rows, seed 1"; "": not
@@ -292,7 +302,8 @@ int kpca_model_transform_primal(const kpca_model *model);
 void kpca_model_free(kpca_model *model);
 
 /* Copies what src says of its inputs (subset, colnames, std_mean and
- * std_scale; the smoothing, range and source are plain fields) into dst,
+ * std_scale, the input steps; the smoothing, range and source are plain
+ * fields) into dst,
  * whose own are replaced: for a model made from another (kpca reduce).
  * dst->dim must equal src->dim.  KPCA_ENOMEM, dst's fields then unchanged. */
 kpca_status kpca_model_copy_inputs(kpca_model *dst, const kpca_model *src, kpca_error *err);

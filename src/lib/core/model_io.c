@@ -4,6 +4,7 @@
  * specified in docs/file-formats.md, "Model file"; its seal in "The seal".
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,23 @@ static unsigned long checksum_v4(const kpca_model *md, int with_precision)
     return crc;
 }
 
+/* The version-5 checksum: the version-4 rule, then the input steps: 1 and
+ * the range's two ends when ranged, else 0; 1 and the decimals when
+ * rounded, else 0. */
+static unsigned long checksum_v5(const kpca_model *md, int with_precision)
+{
+    unsigned long crc = checksum_v4(md, with_precision);
+    crc = crc_int(crc, (size_t)(md->ranged != 0));
+    if (md->ranged) {
+        const double ends[2] = {md->range_lo, md->range_hi};
+        crc = crc_doubles(crc, ends, 2);
+    }
+    crc = crc_int(crc, (size_t)(md->rounded != 0));
+    if (md->rounded)
+        crc = crc_int(crc, (size_t)md->round);
+    return crc;
+}
+
 unsigned long kpca_model_fingerprint(const kpca_model *md)
 {
     return checksum_v2(md);
@@ -275,7 +293,14 @@ kpca_status kpca_model_save(const kpca_model *md, const char *path, kpca_error *
     if (st == KPCA_OK) st = kpca_h5_attr_write_string(f, path, "precision", kpca_precision_name(md->precision), err);
     if (st == KPCA_OK && md->subset[0] != '\0')
         st = kpca_h5_attr_write_string(f, path, "subset", md->subset, err);
-    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v4(md, 1), err);
+    if (st == KPCA_OK && md->ranged) {
+        const size_t d2[2] = {2, 0};
+        const double ends[2] = {md->range_lo, md->range_hi};
+        st = kpca_h5_write_doubles(f, path, "input_range", d2, ends, err);
+    }
+    if (st == KPCA_OK && md->rounded)
+        st = kpca_h5_attr_write_long(f, path, "round", md->round, err);
+    if (st == KPCA_OK) st = kpca_h5_attr_write_long(f, path, "checksum", (long)checksum_v5(md, 1), err);
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_PRECOMPUTED)
         st = write_gram_index(f, path, md, err);
     else if (st == KPCA_OK)
@@ -433,6 +458,27 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     /* optional in version 4, absent before it */
     if (st == KPCA_OK && version >= 4 && H5Aexists(f, "subset") > 0)
         st = kpca_h5_attr_read_text(f, path, "subset", md->subset, sizeof md->subset, err);
+    /* optional in version 5: the input steps; before it, not recorded */
+    md->steps_unknown = version < 5;
+    if (st == KPCA_OK && version >= 5 && H5Aexists(f, "round") > 0) {
+        st = kpca_h5_attr_read_long(f, path, "round", &md->round, err);
+        md->rounded = 1;
+        if (st == KPCA_OK && (md->round < 0 || md->round > 15))
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': round %ld is not 0..15 decimals", path, md->round);
+    }
+    if (st == KPCA_OK && version >= 5 && H5Lexists(f, "input_range", H5P_DEFAULT) > 0) {
+        size_t d2[2] = {2, 0};
+        double *ends = NULL;
+        st = kpca_h5_read_doubles(f, path, "input_range", 1, d2, &ends, err);
+        if (st == KPCA_OK && (d2[0] != 2 || !(isfinite(ends[0]) && isfinite(ends[1]) && ends[0] < ends[1])))
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': input_range is not LO < HI, both finite", path);
+        if (st == KPCA_OK) {
+            md->ranged = 1;
+            md->range_lo = ends[0];
+            md->range_hi = ends[1];
+        }
+        kpca_free(ends);
+    }
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "checksum", &checksum, err);
     if (st == KPCA_OK && md->kernel.type == KPCA_KERNEL_PRECOMPUTED) {
         st = read_gram_index(f, path, md, err);
@@ -456,7 +502,8 @@ kpca_status kpca_model_load(const char *path, kpca_model *md, kpca_error *err)
     H5Fclose(f);
     if (st == KPCA_OK && (unsigned long)checksum != (version == 2   ? checksum_v2(md)
                                                      : version == 3 ? checksum_v3(md, with_precision)
-                                                                    : checksum_v4(md, with_precision)))
+                                                     : version == 4 ? checksum_v4(md, with_precision)
+                                                                    : checksum_v5(md, with_precision)))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': checksum mismatch: the file is damaged or was altered", path);
     if (st == KPCA_OK)
         st = kpca_model_validate(md, path, err);

@@ -1,7 +1,8 @@
 /* test_model_io.c - the model file's versions (docs/file-formats.md, "Model
- * file"): version 4 as kpca_model_save writes it (the fit columns' names,
- * the standardisation and the subset, each optional; a checksum over every
- * field), version 3 (the smoothing attribute; tests/ref/model-v3-double)
+ * file"): version 5 as kpca_model_save writes it (the input steps; version
+ * 4's fit columns' names, the standardisation and the subset, each
+ * optional; a checksum over every field), version 4 (tests/ref/model-v4),
+ * version 3 (the smoothing attribute; tests/ref/model-v3-double)
  * and version 2 as the files of kpca before it (tests/ref/models-3038552,
  * tests/ref/model-v2-smooth) load: their own checksum rule, the smoothing
  * taken from their source text.  The damaged and truncated files of any
@@ -154,7 +155,7 @@ static void test_smooth_roundtrip(void **state)
     save(&md, "tests/out/io_v3.h5");
     assert_int_equal(get_long("tests/out/io_v3.h5", "version"), KPCA_MODEL_VERSION);
     load("tests/out/io_v3.h5", &back);
-    assert_int_equal(back.version, 4);
+    assert_int_equal(back.version, KPCA_MODEL_VERSION);
     assert_same_fields(&md, &back);
     assert_int_equal(kpca_model_fingerprint(&md), kpca_model_fingerprint(&back));
     kpca_model_free(&back);
@@ -258,7 +259,7 @@ static void test_v2_models_load(void **state)
         assert_int_equal((long long)kpca_model_fingerprint(&md), get_long(v2_models[i], "checksum"));
         save(&md, "tests/out/io_resaved.h5");
         load("tests/out/io_resaved.h5", &back);
-        assert_int_equal(back.version, 4);
+        assert_int_equal(back.version, KPCA_MODEL_VERSION);
         assert_same_fields(&md, &back);
         assert_int_equal(kpca_model_fingerprint(&md), kpca_model_fingerprint(&back));
         kpca_model_free(&back);
@@ -300,11 +301,11 @@ static void test_versions_out_of_range(void **state)
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
     save(&md, "tests/out/io_version.h5");
     kpca_model_free(&md);
-    const long long versions[] = {0, 1, 5};
+    const long long versions[] = {0, 1, KPCA_MODEL_VERSION + 1};
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
         copy_file("tests/out/io_version.h5", "tests/out/io_edit.h5");
         set_long("tests/out/io_edit.h5", "version", versions[i]);
-        expect_refused("tests/out/io_edit.h5", "versions 2 to 4", "a version out of range");
+        expect_refused("tests/out/io_edit.h5", "versions 2 to 5", "a version out of range");
     }
 }
 
@@ -347,7 +348,7 @@ static void test_v4_inputs_roundtrip(void **state)
             md.subset[0] = '\0';
         save(&md, "tests/out/io_v4.h5");
         load("tests/out/io_v4.h5", &back);
-        assert_int_equal(back.version, 4);
+        assert_int_equal(back.version, KPCA_MODEL_VERSION);
         assert_same_fields(&md, &back);
         assert_string_equal(back.subset, md.subset);
         assert_int_equal(back.colnames != NULL, (mask & 1) != 0);
@@ -497,7 +498,7 @@ static void test_v3_file_has_no_inputs(void **state)
     assert_string_equal(md.subset, "");
     save(&md, "tests/out/io_resaved.h5");
     load("tests/out/io_resaved.h5", &back);
-    assert_int_equal(back.version, 4);
+    assert_int_equal(back.version, KPCA_MODEL_VERSION);
     assert_same_fields(&md, &back);
     kpca_model_free(&back);
     double *v = calloc(md.dim, sizeof(double));
@@ -514,6 +515,57 @@ static void test_v3_file_has_no_inputs(void **state)
     kpca_model_free(&md);
 }
 
+/* Version 5's input steps: saved and loaded as they were, under the
+ * checksum (an edited, added or dropped step is refused); a version-4 file
+ * (tests/ref/model-v4) loads with them unknown, and saved again records
+ * none */
+static void test_v5_steps(void **state)
+{
+    (void)state;
+    kpca_model md, back;
+    fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
+    save(&md, "tests/out/io_nosteps.h5");
+    md.ranged = 1;
+    md.range_lo = 0.0;
+    md.range_hi = 255.0;
+    md.rounded = 1;
+    md.round = 3;
+    save(&md, "tests/out/io_steps.h5");
+    load("tests/out/io_steps.h5", &back);
+    assert_int_equal(back.version, 5);
+    assert_true(back.ranged && back.range_lo == 0.0 && back.range_hi == 255.0);
+    assert_true(back.rounded && back.round == 3);
+    assert_false(back.steps_unknown);
+    assert_int_equal(kpca_model_fingerprint(&back), kpca_model_fingerprint(&md)); /* (version 2's rule) */
+    kpca_model_free(&back);
+    load("tests/out/io_nosteps.h5", &back);
+    assert_false(back.ranged || back.rounded || back.steps_unknown);
+    kpca_model_free(&back);
+    const double other[2] = {0.0, 1.0};
+    copy_file("tests/out/io_steps.h5", "tests/out/io_edit.h5");
+    set_long("tests/out/io_edit.h5", "round", 2);
+    expect_refused("tests/out/io_edit.h5", "checksum", "another round");
+    copy_file("tests/out/io_steps.h5", "tests/out/io_edit.h5");
+    set_doubles("tests/out/io_edit.h5", "input_range", other, 2);
+    expect_refused("tests/out/io_edit.h5", "checksum", "another input range");
+    copy_file("tests/out/io_steps.h5", "tests/out/io_edit.h5");
+    drop("tests/out/io_edit.h5", "round", 1);
+    expect_refused("tests/out/io_edit.h5", "checksum", "a round dropped");
+    copy_file("tests/out/io_nosteps.h5", "tests/out/io_edit.h5");
+    set_doubles("tests/out/io_edit.h5", "input_range", other, 2);
+    expect_refused("tests/out/io_edit.h5", "checksum", "an input range added");
+    kpca_model_free(&md);
+    load("tests/ref/model-v4/ranged.h5", &md);
+    assert_int_equal(md.version, 4);
+    assert_true(md.steps_unknown);
+    assert_false(md.ranged || md.rounded);
+    save(&md, "tests/out/io_resaved.h5");
+    load("tests/out/io_resaved.h5", &back);
+    assert_false(back.steps_unknown || back.ranged || back.rounded);
+    kpca_model_free(&back);
+    kpca_model_free(&md);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_v2_models_load),
         cmocka_unit_test(test_v2_rules),
         cmocka_unit_test(test_versions_out_of_range),
+        cmocka_unit_test(test_v5_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
