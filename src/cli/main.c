@@ -52,8 +52,10 @@ static const cli_command *find(const char *name)
     return NULL;
 }
 
-/* On SIGINT, SIGTERM, SIGHUP or SIGPIPE: remove the outputs being written
- * (unlink is async-signal-safe), then die of the signal as usual. */
+/* On SIGINT, SIGTERM, SIGHUP, SIGPIPE or SIGXFSZ (a file past the size
+ * limit, ulimit -f: a spool or an output): remove the outputs being written
+ * and the spools (unlink is async-signal-safe), then die of the signal as
+ * usual. */
 static void on_signal(int sig)
 {
     for (size_t i = 0; i < KPCA_ATOMIC_MAX_PENDING; i++) {
@@ -67,7 +69,7 @@ static void on_signal(int sig)
 
 static void install_signal_handlers(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

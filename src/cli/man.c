@@ -131,7 +131,11 @@ void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
           "Haswell (as the CPU allows); \\fBkpca \\-\\-version\\fR prints the kernels in use.\n"
           ".TP\n.B TMPDIR\n"
           "Where an input that is a stream (standard input, a pipe, a FIFO) is copied to be read\n"
-          "(default /tmp); it needs room for the whole input.\n",
+          "(default /tmp); it needs room for the whole input.\n"
+          ".TP\n.B KPCA_SPOOL_LIMIT\n"
+          "The most bytes of a stream kpca copies to TMPDIR, as \\fB\\-\\-spool\\-limit\\fR (which\n"
+          "wins); past it the stream is refused, exit 6 (default: the free space of TMPDIR\n"
+          "less 1 GiB; 0: no cap).\n",
           fp);
     fputs(".SH SEE ALSO\n.BR svm-train (1),\n.BR svm-predict (1),\n.BR h5dump (1)\n", fp);
 }

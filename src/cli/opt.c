@@ -1,5 +1,7 @@
 #include "opt.h"
 
+const char *cli_spool_limit;
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

@@ -137,10 +137,18 @@ int cli_parse_bytes(const char *s, size_t *out);
      "blur each square image (16 x 16 for USPS) by a Gaussian of SIGMA pixels after mapping; fit records it in the "  \
      "model, which then applies it to every input (another SIGMA is refused)"}
 
-/* --memory-limit: the library's memory budget (lib/support/mem.h). */
+/* --spool-limit SIZE of every command with --memory-limit (cli_begin reads
+ * it, else KPCA_SPOOL_LIMIT): NULL when not given */
+extern const char *cli_spool_limit;
+
+/* --memory-limit: the library's memory budget (lib/support/mem.h); and
+ * --spool-limit, the disk a stream may take (lib/file/source.h). */
 #define CLI_MEMORY_OPTION(dest)                                                                                \
     {"memory-limit", 0, "SIZE", CLI_STRING, &(dest), 0, 0,                                                     \
-     "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}
+     "refuse work that needs more than SIZE bytes (suffix K, M, G or T; 0: no limit) (default: the memory available now)"}, \
+    {"spool-limit", 0, "SIZE", CLI_STRING, &cli_spool_limit, 0, 0,                                             \
+     "refuse a stream (standard input, a pipe) larger than SIZE bytes, which kpca copies to TMPDIR to read (0: no "    \
+     "limit; KPCA_SPOOL_LIMIT sets it too) (default: the free space of TMPDIR less 1 GiB)"}
 
 /* --precision of fit, transform and eval: the row of the option table,
  * `text` saying what the precision governs and its default; the value is

@@ -3,14 +3,33 @@
  * spooled) and cli_check_outputs (the outputs refused or checked writable
  * before a long run). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "prologue.h"
 #include "cli.h"
 #include "lib/file/atomic.h"
 #include "lib/file/clobber.h"
+#include "lib/file/source.h"
 #include "opt.h"
 #include "progress.h"
 #include "spool.h"
+
+/* the disk a stream may take: --spool-limit, else KPCA_SPOOL_LIMIT, else
+ * the library's default */
+static int set_spool_limit(void)
+{
+    const char *env = getenv("KPCA_SPOOL_LIMIT"), *s = cli_spool_limit != NULL ? cli_spool_limit : env;
+    size_t b;
+    if (s == NULL || *s == '\0') {
+        kpca_spool_set_limit(0, 0);
+        return 0;
+    }
+    if (cli_parse_bytes(s, &b) != 0)
+        return cli_usage("%s: expected a size such as 512M or 8G (0: no limit), got '%s'",
+                         cli_spool_limit != NULL ? "option '--spool-limit'" : "KPCA_SPOOL_LIMIT", s);
+    kpca_spool_set_limit(1, (unsigned long long)b);
+    return 0;
+}
 
 int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *npos, cli_common common)
 {
@@ -19,6 +38,8 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *np
         return r == 1 ? -1 : r;
     if (common.memory_limit != NULL && cli_set_memory_limit(*common.memory_limit) != 0)
         return KPCA_EUSAGE;
+    if ((r = set_spool_limit()) != 0)
+        return r;
     const int quiet = common.quiet != NULL && *common.quiet;
     if (common.verbose != NULL)
         cli_progress_begin(cmd->name, quiet, *common.verbose);

@@ -532,7 +532,7 @@ PY
 @test "a sealed model of an unknown version, or whose dimension disagrees with its arrays: exit 3" {
     have_h5py || skip "python3-h5py missing"
     local attr
-    for attr in version:5 version:1 dim:999; do
+    for attr in version:6 version:1 dim:999; do
         cp "$MODEL" "$TMP/m.h5"
         set_attr "$TMP/m.h5" "${attr%%:*}" "i:${attr##*:}"
         run --separate-stderr "$KPCA" info "$TMP/m.h5"

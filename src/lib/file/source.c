@@ -7,10 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "file/atomic.h"
+#include "file/magic.h"
 #include "support/mem.h"
+
+#define GIB (1ULL << 30)
+
+/* the spool's cap (kpca_spool_set_limit): set 0, the default */
+static int limit_set;
+static unsigned long long limit_bytes;
+
+void kpca_spool_set_limit(int set, unsigned long long bytes)
+{
+    limit_set = set;
+    limit_bytes = bytes;
+}
+
+/* the most bytes a spool in dir may take (0: no cap), and what it is in
+ * words, for the message */
+static unsigned long long spool_cap(const char *dir, char *what, size_t cap)
+{
+    if (limit_set) {
+        snprintf(what, cap, "--spool-limit or KPCA_SPOOL_LIMIT");
+        return limit_bytes;
+    }
+    struct statvfs vs;
+    if (statvfs(dir, &vs) != 0) {
+        snprintf(what, cap, "no cap: the free space of %s is not known", dir);
+        return 0;
+    }
+    const unsigned long long avail = (unsigned long long)vs.f_bavail * (unsigned long long)vs.f_frsize;
+    snprintf(what, cap, "the free space of %s, %llu bytes, less 1 GiB", dir, avail);
+    return avail > GIB ? avail - GIB : 1; /* (no room: the first byte is over) */
+}
 
 kpca_status kpca_split_spec(const char *spec, char **file, const char **group, kpca_error *err)
 {
@@ -101,7 +133,11 @@ static int proc_path(kpca_spool *sp)
 
 /* copies src to its end into the spool sp->fd; on error the message names
  * the stream and the directory */
-static kpca_status copy_stream(int src, kpca_spool *sp, const char *said, kpca_error *err)
+/* Copies the stream src into the spool: its first block must be text
+ * (no NUL byte) or a format kpca knows (file/magic.h), and the whole at
+ * most `cap` bytes (0: no cap; what: the cap in words). */
+static kpca_status copy_stream(int src, kpca_spool *sp, const char *said, unsigned long long cap, const char *what,
+                               kpca_error *err)
 {
     char buf[65536];
     for (;;) {
@@ -112,6 +148,18 @@ static kpca_status copy_stream(int src, kpca_spool *sp, const char *said, kpca_e
             return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", sp->name, strerror(errno));
         if (got == 0)
             return KPCA_OK;
+        const unsigned char *u = (const unsigned char *)buf;
+        if (sp->bytes == 0 && memchr(buf, '\0', (size_t)got) != NULL && !kpca_magic_known(u, (size_t)got))
+            return kpca_fail(err, KPCA_EFORMAT,
+                             "'%s' starts with bytes %02x %02x %02x %02x...: neither text nor a format kpca reads "
+                             "(ESL, LIBSVM, CSV or TSV text, plain or compressed; NumPy .npy; HDF5)",
+                             sp->name, u[0], got > 1 ? u[1] : 0, got > 2 ? u[2] : 0, got > 3 ? u[3] : 0);
+        if (cap != 0 && sp->bytes + (unsigned long long)got > cap)
+            return kpca_fail(err, KPCA_ENOMEM,
+                             "'%s' is more than a stream may take on disk: %llu bytes, the cap (%s), read and more "
+                             "to come (kpca keeps a stream in %s to read it; give a file, set TMPDIR to a larger "
+                             "disk, or raise the cap with --spool-limit SIZE or KPCA_SPOOL_LIMIT)",
+                             sp->name, cap, what, said);
         if (write_all(sp->fd, buf, (size_t)got, &sp->bytes) != 0)
             return kpca_fail(err, KPCA_EIO,
                              "cannot copy '%s' into %s after %llu bytes: %s (kpca keeps a stream on disk to read it "
@@ -175,11 +223,13 @@ kpca_status kpca_spool_open(const char *path, kpca_spool *sp, kpca_error *err)
         sp->src_dev = st.st_dev;
         sp->src_ino = st.st_ino;
     }
-    char said[4200];
+    char said[4200], what[4400];
+    const char *dir = tmp_dir(said, sizeof said);
+    const unsigned long long cap = spool_cap(dir, what, sizeof what);
     if (rst == KPCA_OK)
-        rst = make_temp(sp, said, tmp_dir(said, sizeof said), err);
+        rst = make_temp(sp, said, dir, err);
     if (rst == KPCA_OK)
-        rst = copy_stream(src, sp, said, err);
+        rst = copy_stream(src, sp, said, cap, what, err);
     if (src > 0)
         close(src);
     if (rst != KPCA_OK)

@@ -61,9 +61,17 @@ typedef struct {
  * kpca_source_name does): KPCA_EIO when the stream cannot be opened or
  * read or is a terminal, or when no temporary file can be created or
  * written in $TMPDIR (a full disk, a missing or read-only directory: the
- * message names TMPDIR and its value); KPCA_ENOMEM for the names.  On
- * error *sp is closed (fd -1) and nothing is left on disk. */
+ * message names TMPDIR and its value); KPCA_EFORMAT when its first block
+ * holds a NUL byte and no format kpca knows (file/magic.h: /dev/zero,
+ * /dev/urandom), at once; KPCA_ENOMEM, with the sizes, when it is larger
+ * than the cap (kpca_spool_set_limit), and for the names.  On error *sp is
+ * closed (fd -1) and nothing is left on disk. */
 kpca_status kpca_spool_open(const char *path, kpca_spool *sp, kpca_error *err);
+
+/* The most bytes kpca_spool_open copies of a stream: set 1 with bytes (0:
+ * no cap), or set 0 for the default, the free space of the spool's
+ * directory less 1 GiB when the spool opens.  Process-wide. */
+void kpca_spool_set_limit(int set, unsigned long long bytes);
 
 /* Closes the spool, removes its temporary file and frees its names; a
  * closed or zeroed one is left alone. */

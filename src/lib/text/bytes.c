@@ -5,9 +5,12 @@
 
 #include <bzlib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -32,30 +35,6 @@ struct kpca_bytes {
     kpca_status failed;
     char msg[KPCA_ERRMSG_MAX];
 };
-
-kpca_codec kpca_codec_of(const unsigned char *h, size_t n)
-{
-    if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
-        return KPCA_CODEC_GZIP;
-    if (n >= 4 && h[0] == 'B' && h[1] == 'Z' && h[2] == 'h' && h[3] >= '1' && h[3] <= '9')
-        return KPCA_CODEC_BZIP2;
-    if (n >= 6 && memcmp(h, "\xFD" "7zXZ\0", 6) == 0)
-        return KPCA_CODEC_XZ;
-    if (n >= 4 && memcmp(h, "\x28\xB5\x2F\xFD", 4) == 0)
-        return KPCA_CODEC_ZSTD;
-    return KPCA_CODEC_NONE;
-}
-
-const char *kpca_codec_name(kpca_codec c)
-{
-    switch (c) {
-    case KPCA_CODEC_GZIP: return "gzip";
-    case KPCA_CODEC_BZIP2: return "bzip2";
-    case KPCA_CODEC_XZ: return "xz";
-    case KPCA_CODEC_ZSTD: return "zstd";
-    default: return "";
-    }
-}
 
 kpca_codec kpca_bytes_codec(const kpca_bytes *b)
 {
@@ -115,32 +94,36 @@ kpca_status kpca_bytes_open(const char *path, kpca_bytes **out, kpca_error *err)
         kpca_free(b);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
+    /* opened once: a FIFO read by a library caller gives its bytes once
+     * (the commands spool streams into files first) */
     errno = 0;
-    b->fp = fopen(path, "rb");
-    if (b->fp == NULL) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         const int e = errno;
         kpca_bytes_close(b);
         return kpca_fail(err, e == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
-                         e ? strerror(e) : "fopen failed");
+                         e ? strerror(e) : "open failed");
     }
+    /* the magic number of a regular file, read in place; a stream goes
+     * through zlib, which reads gzip or plain text */
+    struct stat sb;
     unsigned char head[6];
-    const size_t n = fread(head, 1, sizeof head, b->fp);
-    b->codec = kpca_codec_of(head, n);
-    if (b->codec == KPCA_CODEC_NONE || b->codec == KPCA_CODEC_GZIP) { /* zlib reads both */
-        fclose(b->fp);
-        b->fp = NULL;
-        errno = 0;
-        if ((b->gz = gzopen(path, "rb")) == NULL) {
-            const int e = errno;
-            kpca_bytes_close(b);
-            return kpca_fail(err, e == ENOMEM ? KPCA_ENOMEM : KPCA_EIO, "cannot open '%s': %s", path,
-                             e ? strerror(e) : "gzopen failed");
-        }
-        *out = b;
-        return KPCA_OK;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        const ssize_t n = pread(fd, head, sizeof head, 0);
+        b->codec = kpca_codec_of(head, n > 0 ? (size_t)n : 0);
     }
-    rewind(b->fp);
-    if ((b->in = kpca_malloc(IN_CAP)) == NULL) {
+    if (b->codec == KPCA_CODEC_NONE || b->codec == KPCA_CODEC_GZIP) {
+        b->gz = gzdopen(fd, "rb"); /* (owns fd from here) */
+        if (b->gz == NULL)
+            close(fd);
+    } else if ((b->fp = fdopen(fd, "rb")) == NULL) {
+        close(fd);
+    }
+    if (b->gz == NULL && b->fp == NULL) {
+        kpca_bytes_close(b);
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    }
+    if (b->fp != NULL && (b->in = kpca_malloc(IN_CAP)) == NULL) {
         kpca_bytes_close(b);
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }

@@ -23,15 +23,8 @@
 
 #include <stddef.h>
 
+#include "file/magic.h"
 #include "support/error.h"
-
-typedef enum { KPCA_CODEC_NONE, KPCA_CODEC_GZIP, KPCA_CODEC_BZIP2, KPCA_CODEC_XZ, KPCA_CODEC_ZSTD } kpca_codec;
-
-/* The compression whose magic number starts head (n bytes; KPCA_CODEC_NONE
- * for none).  O(1). */
-kpca_codec kpca_codec_of(const unsigned char *head, size_t n);
-/* "gzip", "bzip2", "xz", "zstd"; "" for none */
-const char *kpca_codec_name(kpca_codec c);
 
 typedef struct kpca_bytes kpca_bytes;
 

@@ -15,9 +15,11 @@
 #define OUT_DIR "tests/out"
 
 /* byte i of the test streams: not periodic in any small power of two */
+/* byte i of the streams written here: every value but 0 (a first block
+ * with a NUL byte and no known format is refused: test_first_block) */
 static unsigned char pattern(unsigned long long i)
 {
-    return (unsigned char)((i * 2654435761ULL) >> 13 ^ i >> 17);
+    return (unsigned char)(((i * 2654435761ULL) >> 13 ^ i >> 17) | 1);
 }
 
 typedef struct {
@@ -269,6 +271,61 @@ static void test_tmpdir_full(void **state)
     assert_int_equal(system("test -z \"$(ls -A tests/out/spooldir)\""), 0); /* nothing left behind */
 }
 
+/* spools a pipe fed `bytes` bytes (first: its first bytes, then the
+ * pattern) through standard input: the status, *sp open on KPCA_OK */
+static kpca_status spool_pipe(const char *first, size_t nfirst, unsigned long long bytes, kpca_spool *sp,
+                              kpca_error *err)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    if (nfirst > 0)
+        assert_int_equal(write(p[1], first, nfirst), (ssize_t)nfirst);
+    writer_job job = {p[1], NULL, bytes, 0};
+    pthread_t w;
+    assert_int_equal(pthread_create(&w, NULL, writer, &job), 0);
+    stdin_from(p[0]);
+    alarm(20);
+    kpca_status st = kpca_spool_open("-", sp, err);
+    alarm(0);
+    stdin_restore();
+    pthread_join(w, NULL);
+    return st;
+}
+
+/* The cap: a stream past it is refused (KPCA_ENOMEM) naming the sizes and
+ * the options, nothing left on disk; one within it, and any with the cap
+ * off (0), is spooled.  A first block with a NUL byte and no known format
+ * is refused at once (KPCA_EFORMAT); a .npy's first block is known. */
+static void test_limit_and_first_block(void **state)
+{
+    (void)state;
+    assert_int_equal(system("rm -rf tests/out/spooldir && mkdir -p tests/out/spooldir"), 0);
+    assert_int_equal(setenv("TMPDIR", "tests/out/spooldir", 1), 0);
+    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+    kpca_spool sp;
+    kpca_error err;
+    kpca_spool_set_limit(1, 100000);
+    assert_int_equal(spool_pipe(NULL, 0, 300000, &sp, &err), KPCA_ENOMEM);
+    if (strstr(err.msg, "100000 bytes") == NULL || strstr(err.msg, "--spool-limit") == NULL)
+        fail_msg("unclear message: %s", err.msg);
+    assert_int_equal(system("test -z \"$(ls -A tests/out/spooldir)\""), 0);
+    assert_int_equal(spool_pipe(NULL, 0, 100000, &sp, &err), KPCA_OK); /* exactly the cap */
+    kpca_spool_close(&sp);
+    kpca_spool_set_limit(1, 0); /* no cap */
+    assert_int_equal(spool_pipe(NULL, 0, 300000, &sp, &err), KPCA_OK);
+    assert_int_equal(sp.bytes, 300000);
+    kpca_spool_close(&sp);
+    kpca_spool_set_limit(0, 0); /* the default: the disk's free space less 1 GiB */
+    assert_int_equal(spool_pipe("\0\0\0\0", 4, 200000, &sp, &err), KPCA_EFORMAT);
+    if (strstr(err.msg, "'<stdin>' starts with bytes 00 00 00 00") == NULL)
+        fail_msg("unclear message: %s", err.msg);
+    assert_int_equal(system("test -z \"$(ls -A tests/out/spooldir)\""), 0);
+    assert_int_equal(spool_pipe("\x93NUMPY\x01\x00", 8, 1000, &sp, &err), KPCA_OK);
+    kpca_spool_close(&sp);
+    signal(SIGPIPE, was);
+    setenv("TMPDIR", OUT_DIR, 1);
+}
+
 /* Standard input redirected from a regular file is not copied: the spool
  * is that file, named "<stdin>"; read from a later offset, it is copied. */
 static void test_stdin_file(void **state)
@@ -436,7 +493,7 @@ int main(void)
         cmocka_unit_test(test_large),             cmocka_unit_test(test_tmpdir_unwritable),
         cmocka_unit_test(test_tmpdir_full),       cmocka_unit_test(test_stdin_file),
         cmocka_unit_test(test_rename),            cmocka_unit_test(test_dataset_fifo),
-        cmocka_unit_test(test_model_fifo),
+        cmocka_unit_test(test_model_fifo),        cmocka_unit_test(test_limit_and_first_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,8 @@
  * size; the compression is found from the content whatever the name; two
  * streams one after the other read as one text; seeks forward and back
  * land on their byte; a truncated stream, a damaged byte and bytes after
- * the last stream are refused, naming the file, the format and the line. */
+ * the last stream are refused, naming the file, the format and the line;
+ * which first bytes name a known format (file/magic.h). */
 #include "testutil.h"
 
 #include <bzlib.h>
@@ -250,6 +251,20 @@ static void test_magic(void **state)
     assert_int_equal(kpca_codec_of((const unsigned char *)"\x28\xB5\x2F\xFD", 4), KPCA_CODEC_ZSTD);
     assert_int_equal(kpca_codec_of((const unsigned char *)"\x1F\x8B", 2), KPCA_CODEC_GZIP);
     assert_int_equal(kpca_codec_of((const unsigned char *)"1 2 3", 5), KPCA_CODEC_NONE);
+    /* what a stream's first block may be (file/source.h's check) */
+    static const struct {
+        const char *head;
+        size_t n;
+        int known;
+    } heads[] = {
+        {"\x93NUMPY\x01\x00", 8, 1}, {"\x89HDF\r\n\x1a\n", 8, 1}, {"kpca-seal 1 00", 14, 1},
+        {"PK\x03\x04", 4, 1},         {"MATLAB 5.0 MAT-file", 19, 1}, {"\xFF\xFE" "1\0", 4, 1},
+        {"BZh9", 4, 1},               {"\0\0\0\0", 4, 0},             {"\x93NUM", 4, 0},
+        {"1 2 3\n", 6, 0},            {"\x7F" "ELF", 4, 0},
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        if (kpca_magic_known((const unsigned char *)heads[i].head, heads[i].n) != heads[i].known)
+            fail_msg("head %zu: known %d, expected %d", i, !heads[i].known, heads[i].known);
     kpca_bytes *b;
     kpca_error err;
     assert_int_equal(kpca_bytes_open("tests/out/no such file", &b, &err), KPCA_EIO);

@@ -38,7 +38,7 @@ static void lines_of(const char *path)
     unsigned long long at[4];
     assert_int_equal(kpca_lines_open(&lr, path, &err), KPCA_OK);
     for (size_t i = 0; i < 4; i++) {
-        assert_true(kpca_lines_tell(&lr, &at[i]));
+        at[i] = kpca_lines_tell(&lr);
         assert_int_equal(kpca_lines_next(&lr, &err), 1);
         assert_string_equal(lr.line, want[i]);
         assert_int_equal(lr.lineno, i + 1);
