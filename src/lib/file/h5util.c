@@ -140,6 +140,35 @@ static size_t file_type_size(hid_t d)
     return tsize;
 }
 
+/* Why dataset d could not be read: a filter of its pipeline this libhdf5
+ * lacks (h5py's LZF, a Blosc or zstd plugin), named with the fix; else a
+ * damaged file.  Call before d is closed. */
+static kpca_status read_failed(hid_t d, const char *path, const char *name, kpca_error *err)
+{
+    hid_t pl = H5Dget_create_plist(d);
+    const int nf = pl >= 0 ? H5Pget_nfilters(pl) : 0;
+    for (int i = 0; i < nf; i++) {
+        unsigned flags = 0, cfg = 0;
+        size_t nel = 0;
+        char fname[80] = "";
+        const H5Z_filter_t id = H5Pget_filter2(pl, (unsigned)i, &flags, &nel, NULL, sizeof fname, fname, &cfg);
+        if (id < 0 || H5Zfilter_avail(id) > 0)
+            continue;
+        H5Pclose(pl);
+        const char *known = id == 32000 ? "LZF, h5py's compression='lzf'"
+                            : id == 32001 ? "Blosc" : id == 32004 ? "LZ4" : id == 32008 ? "bitshuffle"
+                            : id == 32015 ? "Zstandard" : id == 307 ? "bzip2" : fname[0] ? fname : "unnamed";
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s': dataset '%s' is compressed with HDF5 filter %d (%s), which this HDF5 library "
+                         "lacks: write it again with gzip where that filter is at hand, e.g. in h5py: "
+                         "create_dataset('%s', data=x, compression='gzip')",
+                         path, name, (int)id, known, name);
+    }
+    if (pl >= 0)
+        H5Pclose(pl);
+    return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+}
+
 kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, int want_rank,
                                  size_t dims[2], double **out, kpca_error *err)
 {
@@ -164,10 +193,11 @@ kpca_status kpca_h5_read_doubles(hid_t loc, const char *path, const char *name, 
                          (unsigned long long)hd[0], (unsigned long long)hd[1]);
     }
     herr_t r = (hd[0] * hd[1] == 0) ? 0 : H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    st = r < 0 ? read_failed(d, path, name, err) : KPCA_OK;
     H5Dclose(d);
-    if (r < 0) {
+    if (st != KPCA_OK) {
         kpca_free(buf);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+        return st;
     }
     dims[0] = (size_t)hd[0];
     dims[1] = (size_t)hd[1];
@@ -224,9 +254,9 @@ kpca_status kpca_h5_read_ints(hid_t loc, const char *path, const char *name, int
         return kpca_fail(err, KPCA_ENOMEM, "out of memory for '%s' in '%s'", name, path);
     }
     herr_t r = hd[0] == 0 ? 0 : H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, wide);
-    H5Dclose(d);
     if (r < 0)
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+        st = read_failed(d, path, name, err);
+    H5Dclose(d);
     for (size_t i = 0; st == KPCA_OK && i < (size_t)hd[0]; i++)
         st = int_of(wide[i], path, name, i + 1, &buf[i], err);
     kpca_free(wide);
@@ -282,7 +312,7 @@ kpca_status kpca_h5_read_rows(hid_t d, const char *path, const char *name, size_
                               double *buf, kpca_error *err)
 {
     if (rows > 0 && read_hyperslab(d, row0, rows, ncols, H5T_NATIVE_DOUBLE, buf) != 0)
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+        return read_failed(d, path, name, err);
     return KPCA_OK;
 }
 
@@ -293,7 +323,7 @@ kpca_status kpca_h5_read_int_rows(hid_t d, const char *path, const char *name, s
     for (size_t done = 0; done < rows;) {
         size_t take = rows - done < 1024 ? rows - done : 1024;
         if (read_hyperslab(d, row0 + done, take, 1, H5T_NATIVE_DOUBLE, wide) != 0)
-            return kpca_fail(err, KPCA_EFORMAT, "'%s': cannot read dataset '%s' (damaged file?)", path, name);
+            return read_failed(d, path, name, err);
         for (size_t i = 0; i < take; i++) {
             kpca_status st = int_of(wide[i], path, name, row0 + done + i + 1, &buf[done + i], err);
             if (st != KPCA_OK)

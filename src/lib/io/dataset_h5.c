@@ -28,6 +28,47 @@ static herr_t collect_group(hid_t g, const char *name, const H5L_info_t *info, v
     return 0;
 }
 
+/* H5Literate: a dataset's name and shape appended to the text at data
+ * (512 bytes), comma-separated */
+static herr_t collect_dataset(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)info;
+    char *buf = data, shape[64] = "";
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    if (o >= 0 && H5Iget_type(o) == H5I_DATASET) {
+        hid_t sp = H5Dget_space(o);
+        hsize_t d[3] = {0, 0, 0};
+        const int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+        if (rank >= 1 && rank <= 3 && H5Sget_simple_extent_dims(sp, d, NULL) >= 0)
+            snprintf(shape, sizeof shape, rank == 1 ? " (%llu)" : rank == 2 ? " (%llu x %llu)" : " (%llu x %llu x %llu)",
+                     (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2]);
+        if (sp >= 0)
+            H5Sclose(sp);
+        const size_t len = strlen(buf);
+        if (len + strlen(name) + strlen(shape) + 3 < 512)
+            snprintf(buf + len, 512 - len, "%s%s%s", len ? ", " : "", name, shape);
+    }
+    if (o >= 0)
+        H5Oclose(o);
+    return 0;
+}
+
+/* The error of a group without `data`: what it holds, and the FILE:PATH
+ * form that reads one of them */
+static kpca_status group_lacks_data(hid_t g, const char *path, const char *group, kpca_error *err)
+{
+    char held[512] = "";
+    H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_dataset, held);
+    const char *slash = group[0] == '/' ? "" : "/";
+    if (held[0] == '\0')
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': group '%s' holds no dataset (kpca reads GROUP/data, and its labels "
+                         "from GROUP/target)", path, group);
+    return kpca_fail(err, KPCA_EFORMAT,
+                     "'%s': group '%s' has no dataset 'data' (kpca reads GROUP/data, and its labels from "
+                     "GROUP/target); it holds %s: give %s:%s%s/NAME to read one of them, without labels",
+                     path, group, held, path, slash, group);
+}
+
 static int is_dataset(hid_t f, const char *name)
 {
     hid_t o = H5Oopen(f, name, H5P_DEFAULT);
@@ -160,6 +201,12 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
             return kpca_fail(err, KPCA_EUSAGE, "'%s': choose a group with FILE:GROUP (groups here: %s)", path, names);
         return kpca_fail(err, KPCA_EFORMAT, "'%s': no dataset 'data' at the root", path);
     }
+    if (!is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0) {
+        st = group_lacks_data(g, path, group, err);
+        H5Gclose(g);
+        H5Fclose(f);
+        return st;
+    }
     size_t dims[2], ny = 0;
     double *x = NULL;
     int *y = NULL;
@@ -287,6 +334,8 @@ kpca_status kpca_h5_rows_open(const char *path, const char *group, size_t dim, k
             st = groups[0] ? kpca_fail(err, KPCA_EUSAGE, "'%s': choose a group with FILE:GROUP (groups here: %s)",
                                        path, groups)
                            : kpca_fail(err, KPCA_EFORMAT, "'%s': no dataset 'data' at the root", path);
+        else if (!is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0)
+            st = group_lacks_data(g, path, group, err);
         if (st == KPCA_OK)
             st = kpca_h5_open_numbers(g, path, "data", 2, &r->data, dims, err);
         size_t ny = dims[0];
