@@ -59,14 +59,17 @@ static kpca_status group_lacks_data(hid_t g, const char *path, const char *group
 {
     char held[512] = "";
     H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_dataset, held);
-    const char *slash = group[0] == '/' ? "" : "/";
+    const int root = group[0] == '\0' || strcmp(group, "/") == 0;
+    const char *name = group[0] == '/' ? group + 1 : group;
+    char where[300];
+    snprintf(where, sizeof where, root ? "the root" : "group '%.256s'", name);
     if (held[0] == '\0')
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': group '%s' holds no dataset (kpca reads GROUP/data, and its labels "
-                         "from GROUP/target)", path, group);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': %s holds no dataset (kpca reads GROUP/data, and its labels "
+                         "from GROUP/target)", path, where);
     return kpca_fail(err, KPCA_EFORMAT,
-                     "'%s': group '%s' has no dataset 'data' (kpca reads GROUP/data, and its labels from "
-                     "GROUP/target); it holds %s: give %s:%s%s/NAME to read one of them, without labels",
-                     path, group, held, path, slash, group);
+                     "'%s': %s has no dataset 'data' (kpca reads GROUP/data, and its labels from "
+                     "GROUP/target); it holds %s: give %s:/%s%sNAME to read one of them, without labels",
+                     path, where, held, path, root ? "" : name, root ? "" : "/");
 }
 
 static int is_dataset(hid_t f, const char *name)
@@ -195,11 +198,11 @@ kpca_status kpca_read_hdf5(const char *path, const char *group, size_t dim, kpca
     if (is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0) {
         char names[256] = "";
         H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_group, names);
+        st = names[0] ? kpca_fail(err, KPCA_EUSAGE, "'%s': choose a group with FILE:GROUP (groups here: %s)", path, names)
+                      : group_lacks_data(g, path, "/", err);
         H5Gclose(g);
         H5Fclose(f);
-        if (names[0])
-            return kpca_fail(err, KPCA_EUSAGE, "'%s': choose a group with FILE:GROUP (groups here: %s)", path, names);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': no dataset 'data' at the root", path);
+        return st;
     }
     if (!is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0) {
         st = group_lacks_data(g, path, group, err);
@@ -333,7 +336,7 @@ kpca_status kpca_h5_rows_open(const char *path, const char *group, size_t dim, k
         else if (is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0)
             st = groups[0] ? kpca_fail(err, KPCA_EUSAGE, "'%s': choose a group with FILE:GROUP (groups here: %s)",
                                        path, groups)
-                           : kpca_fail(err, KPCA_EFORMAT, "'%s': no dataset 'data' at the root", path);
+                           : group_lacks_data(g, path, "/", err);
         else if (!is_root && H5Lexists(g, "data", H5P_DEFAULT) <= 0)
             st = group_lacks_data(g, path, group, err);
         if (st == KPCA_OK)

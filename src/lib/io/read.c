@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -216,6 +217,55 @@ const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
 
 static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
 
+/* Files kpca does not read that say what they are in their first bytes
+ * (head, raw) or in their text's start (text, len, decompressed): refused
+ * naming what they are and the way to a file kpca reads; KPCA_OK for any
+ * other */
+static kpca_status named_refusal(const char *path, const unsigned char *head, size_t got, const char *text,
+                                 size_t len, kpca_codec codec, kpca_error *err)
+{
+    if (got >= 20 && memcmp(head, "MATLAB ", 7) == 0 && memcmp(head + 10, " MAT-file", 9) == 0)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' is a MATLAB %.3s MAT-file, which kpca does not read: save each 2-D variable as "
+                         "NumPy, e.g. in Python: numpy.save('x.npy', scipy.io.loadmat('%s')['NAME']) (a v7.3 file: "
+                         "h5py; a 3-D variable reshaped to rows first), or in MATLAB: writematrix(NAME, 'x.csv')",
+                         path, (const char *)head + 7, path);
+    if (got >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' is a Python pickle, which kpca does not read (loading one runs its code): save the "
+                         "array with numpy.save('x.npy', x), or a DataFrame with df.to_csv('x.csv', index=False)",
+                         path);
+    if (codec != KPCA_CODEC_NONE && kpca_codec_of((const unsigned char *)text, len) != KPCA_CODEC_NONE)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' is %s data inside %s: decompress it once first (e.g. %s -dc '%s' >'%s.once') and "
+                         "give kpca that file",
+                         path, kpca_codec_name(kpca_codec_of((const unsigned char *)text, len)),
+                         kpca_codec_name(codec), codec == KPCA_CODEC_GZIP ? "gzip" : kpca_codec_name(codec), path,
+                         path);
+    if (len > 0 && memchr(text, '\n', len) == NULL && memchr(text, '\r', len) != NULL &&
+        memchr(text, '\r', len) != text + len - 1)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' ends its lines with CR alone (classic Mac OS line ends), which kpca does not take "
+                         "for line ends: convert them, e.g. tr '\\r' '\\n' <'%s' >'%s.txt'",
+                         path, path, path);
+    const char *p = text;
+    while (p < text + len && (*p == '%' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) {
+        if (*p == '%') /* an ARFF comment line */
+            while (p < text + len && *p != '\n')
+                p++;
+        else
+            p++;
+    }
+    if ((size_t)(text + len - p) >= 9 && strncasecmp(p, "@relation", 9) == 0)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s' is an ARFF file (Weka, OpenML), which kpca does not read: write its data as CSV, "
+                         "e.g. in Python: pandas.DataFrame(scipy.io.arff.loadarff('%s')[0]).to_csv('x.csv', "
+                         "index=False) (a nominal class column comes out as bytes: decode it), then give --label "
+                         "with the class column",
+                         path, path);
+    return KPCA_OK;
+}
+
 kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -277,7 +327,8 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
         return read_st;
     }
     /* the text inside a compressed file: a wide encoding is refused as above */
-    if (codec != KPCA_CODEC_NONE && (st = kpca_textfile_head(path, text, len, NULL, err)) != KPCA_OK) {
+    if ((codec != KPCA_CODEC_NONE && (st = kpca_textfile_head(path, text, len, NULL, err)) != KPCA_OK) ||
+        (st = named_refusal(path, head, got, text, len, codec, err)) != KPCA_OK) {
         kpca_free(text);
         return st;
     }
