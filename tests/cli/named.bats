@@ -59,3 +59,24 @@ with h5py.File(sys.argv[1], "w") as f:
     run --separate-stderr "$KPCA" fit -q -k 2 "$TMP/xy.h5:/X" -o "$OUT/m.h5"
     assert_status 0
 }
+
+@test "a header on whitespace text, a preamble line of counts, labels shifted by one: each named with what works" {
+    printf 'Chins Situps Jumps\n5 162 60\n2 110 60\n12 101 101\n13 105 37\n' >"$TMP/linnerud.txt"
+    refused "$TMP/linnerud.txt" "found 'Chins': a header row of names? give --header yes"
+    run --separate-stderr "$KPCA" fit -q -k 2 --header yes "$TMP/linnerud.txt" -o "$OUT/lin.h5"
+    assert_status 0
+    printf '3,2,class_0\n1.5,2,3,0\n2.5,1,4,1\n3.5,0,6,0\n' >"$TMP/wine.csv"
+    refused "$TMP/wine.csv" "line 2: 4 fields, expected 3 as in line 1; is line 1 a preamble" "tail -n +2 FILE | kpca"
+    run --separate-stderr bash -c "tail -n +2 '$TMP/wine.csv' | '$KPCA' fit -q -k 1 - -o '$OUT/w.h5'"
+    assert_status 0
+    # LIBSVM's 1..10 against ESL's 0..9
+    head_rows "$DATA/zip.train.gz" 200 "$TMP/tr.txt"
+    head_rows "$DATA/zip.test.gz" 100 "$TMP/te.txt"
+    awk '{ $1 = $1 + 1; printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, $i; print "" }' \
+        "$TMP/tr.txt" >"$TMP/tr.svm"
+    "$KPCA" fit -q -k 8 "$TMP/tr.svm" -o "$TMP/lm.h5"
+    "$KPCA" transform -q "$TMP/lm.h5" "$TMP/tr.svm" -o "$TMP/ftr.svm"
+    "$KPCA" transform -q "$TMP/lm.h5" "$TMP/te.txt" -o "$TMP/fte.svm"
+    run --separate-stderr "$KPCA" eval -k 4,8 "$TMP/ftr.svm" "$TMP/fte.svm"
+    assert_stderr_contains "note: the labels look shifted by one: '$TMP/ftr.svm' has 1..10, '$TMP/fte.svm' 0..9"
+}

@@ -170,6 +170,28 @@ static void label_list(const int *v, size_t n, char *const *names, size_t nnames
     }
 }
 
+/* A note when integer labels of TRAIN and TEST span ranges of one width
+ * one apart (LIBSVM's usps numbers the digits 1..10, the ESL files 0..9) */
+static void note_shifted(const kpca_dataset *tr, const char *trn, const kpca_dataset *te, const char *ten)
+{
+    if (tr->names != NULL || te->names != NULL || tr->n == 0 || te->n == 0)
+        return;
+    int a0 = tr->y[0], a1 = tr->y[0], b0 = te->y[0], b1 = te->y[0];
+    for (size_t i = 1; i < tr->n; i++) {
+        a0 = tr->y[i] < a0 ? tr->y[i] : a0;
+        a1 = tr->y[i] > a1 ? tr->y[i] : a1;
+    }
+    for (size_t i = 1; i < te->n; i++) {
+        b0 = te->y[i] < b0 ? te->y[i] : b0;
+        b1 = te->y[i] > b1 ? te->y[i] : b1;
+    }
+    if (a1 - a0 == b1 - b0 && a1 > a0 && (a0 - b0 == 1 || b0 - a0 == 1))
+        cli_note("the labels look shifted by one: '%s' has %d..%d, '%s' %d..%d (LIBSVM's usps numbers the digits "
+                 "1..10, the ESL files zip.train and zip.test 0..9): relabel one of them, e.g. for LIBSVM text "
+                 "awk '{ $1 = $1 - 1 } 1'",
+                 trn, a0, a1, ten, b0, b1);
+}
+
 /* Test labels that TRAIN lacks: a warning naming them (their points count
  * as errors); none in common: an error (KPCA_EFORMAT).  0 or the exit code. */
 static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_dataset *te, const char *ten)
@@ -202,6 +224,8 @@ static int check_labels(const kpca_dataset *tr, const char *trn, const kpca_data
                  nunseen > 1 ? "s" : "", list, ten, nunseen > 1 ? "" : "es", trn, nunseen > 1 ? "those" : "its",
                  npoints);
     }
+    if (nunseen > 0)
+        note_shifted(tr, trn, te, ten);
     kpca_free(unseen);
     return r;
 }

@@ -358,8 +358,15 @@ static int whole_row(csv_state *s, const csv_rows *R, int have, kpca_status *st,
         }
     }
     if (s->nf != R->ncols) {
-        *st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu", s->path,
-                        s->row_line, s->nf, R->ncols, R->first_line);
+        /* the first row shorter than the one after it: a preamble line
+         * (scikit-learn's files begin with a line of counts) */
+        char hint[200] = "";
+        if (s->nf > R->ncols && s->row_line == R->first_line + 1)
+            snprintf(hint, sizeof hint, "; is line %zu a preamble (scikit-learn's files begin with a line of "
+                     "counts)? read from the line after it: tail -n +%zu FILE | kpca ... -", R->first_line,
+                     R->first_line + 1);
+        *st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu%s", s->path,
+                        s->row_line, s->nf, R->ncols, R->first_line, hint);
         return -1;
     }
     return 1;

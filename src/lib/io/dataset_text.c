@@ -110,6 +110,23 @@ static void esl_failed(kpca_esl_rows *r, kpca_status st, const kpca_error *err)
     snprintf(r->msg, sizeof r->msg, "%s", err != NULL ? err->msg : "");
 }
 
+/* 1 when a line (p, blanks skipped) has two or more fields and none is a
+ * number: a header row of names */
+static int words_only(const char *p)
+{
+    size_t fields = 0;
+    for (const char *q = p; *q != '\0'; q = skip_blanks(q)) {
+        double v;
+        const char *at = q;
+        if (parse_value(&q, '\0', &v) == 0)
+            return 0;
+        for (q = at; *q != '\0' && !is_blank(*q);)
+            q++;
+        fields++;
+    }
+    return fields >= 2;
+}
+
 /* Parses the next non-blank line into out (room for ncol numbers; for the
  * first line, out is grown as the line is counted).  1: a row, 0: the end,
  * -1: an error (err set). */
@@ -132,7 +149,11 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
         double v;
         const char *at = q;
         if (parse_value(&q, '\0', &v) != 0) {
-            if (count == 0)
+            if (count == 0 && r->n == 0 && words_only(p))
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a number, found '%s': a header row of "
+                               "names? give --header yes (whitespace text with a header is read as delimited text)",
+                               path, r->lr.lineno, token_at(at, tok, sizeof tok));
+            else if (count == 0)
                 st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a number, found '%s' (if the first "
                                "column holds class names, give --label first)", path, r->lr.lineno,
                                token_at(at, tok, sizeof tok));
