@@ -80,3 +80,20 @@ with h5py.File(sys.argv[1], "w") as f:
     run --separate-stderr "$KPCA" eval -k 4,8 "$TMP/ftr.svm" "$TMP/fte.svm"
     assert_stderr_contains "note: the labels look shifted by one: '$TMP/ftr.svm' has 1..10, '$TMP/fte.svm' 0..9"
 }
+
+@test "--labels with every label on one line, by commas or blanks: named, with the tr that writes one a line" {
+    head_rows "$DATA/zip.test.gz" 60 "$TMP/t.txt"
+    cut -d' ' -f2- "$TMP/t.txt" >"$TMP/x.txt"
+    cut -d' ' -f1 "$TMP/t.txt" | paste -sd, - >"$TMP/comma.txt"
+    cut -d' ' -f1 "$TMP/t.txt" | paste -sd' ' - >"$TMP/blank.txt"
+    run --separate-stderr "$KPCA" fit -q -k 2 --labels "$TMP/comma.txt" "$TMP/x.txt" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/comma.txt' line 1 holds all its labels, separated by commas" "tr -s ','"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" fit -q -k 2 --labels "$TMP/blank.txt" "$TMP/x.txt" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "separated by blanks" "tr -s ' '"
+    tr -s ',' '\n' <"$TMP/comma.txt" >"$TMP/labels.txt"
+    run --separate-stderr "$KPCA" fit -q -k 2 --labels "$TMP/labels.txt" "$TMP/x.txt" -o "$OUT/m.h5"
+    assert_status 0
+}

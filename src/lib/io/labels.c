@@ -254,6 +254,12 @@ static kpca_status labels_shape(const char *path, char **tok, const size_t *line
             bad = bad < n ? bad : i;
         }
     }
+    const char *one = n - *skip == 1 && want > 1 ? tok[*skip] : NULL; /* every label on one line? */
+    if (one != NULL && one[strcspn(one, ", \t")] != '\0')
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu holds all its labels, separated by %s: a labels file holds "
+                         "one label a line: write them so, e.g. tr -s '%s' '\\n' <'%s' >labels.txt",
+                         path, line[*skip], strchr(one, ',') != NULL ? "commas" : "blanks",
+                         strchr(one, ',') != NULL ? "," : " ", path);
     if (!fielded)
         return KPCA_OK; /* one label a line */
     if (counted && first <= 1 && n > *skip) {
