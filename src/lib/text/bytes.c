@@ -158,6 +158,10 @@ static kpca_status gz_read(kpca_bytes *b, void *buf, size_t room, size_t near_li
     if ((zerr == Z_OK || zerr == Z_STREAM_END) && n == 0)
         return KPCA_OK;
     const char *why = msg != NULL && *msg != '\0' && zerr != Z_OK ? msg : "read error";
+    /* zlib's message begins with the name it was opened by, "<fd:N>: "
+     * (gzdopen): the file is named already, and N varies */
+    if (strncmp(why, "<fd:", 4) == 0 && strstr(why, ": ") != NULL)
+        why = strstr(why, ": ") + 2;
     kpca_status st = damaged(b, zerr == Z_MEM_ERROR ? KPCA_ENOMEM : KPCA_EFORMAT, why, near_line, err);
     b->failed = KPCA_OK; /* zlib keeps its own error state */
     return st;
