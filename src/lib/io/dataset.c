@@ -10,7 +10,7 @@
 #include "support/names.h"
 #include "support/rng.h"
 
-static const char *const format_names[] = {"auto", "esl", "libsvm", "hdf5", "csv", "npy"};
+static const char *const format_names[] = {"auto", "esl", "libsvm", "hdf5", "csv", "npy", "mat", "arff"};
 
 #define NFORMATS (sizeof format_names / sizeof format_names[0])
 

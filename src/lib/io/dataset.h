@@ -42,7 +42,9 @@ typedef enum {
     KPCA_FMT_LIBSVM,
     KPCA_FMT_HDF5,
     KPCA_FMT_CSV,
-    KPCA_FMT_NPY
+    KPCA_FMT_NPY,
+    KPCA_FMT_MAT,  /* a MATLAB .mat file, v5 or v7.3 (file/matfile.h) */
+    KPCA_FMT_ARFF  /* Weka's ARFF text (io/dataset_arff.h) */
 } kpca_format;
 
 /* Whether a CSV file's first row names the columns. */
@@ -95,7 +97,7 @@ typedef struct {
     size_t nselect;
 } kpca_read_opts;
 
-/* "esl", "libsvm", "hdf5", "csv", "npy"; NULL for an unknown value. */
+/* "esl", "libsvm", "hdf5", "csv", "npy", "mat", "arff"; NULL for an unknown value. */
 const char *kpca_format_name(kpca_format f);
 /* Parses a format name; returns 0 on success, -1 if unknown. */
 int kpca_format_parse(const char *name, kpca_format *out);

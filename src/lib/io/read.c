@@ -393,14 +393,15 @@ kpca_status kpca_read_format(const char *file, const char *group, const kpca_rea
     kpca_status st = KPCA_OK;
     if (*fmt == KPCA_FMT_AUTO && (st = kpca_detect_format(file, fmt, err)) != KPCA_OK)
         return st;
-    if (group != NULL && *fmt != KPCA_FMT_HDF5)
+    if (group != NULL && *fmt != KPCA_FMT_HDF5 && *fmt != KPCA_FMT_MAT)
         return kpca_fail(err, KPCA_EUSAGE, "'%s': a group ('%s') was given but the file is %s text, not HDF5", file,
                          group, kpca_format_name(*fmt));
     const char *text_opt = opts->label != NULL ? "--label" : opts->header != KPCA_HEADER_AUTO ? "--header"
                            : opts->columns != NULL ? "--columns" : opts->drop != NULL ? "--drop"
                            : opts->decimal == ',' ? "--decimal" : NULL;
     *text_opts = text_opt != NULL;
-    if (text_opt != NULL && (*fmt == KPCA_FMT_LIBSVM || *fmt == KPCA_FMT_NPY || *fmt == KPCA_FMT_HDF5))
+    if (text_opt != NULL && (*fmt == KPCA_FMT_LIBSVM || *fmt == KPCA_FMT_NPY || *fmt == KPCA_FMT_HDF5 ||
+                             *fmt == KPCA_FMT_MAT))
         return kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to %s", file, text_opt,
                          kpca_format_name(*fmt));
     return KPCA_OK;

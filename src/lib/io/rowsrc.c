@@ -257,6 +257,14 @@ static kpca_status reader_read(kpca_rowsrc *s, size_t max, double *x, int *y, si
         *got = max < left ? max : left;
         st = kpca_h5_rows_read(s->h5, s->at, *got, x, y, err);
         return st;
+    case SRC_HELD:
+        left = s->info.n - s->at;
+        *got = max < left ? max : left;
+        if (*got > 0)
+            memcpy(x, s->held.x + s->at * s->info.dim, *got * s->info.dim * sizeof *x);
+        if (y != NULL && *got > 0)
+            memcpy(y, s->held.y + s->at, *got * sizeof *y);
+        return KPCA_OK;
     }
     return KPCA_EINTERNAL;
 }
@@ -279,6 +287,35 @@ kpca_status kpca_rowsrc_skip_to(kpca_rowsrc *s, size_t row, int *ended, kpca_err
         }
         s->at += got;
     }
+    return KPCA_OK;
+}
+
+/* A format read whole (MATLAB, ARFF: files of a size that fits memory,
+ * read by their own library or in one pass): s->held holds every row, the
+ * description (names, header names, the label column) moves to s->info.
+ * O(the data) memory, for as long as the source is open. */
+static kpca_status held_open(kpca_rowsrc *s, kpca_format fmt, kpca_error *err)
+{
+    kpca_read_opts ro = s->opts;
+    ro.format = fmt;
+    ro.group = s->group;
+    ro.labels = NULL; /* the source's own (kpca_rowsrc_open_as) */
+    kpca_status st = kpca_dataset_read(s->file, &ro, &s->held, err);
+    if (st != KPCA_OK)
+        return st;
+    kpca_dataset *h = &s->held, *i = &s->info;
+    i->n = h->n;
+    i->dim = h->dim;
+    i->unlabelled = h->unlabelled;
+    i->names = h->names;
+    i->nnames = h->nnames;
+    i->colnames = h->colnames;
+    i->label_col = h->label_col;
+    i->label_name = h->label_name;
+    h->names = h->colnames = NULL;
+    h->nnames = 0;
+    h->label_name = NULL;
+    s->counted = 1;
     return KPCA_OK;
 }
 
@@ -362,6 +399,11 @@ kpca_status kpca_rowsrc_open_as(const char *spec, const kpca_read_opts *opts, in
             }
             break;
         }
+        case KPCA_FMT_MAT:
+        case KPCA_FMT_ARFF:
+            s->kind = SRC_HELD;
+            st = held_open(s, fmt, err);
+            break;
         default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", s->file, kpca_format_name(fmt));
         }
     }
@@ -490,7 +532,7 @@ kpca_status kpca_rowsrc_seek(kpca_rowsrc *src, size_t row, kpca_error *err)
     kpca_status st = KPCA_OK;
     if (src->counted && row > src->info.n)
         return kpca_fail(err, KPCA_EUSAGE, "row %zu is beyond the %zu rows of the data", row, src->info.n);
-    if (src->kind == SRC_NPY || src->kind == SRC_HDF5) {
+    if (src->kind == SRC_NPY || src->kind == SRC_HDF5 || src->kind == SRC_HELD) {
         src->at = row;
         return KPCA_OK;
     }
@@ -525,6 +567,7 @@ void kpca_rowsrc_close(kpca_rowsrc *src)
     kpca_h5_rows_close(src->h5);
     kpca_esl_rows_close(src->esl);
     kpca_libsvm_rows_close(src->svm);
+    kpca_dataset_free(&src->held);
     kpca_csv_win_close(&src->win);
     kpca_labelmap_free(src->labels);
     kpca_dataset_free(&src->info);

@@ -12,7 +12,8 @@
 #include "io/npy.h"
 #include "io/rowsrc.h"
 
-typedef enum { SRC_CSV, SRC_ESL, SRC_LIBSVM, SRC_NPY, SRC_HDF5 } src_kind;
+/* SRC_HELD: a format read whole (MATLAB, ARFF), its rows served from memory */
+typedef enum { SRC_CSV, SRC_ESL, SRC_LIBSVM, SRC_NPY, SRC_HDF5, SRC_HELD } src_kind;
 
 struct kpca_rowsrc {
     src_kind kind;
@@ -29,6 +30,7 @@ struct kpca_rowsrc {
     kpca_h5_rows *h5;
     kpca_esl_rows *esl;
     kpca_libsvm_rows *svm;
+    kpca_dataset held;     /* SRC_HELD: every row (its names moved to info) */
     csv_win win;
     char delim;            /* CSV: given, or 0 */
     kpca_labelmap *labels; /* CSV with a label column */
