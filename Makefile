@@ -24,7 +24,7 @@ BLAS_HEADER := $(BUILD)/include/cblas.h
 else
 $(error BLAS=$(BLAS): openblas or reference)
 endif
-PKGS     := $(BLAS_PKGS) lapacke hdf5 zlib liblzma libzstd
+PKGS     := $(BLAS_PKGS) lapacke hdf5 zlib liblzma libzstd matio
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 OPT      ?= -O2 -g
 # pkg-config lists the system directory -I/usr/include/<triplet>, which breaks
@@ -404,6 +404,13 @@ distributed: mpi
 $(BUILD)/tools/toydata: tools/toydata.c $(BUILD)/src/lib/support/rng.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm
+
+# tools/matgen.c: MATLAB files written by libmatio (tests/cli/matlab.bats)
+$(BUILD)/tools/matgen: tools/matgen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $^ $(shell pkg-config --libs matio 2>/dev/null)
+cli-test: $(BUILD)/tools/matgen
+cli-test: export MATGEN = $(abspath $(BUILD)/tools/matgen)
 
 # tools/uspsgen.c: USPS-like digits at any number of rows (make scaling)
 $(BUILD)/tools/uspsgen: tools/uspsgen.c $(BUILD)/src/lib/support/rng.o

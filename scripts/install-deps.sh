@@ -13,7 +13,7 @@
 #            GNU parallel (run-grid.sh --jobs)
 set -eu
 pkgs="gcc make pkg-config libopenblas-dev liblapacke-dev libsvm-dev liblinear-dev libhdf5-dev zlib1g-dev
-      libbz2-dev liblzma-dev libzstd-dev
+      libbz2-dev liblzma-dev libzstd-dev libmatio-dev
       libcmocka-dev bats libblas-dev liblapack-dev libsvm-tools python3-sklearn python3-h5py python3-numpy python3-pandas gnuplot-nox
       ca-certificates curl time liblbfgs-dev jq parallel strace
       openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libelpa-dev"

@@ -194,6 +194,17 @@ head_rows() {
     gzip -dc "$1" | head -n "$2" >"$3"
 }
 
+# refused_fit FILE TEXT...: `kpca fit` of FILE exits 3 naming every TEXT
+# on standard error, and writes no model
+refused_fit() {
+    local f="$1"
+    shift
+    run --separate-stderr "$KPCA" fit -q -k 2 "$f" -o "$OUT/refused.h5"
+    assert_status 3
+    assert_stderr_contains "$@"
+    assert_no_output "$OUT/refused.h5"
+}
+
 # flip_byte FILE OFFSET: inverts all bits of one byte in place
 flip_byte() {
     local b

@@ -164,6 +164,6 @@ bare_path() {
     run --separate-stderr env PATH="$TMP/bin" MAKEFLAGS= MAKELEVEL= make -C "$REPO" BUILD="$TMP/b2" CC=gcc "$TMP/b2/kpca"
     assert_failure
     [[ "$stderr" != *"No such file or directory"* ]] || fail "make printed: $stderr"
-    assert_stderr_contains "make: missing libraries (openblas lapacke hdf5 zlib liblzma libzstd, as pkg-config names them): 'make deps' installs"
+    assert_stderr_contains "make: missing libraries (openblas lapacke hdf5 zlib liblzma libzstd matio, as pkg-config names them): 'make deps' installs"
     [ ! -e "$TMP/b1/kpca" ] && [ ! -e "$TMP/b2/kpca" ] || fail "a kpca was built"
 }

@@ -96,6 +96,13 @@ static kpca_status open_checked(hid_t loc, const char *path, const char *name, i
     hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
     if (d < 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': '%s' is not a readable dataset", path, name);
+    if (H5Aexists(d, "MATLAB_class") > 0) { /* MATLAB writes columns first: HDF5 shows the matrix transposed */
+        H5Dclose(d);
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s': dataset '%s' is a MATLAB variable (it carries MATLAB_class), which HDF5 shows "
+                         "transposed: read it as MATLAB shows it, as '%s:%s' without --format hdf5",
+                         path, name, path, name[0] == '/' ? name + 1 : name);
+    }
     hid_t sp = H5Dget_space(d);
     int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
     hsize_t dd[H5S_MAX_RANK];

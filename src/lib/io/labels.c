@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "file/matfile.h"
 #include "io/npy.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
@@ -331,6 +332,52 @@ static kpca_status labels_from_lines(const char *path, size_t want, kpca_dataset
     return st;
 }
 
+/* 1 when the regular file at path is a MATLAB MAT-file */
+static int is_mat(const char *path)
+{
+    struct stat sb;
+    unsigned char head[32];
+    FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "rb") : NULL;
+    if (f == NULL)
+        return 0;
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return kpca_mat_is(head, got);
+}
+
+/* The labels of "FILE.mat:VAR" (VAR: a vector of integers; none: the
+ * file's one numeric variable) into *y (*n of them) */
+static kpca_status mat_labels(const char *file, const char *var, int **y, size_t *n, kpca_error *err)
+{
+    double *x;
+    size_t r, c;
+    char *name;
+    kpca_status st = kpca_mat_read(file, var, &x, &r, &c, &name, err);
+    if (st != KPCA_OK)
+        return st;
+    if (r != 1 && c != 1)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': variable '%s' (%zu x %zu) is not a vector of labels (n x 1 or 1 x n)",
+                       file, name, r, c);
+    else if ((*y = kpca_alloc_array(r * c, 1, sizeof **y)) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the labels of '%s'", file);
+    for (size_t i = 0; st == KPCA_OK && i < r * c; i++) {
+        if (x[i] != floor(x[i]) || x[i] < INT_MIN || x[i] > INT_MAX)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': variable '%s' element %zu is %.17g, not an integer label", file,
+                           name, i + 1, x[i]);
+        else
+            (*y)[i] = (int)x[i];
+    }
+    if (st == KPCA_OK)
+        *n = r * c;
+    else {
+        kpca_free(*y);
+        *y = NULL;
+    }
+    kpca_free(x);
+    kpca_free(name);
+    return st;
+}
+
 kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err)
 {
     kpca_dataset l;
@@ -338,13 +385,18 @@ kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err
     size_t count = 0;
     kpca_status st;
     struct stat sb;
-    /* only a regular file is sniffed for the NPY magic: a pipe (--labels
-     * <(cmd)) can be read once, so it is taken as text */
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && kpca_npy_is(path)) {
+    char *file = NULL;
+    const char *var = NULL;
+    if (kpca_split_spec(path, &file, &var, NULL) == KPCA_OK && is_mat(file)) { /* FILE.mat[:VAR] */
+        st = mat_labels(file, var, &l.y, &count, err);
+    } else if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && kpca_npy_is(path)) {
+        /* only a regular file is sniffed for the NPY magic: a pipe (--labels
+         * <(cmd)) can be read once, so it is taken as text */
         st = kpca_npy_read_labels(path, &l.y, &count, err);
     } else {
         st = labels_from_lines(path, ds->n, &l, &count, err);
     }
+    kpca_free(file);
     if (st != KPCA_OK)
         return st;
     if (count != ds->n) {

@@ -13,6 +13,7 @@
 
 #include "file/clobber.h"
 #include "file/h5util.h"
+#include "file/matfile.h"
 #include "io/csv.h"
 #include "io/dataset_h5.h"
 #include "io/featfile.h"
@@ -128,6 +129,8 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out)
             out->kind = blank(file) ? KPCA_FILE_EMPTY : kpca_zip_kind_of(file);
         else if (fmt == KPCA_FMT_NPY)
             out->kind = KPCA_FILE_NPY;
+        else if (fmt == KPCA_FMT_MAT)
+            out->kind = KPCA_FILE_MAT;
         else if (fmt != KPCA_FMT_HDF5)
             out->kind = KPCA_FILE_TEXT;
         else {
@@ -157,7 +160,7 @@ void kpca_file_sniff(const char *spec, kpca_file_info *out)
 int kpca_file_is_data(kpca_file_kind kind)
 {
     return kind == KPCA_FILE_FEATURES || kind == KPCA_FILE_KPCA_OTHER || kind == KPCA_FILE_HDF5 ||
-           kind == KPCA_FILE_NPY || kind == KPCA_FILE_TEXT;
+           kind == KPCA_FILE_NPY || kind == KPCA_FILE_TEXT || kind == KPCA_FILE_MAT;
 }
 
 const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
@@ -194,6 +197,7 @@ const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
                                "and no data kpca reads at its root");
         break;
     case KPCA_FILE_NPY: snprintf(buf, cap, "holds a NumPy array%s%s%s", open, shape, close); break;
+    case KPCA_FILE_MAT: snprintf(buf, cap, "is a MATLAB MAT-file%s%s%s", open, shape, close); break;
     case KPCA_FILE_TEXT: {
         const char *name = fi->format == KPCA_FMT_LIBSVM ? "LIBSVM" : fi->format == KPCA_FMT_CSV ? "CSV" : "ESL";
         snprintf(buf, cap, "holds %s text data%s%s%s%s", name, open, gz, shape, close);
@@ -224,12 +228,6 @@ static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a,
 static kpca_status named_refusal(const char *path, const unsigned char *head, size_t got, const char *text,
                                  size_t len, kpca_codec codec, kpca_error *err)
 {
-    if (got >= 20 && memcmp(head, "MATLAB ", 7) == 0 && memcmp(head + 10, " MAT-file", 9) == 0)
-        return kpca_fail(err, KPCA_EFORMAT,
-                         "'%s' is a MATLAB %.3s MAT-file, which kpca does not read: save each 2-D variable as "
-                         "NumPy, e.g. in Python: numpy.save('x.npy', scipy.io.loadmat('%s')['NAME']) (a v7.3 file: "
-                         "h5py; a 3-D variable reshaped to rows first), or in MATLAB: writematrix(NAME, 'x.csv')",
-                         path, (const char *)head + 7, path);
     if (got >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5)
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s' is a Python pickle, which kpca does not read (loading one runs its code): save the "
@@ -288,6 +286,10 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
 
     if (got >= 6 && memcmp(head, "\x93NUMPY", 6) == 0) {
         *out = KPCA_FMT_NPY;
+        return KPCA_OK;
+    }
+    if (kpca_mat_is(head, got)) { /* before HDF5's check in the sniff: a v7.3 file is HDF5 behind 512 bytes */
+        *out = KPCA_FMT_MAT;
         return KPCA_OK;
     }
     /* .npz, .xlsx: named, with what to do */
@@ -413,6 +415,24 @@ kpca_status kpca_dataset_read(const char *spec, const kpca_read_opts *opts,
     return kpca_dataset_read_info(spec, opts, ds, NULL, err);
 }
 
+/* The MATLAB variable `var` of file (NULL: its one matrix), unlabelled;
+ * dim: the expected number of values (0: any) */
+static kpca_status read_mat(const char *file, const char *var, size_t dim, kpca_dataset *ds, kpca_error *err)
+{
+    char *name = NULL;
+    kpca_status st = kpca_mat_read(file, var, &ds->x, &ds->n, &ds->dim, &name, err);
+    if (st == KPCA_OK && dim != 0 && ds->dim != dim)
+        st = kpca_fail(err, KPCA_EFORMAT, "'%s': variable '%s' has %zu values per row, expected %zu", file, name,
+                       ds->dim, dim);
+    if (st == KPCA_OK && (ds->y = kpca_calloc(ds->n, sizeof *ds->y)) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", file);
+    kpca_free(name);
+    ds->unlabelled = 1;
+    if (st != KPCA_OK)
+        kpca_dataset_free(ds);
+    return st;
+}
+
 /* kpca_dataset_read_info of a spec whose file is not a stream */
 static kpca_status read_spec(const char *spec, const kpca_read_opts *opts, kpca_dataset *ds, kpca_featinfo *info,
                              kpca_error *err)
@@ -451,6 +471,7 @@ static kpca_status read_spec(const char *spec, const kpca_read_opts *opts, kpca_
     case KPCA_FMT_NPY: st = kpca_read_npy(file, opts->dim, ds, err); break;
     case KPCA_FMT_LIBSVM: st = kpca_read_libsvm(file, opts->dim, ds, err); break;
     case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, info, err); break;
+    case KPCA_FMT_MAT: st = read_mat(file, group, opts->dim, ds, err); break;
     default: st = kpca_fail(err, KPCA_EUSAGE, "'%s': cannot read format '%s'", file, kpca_format_name(fmt));
     }
     if (st == KPCA_OK && opts->labels != NULL) {

@@ -29,7 +29,8 @@ typedef enum {
     KPCA_FILE_TEXT,        /* text kpca reads as data: .format ESL, LIBSVM or CSV */
     KPCA_FILE_BINARY,      /* bytes in no format kpca reads */
     KPCA_FILE_NPZ,         /* a NumPy .npz archive (numpy.savez: a zip of .npy members) */
-    KPCA_FILE_ZIP          /* another zip archive (a spreadsheet workbook is one) */
+    KPCA_FILE_ZIP,         /* another zip archive (a spreadsheet workbook is one) */
+    KPCA_FILE_MAT          /* a MATLAB MAT-file, version 5 or 7.3 (file/matfile.h) */
 } kpca_file_kind;
 
 typedef struct {
@@ -70,7 +71,7 @@ kpca_file_kind kpca_zip_kind(const unsigned char *head, size_t got);
  * be read): one open and one read of 285 bytes. */
 kpca_file_kind kpca_zip_kind_of(const char *path);
 
-/* 1 when the kind reads as data (FEATURES, KPCA_OTHER, HDF5, NPY, TEXT). */
+/* 1 when the kind reads as data (FEATURES, KPCA_OTHER, HDF5, NPY, TEXT, MAT). */
 int kpca_file_is_data(kpca_file_kind kind);
 
 /* Which format a data file is, and the read of it by that format's reader
