@@ -27,9 +27,17 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
     if (st != KPCA_OK)
         return st;
     const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
+    /* --skip-rows: the text starts after the lines skipped, on the file's next line */
+    const size_t skip = opts != NULL ? opts->skip_rows : 0;
+    size_t skipped = 0, from = kpca_textfile_skip(buf, len, skip, &skipped);
+    if (skip > 0 && from == len) {
+        kpca_free(buf);
+        return kpca_textfile_skip_fail(path, skipped, skip, err);
+    }
     if (delim == 0)
-        delim = kpca_csv_delim(buf, len, mark);
-    csv_state s = {.path = path, .p = buf, .end = buf + len, .line = 1, .delim = delim ? delim : ',', .mark = mark};
+        delim = kpca_csv_delim(buf + from, len - from, mark);
+    csv_state s = {.path = path, .p = buf + from, .end = buf + len, .line = 1 + skipped,
+                   .delim = delim ? delim : ',', .mark = mark};
     csv_rows R = {.col = NO_COLUMN, .index = NO_COLUMN};
     int header;
     if ((st = kpca_csv_first_row(&s, &R, opts, &header, err)) != KPCA_OK)

@@ -2,6 +2,7 @@
 #include "io/csvpart.h"
 #include "text/bytes.h"
 #include "text/csvtok.h"
+#include "text/textfile.h"
 #include "text/textnum.h"
 
 #include <fcntl.h>
@@ -312,7 +313,11 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
         hend--;
     if (hend == 0)
         goto out; /* the first row is longer than the head */
-    size_t bom = kpca_text_bom(head, hend);
+    /* the text after a BOM and the lines --skip-rows skips (all in the head) */
+    size_t skip = opts != NULL ? opts->skip_rows : 0, skipped = 0, bom = kpca_text_bom(head, hend);
+    bom += kpca_textfile_skip(head + bom, hend - bom, skip, &skipped);
+    if (skipped < skip || bom == hend)
+        goto out; /* skipped past the head: read in memory */
     if (delim == 0)
         delim = kpca_csv_sniff(head + bom, (hlen < 65536 ? hlen : 65536) - bom, mark);
     if (delim == 0 && mark == ',')
@@ -320,11 +325,12 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     s.delim = delim ? delim : ',';
     s.p = head + bom;
     s.end = head + hend;
-    if (kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1)
+    s.line = 1 + skipped;
+    if (kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1 + skipped)
         goto out;
     /* the streamed text: after the header, or from the first row */
     off_t body = (off_t)(header ? (size_t)(s.p - head) : bom);
-    size_t body_line = header ? s.line : 1;
+    size_t body_line = header ? s.line : 1 + skipped;
     size_t np = kpca_parts_plan(size - (size_t)body, parts, min_part);
     if (np < 2)
         goto out; /* nparts stays 0: no part to free */

@@ -241,6 +241,13 @@ static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, 
                          s->path, s->fline[j], j + 1, name,
                          j + 1 == R->ncols ? " (a delimiter at the end of the line?); to leave the column out, give --drop "
                                            : "; to leave the column out, give --drop ", j + 1);
+    size_t nums = 0; /* a first row of names only after the header: a preamble took the header's place */
+    for (size_t k = 0; first_row && hdr != NULL && k < R->ncols; k++)
+        nums += parse_field(s->f[k], s->mark, &(double){0}, &(int){0}) != 0;
+    if (first_row && hdr != NULL && nums == 0)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: names, no number, after the header on line %zu; is line "
+                         "%zu a preamble (scikit-learn's files begin with a line of counts)? skip it: --skip-rows %zu",
+                         s->path, s->row_line, R->first_line, R->first_line, R->first_line);
     if (first_row && why != -2 && R->opt == NULL) {
         char also[96] = "";
         if (hdr != NULL && hdr[j][0] != '\0' && !header_data_like(hdr, R->ncols, j, s->mark))
@@ -359,12 +366,12 @@ static int whole_row(csv_state *s, const csv_rows *R, int have, kpca_status *st,
     }
     if (s->nf != R->ncols) {
         /* the first row shorter than the one after it: a preamble line
-         * (scikit-learn's files begin with a line of counts) */
+         * (scikit-learn's files begin with a line of counts), which
+         * --skip-rows skips with the lines before it */
         char hint[200] = "";
         if (s->nf > R->ncols && s->row_line == R->first_line + 1)
             snprintf(hint, sizeof hint, "; is line %zu a preamble (scikit-learn's files begin with a line of "
-                     "counts)? read from the line after it: tail -n +%zu FILE | kpca ... -", R->first_line,
-                     R->first_line + 1);
+                     "counts)? skip it: --skip-rows %zu", R->first_line, R->first_line);
         *st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu%s", s->path,
                         s->row_line, s->nf, R->ncols, R->first_line, hint);
         return -1;

@@ -85,6 +85,35 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, size_t most, kpca_error 
     return KPCA_OK;
 }
 
+/* --skip-rows skip: the text's first `skip` lines leave the window, read
+ * on past the head as long as they are, and the head is filled again
+ * after them (the delimiter is sniffed there, as the whole read sniffs
+ * it); *line: the line of buf[0] then.  The refusal of a text that ends
+ * within them. */
+static kpca_status csvwin_skip(csv_win *w, size_t skip, size_t *line, kpca_error *err)
+{
+    kpca_status st = KPCA_OK;
+    size_t skipped = 0;
+    while (st == KPCA_OK && skipped < skip && w->len > 0) {
+        size_t k, from = kpca_textfile_skip(w->buf, w->len, skip - skipped, &k);
+        /* a line that goes on past the window is counted at its line end */
+        if (from == w->len && w->buf[w->len - 1] != '\n' && !w->eof)
+            k--;
+        skipped += k;
+        memmove(w->buf, w->buf + from, w->len - from + 1);
+        w->len -= from;
+        w->base += from;
+        if (w->len == 0 && !w->eof)
+            st = csvwin_fill(w, 1 + skipped, CSV_HEAD, err);
+    }
+    while (st == KPCA_OK && !w->eof && w->len < CSV_HEAD)
+        st = csvwin_fill(w, 1 + skipped, CSV_HEAD - w->len, err);
+    if (st == KPCA_OK && w->len == 0)
+        st = kpca_textfile_skip_fail(w->path, skipped, skip, err);
+    *line = 1 + skipped;
+    return st;
+}
+
 /* Opens the text and reads its first row (the header, or the first data
  * row, then in s.f): the layout in R, as the whole read finds it. */
 kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err)
@@ -103,17 +132,21 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     memmove(w->buf, w->buf + bom, w->len - bom + 1);
     w->len -= bom;
     w->base = bom;
+    size_t line = 1; /* the line of buf[0] */
+    const size_t skip = opts != NULL ? opts->skip_rows : 0;
+    if (skip > 0 && (st = csvwin_skip(w, skip, &line, err)) != KPCA_OK)
+        return st;
     const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
     if (delim == 0)
         delim = kpca_csv_delim(w->buf, w->len, mark);
     w->s.delim = delim ? delim : ','; /* (the rows' cut needs it) */
     /* the first row whole */
     size_t cut;
-    while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, 1, CSV_HEAD, err)) == KPCA_OK)
+    while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, line, CSV_HEAD, err)) == KPCA_OK)
         ;
     if (st != KPCA_OK)
         return st;
-    w->s = (csv_state){.path = path, .p = w->buf, .end = w->buf + cut, .line = 1, .delim = delim ? delim : ',',
+    w->s = (csv_state){.path = path, .p = w->buf, .end = w->buf + cut, .line = line, .delim = delim ? delim : ',',
                        .mark = mark};
     int header;
     if ((st = kpca_csv_first_row(&w->s, &w->R, opts, &header, err)) != KPCA_OK)

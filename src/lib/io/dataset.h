@@ -95,6 +95,12 @@ typedef struct {
                                 * with a header row; other files are read by
                                 * position; NULL: none */
     size_t nselect;
+    size_t skip_rows;    /* text: lines skipped at the start of the text
+                          * (after decompression and a UTF-8 BOM), before
+                          * the header or first row, whatever they hold
+                          * (physical lines: text/textfile.h,
+                          * kpca_textfile_skip); line numbers stay the
+                          * file's; 0: none */
 } kpca_read_opts;
 
 /* "esl", "libsvm", "hdf5", "csv", "npy", "mat", "arff"; NULL for an unknown value. */

@@ -264,7 +264,8 @@ static kpca_status named_refusal(const char *path, const unsigned char *head, si
     return KPCA_OK;
 }
 
-kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err)
+/* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */
+static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
@@ -338,6 +339,24 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     int lines = 0;
     const int binary = codec == KPCA_CODEC_NONE && got >= 2 && memchr(head, '\0', got) != NULL;
     char *p = text + kpca_text_bom(text, len);
+    if (skip > 0 && !binary) { /* the lines --skip-rows skips tell nothing */
+        size_t skipped;
+        p += kpca_textfile_skip(p, (size_t)(text + len - p), skip, &skipped);
+        if (p == text + len) {
+            kpca_free(text);
+            if (read_st != KPCA_OK) {
+                if (err != NULL)
+                    *err = why;
+                return read_st;
+            }
+            if (len < cap)
+                return kpca_textfile_skip_fail(path, skipped, skip, err);
+            return kpca_fail(err, KPCA_EUSAGE,
+                             "'%s': --skip-rows %zu skips the whole first 64 KiB of the text, where kpca tells its "
+                             "format: give --format csv (or esl) with it",
+                             path, skip);
+        }
+    }
     while (!binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && p < text + len) {
         char *nl = memchr(p, '\n', (size_t)(text + len - p)), *next = nl != NULL ? nl + 1 : text + len;
         if (nl != NULL)
@@ -387,20 +406,25 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
     return KPCA_OK;
 }
 
+kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *err)
+{
+    return detect(path, 0, out, err);
+}
+
 kpca_status kpca_read_format(const char *file, const char *group, const kpca_read_opts *opts, kpca_format *fmt,
                              int *text_opts, kpca_error *err)
 {
     *fmt = opts->format;
     *text_opts = 0;
     kpca_status st = KPCA_OK;
-    if (*fmt == KPCA_FMT_AUTO && (st = kpca_detect_format(file, fmt, err)) != KPCA_OK)
+    if (*fmt == KPCA_FMT_AUTO && (st = detect(file, opts->skip_rows, fmt, err)) != KPCA_OK)
         return st;
     if (group != NULL && *fmt != KPCA_FMT_HDF5 && *fmt != KPCA_FMT_MAT)
         return kpca_fail(err, KPCA_EUSAGE, "'%s': a group ('%s') was given but the file is %s text, not HDF5", file,
                          group, kpca_format_name(*fmt));
     const char *text_opt = opts->label != NULL ? "--label" : opts->header != KPCA_HEADER_AUTO ? "--header"
                            : opts->columns != NULL ? "--columns" : opts->drop != NULL ? "--drop"
-                           : opts->decimal == ',' ? "--decimal" : NULL;
+                           : opts->decimal == ',' ? "--decimal" : opts->skip_rows > 0 ? "--skip-rows" : NULL;
     *text_opts = text_opt != NULL;
     if (text_opt != NULL && (*fmt == KPCA_FMT_LIBSVM || *fmt == KPCA_FMT_NPY || *fmt == KPCA_FMT_HDF5 ||
                              *fmt == KPCA_FMT_MAT))

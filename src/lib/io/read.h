@@ -87,8 +87,11 @@ kpca_status kpca_detect_format(const char *path, kpca_format *out, kpca_error *e
  * and the one check of the read options against it, for the whole read
  * and the row source: a group (FILE:GROUP, --group) only for HDF5
  * (KPCA_EUSAGE); the text options (--label, --header, --columns, --drop,
- * --decimal) only for CSV and whitespace text (KPCA_EUSAGE, naming the
- * first given).  *text_opts: 1 when one of them was given. */
+ * --decimal, --skip-rows) only for CSV and whitespace text (KPCA_EUSAGE,
+ * naming the first given).  *text_opts: 1 when one of them was given
+ * (whitespace text is then read by the delimited reader).  The format is
+ * detected from the text after the lines --skip-rows skips; when the text
+ * ends within them, the refusal of kpca_textfile_skip_fail. */
 kpca_status kpca_read_format(const char *file, const char *group, const kpca_read_opts *opts, kpca_format *fmt,
                              int *text_opts, kpca_error *err);
 

@@ -36,6 +36,24 @@ kpca_status kpca_textfile_nul(const char *path, const char *text, size_t from, s
     return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: contains a NUL byte (binary data?)", path, line);
 }
 
+size_t kpca_textfile_skip(const char *text, size_t len, size_t n, size_t *lines)
+{
+    size_t at = 0, k = 0;
+    while (k < n && at < len) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        at = nl != NULL ? (size_t)(nl - text) + 1 : len;
+        k++;
+    }
+    *lines = k;
+    return at;
+}
+
+kpca_status kpca_textfile_skip_fail(const char *path, size_t lines, size_t n, kpca_error *err)
+{
+    return kpca_fail(err, KPCA_EUSAGE, "'%s' has only %zu line%s: --skip-rows %zu leaves no data to read", path,
+                     lines, lines == 1 ? "" : "s", n);
+}
+
 static int has_nul(const void *bytes, size_t len)
 {
     return memchr(bytes, '\0', len) != NULL;

@@ -33,6 +33,20 @@ kpca_status kpca_textfile_head(const char *path, const char *p, size_t n, size_t
 kpca_status kpca_textfile_nul(const char *path, const char *text, size_t from, size_t len, size_t line,
                               kpca_error *err);
 
+/* --skip-rows N (kpca_read_opts.skip_rows): the first n lines of text[0,
+ * len), which starts a line, skipped.  Lines are physical lines, as
+ * numpy.loadtxt's skiprows counts them: each ends at an LF (a CR before it
+ * is part of it), a quote in one opens nothing, and a last line without an
+ * LF counts.  The byte after them (len when the text ends first), *lines
+ * how many were there (n, or fewer).  At memchr's pace: O(the bytes
+ * skipped). */
+size_t kpca_textfile_skip(const char *text, size_t len, size_t n, size_t *lines);
+
+/* The refusal of --skip-rows n where the text ends within the lines
+ * skipped (it has only `lines`): KPCA_EUSAGE, "'PATH' has only L lines:
+ * --skip-rows N leaves no data to read". */
+kpca_status kpca_textfile_skip_fail(const char *path, size_t lines, size_t n, kpca_error *err);
+
 /* Reads a whole file, decompressed when compressed (text/bytes.h), into a new
  * NUL-terminated buffer *out (*len bytes before the NUL), without a UTF-8
  * byte-order mark at its start; every check above.  A plain file of 8 MiB
