@@ -104,6 +104,7 @@ int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *h
             return cli_usage("option '--decimal': expected . or , (the decimal mark), got '%s'", in->decimal);
         ro->decimal = in->decimal[0];
     }
+    ro->skip_rows = in->skip_rows;
     if (in->range == NULL && in->range_set) {
         *lo = in->range_lo;
         *hi = in->range_hi;

@@ -27,10 +27,11 @@ typedef struct {
     const char *columns; /* --columns LIST; NULL: all */
     const char *drop;    /* --drop LIST; NULL: none */
     const char *decimal; /* --decimal MARK; NULL: '.' */
+    size_t skip_rows;    /* --skip-rows N: lines skipped before the header or first row */
 } cli_input;
 
 /* The read options of the input options in (format, header, labels,
- * columns, decimal mark) into *ro, and --input-range's LO,HI into *lo,
+ * columns, decimal mark, lines skipped) into *ro, and --input-range's LO,HI into *lo,
  * *hi (0, 0 without it).  0, or KPCA_EUSAGE once reported. */
 int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *hi);
 /* The summary line of a text data set read (CSV, ESL; others: nothing),

@@ -113,8 +113,9 @@ int cli_parse_bytes(const char *s, size_t *out);
     {"labels", 0, "FILE", CLI_STRING, &(in).labels, 0, 0,                                                      \
      "labels for data without them (NPY, HDF5, --label none): a 1-D .npy or one label per line"},              \
     CLI_COLUMN_OPTIONS(in)
-/* --columns, --drop and --decimal: which columns of a text file are values,
- * and how their numbers are written */
+/* --columns, --drop, --decimal and --skip-rows: which columns of a text
+ * file are values, how their numbers are written, and the lines before
+ * them (a preamble) */
 #define CLI_COLUMN_OPTIONS(in)                                                                                 \
     {"columns", 0, "LIST", CLI_STRING, &(in).columns, 0, 0,                                                    \
      "text: the value columns to use, in this order: header names or numbers from 1, comma-separated "          \
@@ -122,7 +123,11 @@ int cli_parse_bytes(const char *s, size_t *out);
     {"drop", 0, "LIST", CLI_STRING, &(in).drop, 0, 0,                                                          \
      "text: columns to leave out (an identifier, an empty last column): names or numbers from 1"},             \
     {"decimal", 0, "MARK", CLI_STRING, &(in).decimal, 0, 0,                                                    \
-     "text: the decimal mark, . or , (decimal commas need ; or tab or blanks between fields) (default: .)"}
+     "text: the decimal mark, . or , (decimal commas need ; or tab or blanks between fields) (default: .)"},    \
+    {"skip-rows", 0, "N", CLI_SIZE, &(in).skip_rows, 0, 1e9,                                                  \
+     "text: skip the first N lines (after decompression), whatever they hold, before the header or first row: "  \
+     "a preamble such as the line of counts that starts scikit-learn's wine_data.csv (--skip-rows 1); line "    \
+     "numbers stay the file's (default: 0)"}
 
 #define CLI_INPUT_OPTIONS(in)                                                                                  \
     {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0,                                                       \

@@ -72,8 +72,9 @@ int cli_partial_write(const char *path, const cli_partial *pt)
     return st == KPCA_OK ? 0 : cli_fail(&err);
 }
 
-const char *const cli_partial_opts[CLI_PARTIAL_NOPTS] = {"input_format", "header",  "label",   "labels",
-                                                         "columns",      "drop",    "decimal", "input_range"};
+const char *const cli_partial_opts[CLI_PARTIAL_NOPTS] = {"input_format", "header",  "label",       "labels",
+                                                         "columns",      "drop",    "decimal",     "input_range",
+                                                         "skip_rows"};
 
 /* the attributes of a partial file into pt, its arrays unread */
 static kpca_status read_attrs(hid_t f, const char *path, cli_partial *pt, kpca_error *err)
@@ -125,7 +126,8 @@ static kpca_status read_attrs(hid_t f, const char *path, cli_partial *pt, kpca_e
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "sample_seed", &pt->seed, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_text(f, path, "subset", pt->subset, sizeof pt->subset, err);
     for (size_t i = 0; st == KPCA_OK && i < CLI_PARTIAL_NOPTS; i++)
-        st = kpca_h5_attr_read_text(f, path, cli_partial_opts[i], pt->opts[i], sizeof pt->opts[i], err);
+        if (i + 1 < CLI_PARTIAL_NOPTS || H5Aexists(f, cli_partial_opts[i]) > 0) /* (no skip_rows: an older file) */
+            st = kpca_h5_attr_read_text(f, path, cli_partial_opts[i], pt->opts[i], sizeof pt->opts[i], err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_long(f, path, "round", &pt->round, err);
     if (st == KPCA_OK) st = kpca_h5_attr_read_double(f, path, "smooth", &pt->smooth, err);
     if (st != KPCA_OK)

@@ -13,7 +13,8 @@
  * DATA. */
 #define CLI_PARTIAL_FORMAT "kpca-partial"
 #define CLI_PARTIAL_VERSION 1
-#define CLI_PARTIAL_NOPTS 8 /* the input options kept as text */
+#define CLI_PARTIAL_NOPTS 9 /* the input options kept as text (the last, skip_rows, absent
+                             * from a file written before --skip-rows: "") */
 #define CLI_PARTIAL_OPT_MAX 512
 extern const char *const cli_partial_opts[CLI_PARTIAL_NOPTS];
 typedef struct {
@@ -28,7 +29,8 @@ typedef struct {
     char subset[KPCA_SOURCE_MAX]; /* the model's text of it */
     double *std_mean, *std_scale; /* --standardize's (dim each, owned; NULL: none) */
     char opts[CLI_PARTIAL_NOPTS][CLI_PARTIAL_OPT_MAX]; /* --format, --header, --label, --labels, --columns,
-                                                         * --drop, --decimal, --input-range as given ("": none) */
+                                                         * --drop, --decimal, --input-range, --skip-rows as
+                                                         * given ("": none) */
     long round;           /* --round (-1: none) */
     double smooth;        /* --smooth (0: none) */
     double *acc;          /* the packed accumulator (kpca_nys_acc_pack; owned) */

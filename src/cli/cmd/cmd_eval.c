@@ -29,7 +29,7 @@
 static struct {
     const char *components, *cost, *classifier, *multiclass, *scale, *backend, *csv, *markdown, *json, *format, *predictions;
     const char *header, *label, *precision;
-    cli_input text; /* --columns, --drop, --decimal */
+    cli_input text; /* --columns, --drop, --decimal, --skip-rows */
     double eps;
     long folds, threads;
     int quiet, print_defaults;
@@ -434,7 +434,8 @@ int cmd_eval(int argc, char **argv)
         }
     }
     cli_input in = {.format = o.format, .round = -1, .header = o.header, .label = o.label, .columns = o.text.columns,
-                    .drop = o.text.drop, .decimal = o.text.decimal};
+                    .drop = o.text.drop, .decimal = o.text.decimal,
+                    .skip_rows = o.text.skip_rows};
     kpca_dataset tr, te;
     kpca_featinfo tr_file, te_file;
     r = cli_read_input(pos[0], &in, 0, &tr, &tr_file);

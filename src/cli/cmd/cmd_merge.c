@@ -182,6 +182,12 @@ static int open_data(const cli_partial *p, cli_input *in, cli_fit_rows *fr)
     in->drop = opt[5];
     in->decimal = opt[6];
     in->range = opt[7];
+    long skip = 0;
+    if (opt[8] != NULL && cli_parse_long(opt[8], 1, 1e9, &skip) != 0) {
+        cli_error("'%s': attribute skip_rows is '%s', not a count of lines", p->data, opt[8]);
+        return KPCA_EFORMAT;
+    }
+    in->skip_rows = (size_t)skip;
     in->round = p->round;
     in->smooth = p->smooth;
     int r = cli_fit_rows_open(fr, data, in);

@@ -349,8 +349,11 @@ int cli_fit_rows_partial(cli_fit_rows *fr, const kpca_fit_params *p, const char 
     snprintf(pt.subset, sizeof pt.subset, "%s", subset);
     pt.std_mean = fr->std_mean; /* borrowed for the write */
     pt.std_scale = fr->std_scale;
-    const char *given[CLI_PARTIAL_NOPTS] = {in->format,  in->header, in->label,   in->labels,
-                                           in->columns, in->drop,   in->decimal, in->range};
+    char skip[32] = "";
+    if (in->skip_rows > 0)
+        snprintf(skip, sizeof skip, "%zu", in->skip_rows);
+    const char *given[CLI_PARTIAL_NOPTS] = {in->format,  in->header, in->label,   in->labels, in->columns,
+                                           in->drop,    in->decimal, in->range,  skip};
     for (size_t i = 0; i < CLI_PARTIAL_NOPTS; i++)
         snprintf(pt.opts[i], sizeof pt.opts[i], "%s", given[i] != NULL ? given[i] : "");
     pt.round = in->round;
