@@ -257,7 +257,7 @@ asan:
 # 1 GiB memory budget in the targets.  `make
 # check` replays the committed corpus (seeds and crash reproducers) through
 # the same targets built without libFuzzer (tests/fuzz/replay.c).
-FUZZ_TARGETS := text hdf5 model csv npy
+FUZZ_TARGETS := text hdf5 model csv npy mat
 FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 # model_sealed (make fuzz-sealed, below) is replayed too

@@ -111,7 +111,8 @@ int cli_parse_bytes(const char *s, size_t *out);
 #define CLI_LABEL_OPTIONS(in)                                                                                  \
     CLI_HEADER_OPTION((in).header), CLI_LABEL_OPTION((in).label),                                              \
     {"labels", 0, "FILE", CLI_STRING, &(in).labels, 0, 0,                                                      \
-     "labels for data without them (NPY, HDF5, --label none): a 1-D .npy or one label per line"},              \
+     "labels for data without them (NPY, HDF5, MATLAB, --label none): a 1-D .npy, a MATLAB vector "       \
+     "FILE.mat:VAR or one label per line"},                                                                  \
     CLI_COLUMN_OPTIONS(in)
 /* --columns, --drop, --decimal and --skip-rows: which columns of a text
  * file are values, how their numbers are written, and the lines before

@@ -525,3 +525,28 @@ parts_csv() {
         printf '%s\n' "$stderr" | grep -q "^$r: timing *[0-9.]* s total$" || { show_run; fail "no total from '$r'"; }
     done
 }
+
+@test "kpca-mpi --skip-rows on 2 and 3 ranks: the preamble skipped before the parts are cut, the model and features of the file without it" {
+    "$PY" -c 'import h5py' 2>/dev/null || mpi_missing "no h5py in $PY"
+    parts_csv "$TMP/body.csv" 6000
+    { printf '6000,8,setosa,"versi, color",virginica\n# a second preamble line, "quoted\n'; cat "$TMP/body.csv"; } \
+        >"$TMP/pre.csv"
+    "$KPCA" fit -q --kernel rbf --solver nystrom --landmarks 40 -k 4 "$TMP/body.csv" -o "$TMP/one.h5"
+    "$KPCA" transform -q "$TMP/one.h5" "$TMP/body.csv" -o "$TMP/feat.csv"
+    local p
+    for p in 2 3; do
+        run --separate-stderr mpi "$p" fit -q --kernel rbf --solver nystrom --landmarks 40 -k 4 --skip-rows 2 \
+            "$TMP/pre.csv" -o "$OUT/nys-$p.h5"
+        assert_status 0
+        same_nystrom "$TMP/one.h5" "$OUT/nys-$p.h5"
+        run --separate-stderr mpi "$p" transform -q --skip-rows 2 "$TMP/one.h5" "$TMP/pre.csv" -o "$OUT/z-$p.csv"
+        assert_status 0
+        cmp "$TMP/feat.csv" "$OUT/z-$p.csv" || fail "features on $p ranks differ from those of the file without its preamble"
+    done
+    # a bad row's line is the file's own, on every rank count
+    sed '3000s/,0\./,x./' "$TMP/pre.csv" >"$TMP/bad.csv"
+    run --separate-stderr mpi 2 transform -q --skip-rows 2 "$TMP/one.h5" "$TMP/bad.csv" -o "$OUT/bad.csv"
+    assert_failure
+    assert_stderr_contains "line 3000"
+    assert_no_output "$OUT/bad.csv"
+}

@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 K=${KPCA:-build/kpca}
 c=tests/fuzz/corpus
-mkdir -p "$c/text" "$c/hdf5" "$c/model" "$c/model_sealed" "$c/csv" "$c/npy"
+mkdir -p "$c/text" "$c/hdf5" "$c/model" "$c/model_sealed" "$c/csv" "$c/npy" "$c/mat"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
@@ -128,4 +128,17 @@ awk '{ for (j = 1; j <= 15; j++) printf "%d%s", (NR == j) + 1, j < 15 ? "," : "\
 "$K" fit -q --kernel precomputed --label none -m 12 -s 2 -k 3 "$t/gram.csv" -o "$c/model/precomputed.model"
 # model_sealed (the loader behind the seal): the same valid models
 cp "$c"/model/*.model "$c/model_sealed/"
+
+# mat: MATLAB files written by libmatio (tools/matgen): version 5, plain and
+# compressed, and 7.3; X 6 x 4 with labels y, a lone matrix, a 3-D array,
+# char and complex variables, int16 and single classes
+G=${MATGEN:-build/tools/matgen}
+printf '1 2 3 4\n5 6 7 8\n9 10 11 12\n0.5 0.25 0 -1\n3 1 4 1\n5 9 2 6\n' >"$t/X.txt"
+printf '0\n1\n0\n1\n2\n2\n' >"$t/y.txt"
+seq 1 12 >"$t/flat.txt"
+"$G" "$c/mat/v5" 5 "X=double:$t/X.txt" "y=int32:$t/y.txt"
+"$G" "$c/mat/v5z" 5z "X=double:$t/X.txt" "y=double:$t/y.txt"
+"$G" "$c/mat/v73" 7.3 "X=double:$t/X.txt" "y=uint8:$t/y.txt"
+"$G" "$c/mat/lone" 5 "X=single:$t/X.txt"
+"$G" "$c/mat/kinds" 5 "A=int16:$t/flat.txt:2x3x2" "s=char:hello" "Z=complex:$t/X.txt"
 ls -l "$c"/*

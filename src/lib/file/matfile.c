@@ -72,7 +72,7 @@ static int inflates(FILE *f, uint32_t bytes)
     return ret == Z_STREAM_END;
 }
 
-static kpca_status v5_fits(const char *path, FILE *f, int swap, kpca_error *err)
+static kpca_status v5_fits(const char *path, FILE *f, int swap, int *packed, kpca_error *err)
 {
     if (fseek(f, 0, SEEK_END) != 0)
         return KPCA_OK; /* not a file that seeks: libmatio's own checks */
@@ -93,7 +93,9 @@ static kpca_status v5_fits(const char *path, FILE *f, int swap, kpca_error *err)
                              path, at, whole ? at + 8 + (long long)bytes : at + 8, size);
         uint32_t type;
         memcpy(&type, tag, 4);
-        if ((type == 15 || type == 0x0f000000u) && !inflates(f, bytes)) /* miCOMPRESSED, either byte order */
+        const int z = type == 15 || type == 0x0f000000u; /* miCOMPRESSED, either byte order */
+        *packed |= z;
+        if (z && !inflates(f, bytes))
             return kpca_fail(err, KPCA_EFORMAT,
                              "'%s' is damaged: its compressed MAT-file element at byte %lld does not inflate whole "
                              "(zlib's check fails)",
@@ -103,7 +105,20 @@ static kpca_status v5_fits(const char *path, FILE *f, int swap, kpca_error *err)
     return KPCA_OK;
 }
 
-static kpca_status mat_open(const char *path, mat_t **out, kpca_error *err)
+/* The most values a variable of the file can hold, from its size: a
+ * stored value takes a byte at least (MATLAB keeps a double matrix of
+ * small integers as uint8), a compressed one (zlib in version 5, HDF5's
+ * filters in 7.3) 1/1032 of a byte at most (deflate's largest ratio).  A
+ * header that claims more is damaged: libmatio would read on for minutes
+ * past the end, or ask for terabytes. */
+static double most_values(FILE *f, int packed)
+{
+    if (fseek(f, 0, SEEK_END) != 0)
+        return 1e300;
+    return (double)ftell(f) * (packed ? 1032.0 : 1.0);
+}
+
+static kpca_status mat_open(const char *path, mat_t **out, double *most, kpca_error *err)
 {
     *out = NULL;
     kpca_h5_quiet(); /* a v7.3 file is HDF5 */
@@ -122,8 +137,10 @@ static kpca_status mat_open(const char *path, mat_t **out, kpca_error *err)
                        path);
     else if (got < sizeof head)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s' is cut short: %zu bytes, less than a MAT-file's header", path, got);
-    else if (memcmp(head + 7, "5.0", 3) == 0) /* head[126..127]: "IM" written little-endian */
-        st = v5_fits(path, f, (head[126] == 'I') != (*(const unsigned char *)&(uint16_t){1} == 1), err);
+    int packed = memcmp(head + 7, "7.3", 3) == 0;
+    if (st == KPCA_OK && !packed) /* head[126..127]: "IM" written little-endian */
+        st = v5_fits(path, f, (head[126] == 'I') != (*(const unsigned char *)&(uint16_t){1} == 1), &packed, err);
+    *most = most_values(f, packed);
     fclose(f);
     if (st != KPCA_OK)
         return st;
@@ -235,9 +252,10 @@ static kpca_status list_open(const char *path, mat_t *m, kpca_mat_var **vars, si
 kpca_status kpca_mat_list(const char *path, kpca_mat_var **vars, size_t *n, kpca_error *err)
 {
     mat_t *m;
+    double most;
     *vars = NULL;
     *n = 0;
-    kpca_status st = mat_open(path, &m, err);
+    kpca_status st = mat_open(path, &m, &most, err);
     if (st != KPCA_OK)
         return st;
     st = list_open(path, m, vars, n, err);
@@ -350,17 +368,24 @@ static int convert(const matvar_t *v, double *x, size_t r, size_t c)
 }
 
 /* reads the matrix d of the open file into *x */
-static kpca_status read_matrix(const char *path, mat_t *m, const kpca_mat_var *d, double **x, size_t *rows,
-                               size_t *cols, kpca_error *err)
+static kpca_status read_matrix(const char *path, mat_t *m, const kpca_mat_var *d, double most, double **x,
+                               size_t *rows, size_t *cols, kpca_error *err)
 {
     const size_t r = d->dims[0], c = d->dims[1];
     if (r == 0 || c == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': variable '%s' is empty (%zu x %zu)", path, d->name, r, c);
+    if ((double)r * (double)c > most)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': variable '%s' claims %zu x %zu values, more than the file can "
+                         "hold (damaged?)", path, d->name, r, c);
+    char what[160];
+    snprintf(what, sizeof what, "variable '%s' of '%s' (%zu x %zu)", d->name, path, r, c);
+    kpca_status st = kpca_mem_check((double)r * (double)c * 16.0, what, err); /* libmatio's copy and ours */
+    if (st != KPCA_OK)
+        return st;
     matvar_t *v = Mat_VarRead(m, d->name);
     if (v == NULL)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': libmatio cannot read variable '%s'%s (damaged or cut short?)",
                          path, d->name, said());
-    kpca_status st = KPCA_OK;
     if (v->data == NULL || v->rank != 2 || v->dims[0] != r || v->dims[1] != c || v->data_size <= 0 ||
         v->nbytes / (size_t)v->data_size < r * c)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s': variable '%s' holds fewer values than its %zu x %zu%s (damaged?)",
@@ -393,7 +418,8 @@ kpca_status kpca_mat_read(const char *path, const char *name, double **x, size_t
     if (name_out != NULL)
         *name_out = NULL;
     mat_t *m;
-    kpca_status st = mat_open(path, &m, err);
+    double most;
+    kpca_status st = mat_open(path, &m, &most, err);
     if (st != KPCA_OK)
         return st;
     kpca_mat_var *vars;
@@ -401,7 +427,7 @@ kpca_status kpca_mat_read(const char *path, const char *name, double **x, size_t
     const kpca_mat_var *d = NULL;
     if ((st = list_open(path, m, &vars, &n, err)) == KPCA_OK) {
         if ((st = choose(path, vars, n, name, &d, err)) == KPCA_OK && (st = refuse_kind(path, d, err)) == KPCA_OK)
-            st = read_matrix(path, m, d, x, rows, cols, err);
+            st = read_matrix(path, m, d, most, x, rows, cols, err);
         if (st == KPCA_OK && name_out != NULL && (*name_out = kpca_strdup(d->name)) == NULL) {
             kpca_free(*x);
             *x = NULL;

@@ -233,6 +233,19 @@ static void test_cut_and_damaged(void **state)
     kpca_error err;
     assert_int_equal(kpca_mat_read(path, "X", &x, &r, &c, NULL, &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "does not inflate whole"));
+    /* a header that claims 5 + 2^29 rows of X: refused before libmatio reads
+     * on for minutes (a fuzzer's find), not a memory refusal */
+    path = write_file(0);
+    f = fopen(path, "r+b");
+    unsigned char dim0[4];
+    fseek(f, 160, SEEK_SET);
+    assert_int_equal(fread(dim0, 1, 4, f), 4);
+    assert_int_equal(dim0[0], 5); /* X's first dimension, little-endian int32 */
+    fseek(f, 163, SEEK_SET);
+    fputc(0x20, f);
+    fclose(f);
+    assert_int_equal(kpca_mat_read(path, "X", &x, &r, &c, NULL, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "claims 536870917 x 3 values, more than the file can hold"));
     f = fopen(OUT_DIR "/text.mat", "w");
     fputs("1,2\n3,4\n", f);
     fclose(f);
