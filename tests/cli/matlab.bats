@@ -145,6 +145,9 @@ PY
     run --separate-stderr "$KPCA" info "$TMP/m73.mat"
     assert_failure
     assert_stderr_contains "'$TMP/m73.mat' is a MATLAB MAT-file"
+    # FILE:/X, as an HDF5 path is written, names the variable X
+    run --separate-stderr "$KPCA" fit -q -k 2 "$TMP/m73.mat:/X" -o "$OUT/slash.h5"
+    assert_status 0
     # from a pipe: spooled, then read as the file
     run --separate-stderr bash -c "cat '$TMP/m73.mat' | '$KPCA' fit -q -k 2 -:X -o '$OUT/p.h5'"
     assert_status 0

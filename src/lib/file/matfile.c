@@ -417,6 +417,8 @@ kpca_status kpca_mat_read(const char *path, const char *name, double **x, size_t
     *rows = *cols = 0;
     if (name_out != NULL)
         *name_out = NULL;
+    if (name != NULL && name[0] == '/') /* FILE:/VAR, as an HDF5 path is written */
+        name++;
     mat_t *m;
     double most;
     kpca_status st = mat_open(path, &m, &most, err);

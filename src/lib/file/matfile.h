@@ -47,7 +47,7 @@ void kpca_mat_vars_free(kpca_mat_var *vars, size_t n);
  * bytes); returns buf. */
 const char *kpca_mat_shape(const kpca_mat_var *v, char *buf, size_t cap);
 
-/* Reads variable `name` of the file at path (NULL: the file's one numeric
+/* Reads variable `name` ("/NAME" too) of the file at path (NULL: the file's one numeric
  * matrix; with none or several, refused listing every variable and its
  * shape, with the FILE:NAME that reads one) into *x (rows x cols doubles,
  * row-major, newly allocated: kpca_free), *name_out (the variable read,
