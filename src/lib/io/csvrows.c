@@ -280,9 +280,8 @@ static int label_by_position(const char *opt)
            (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt));
 }
 
-/* The label column from the option and the header (NULL: none). */
-static kpca_status label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
-                                kpca_error *err)
+kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
+                                  kpca_error *err)
 {
     *col = 0;
     if (opt == NULL) { /* a column named for labels, else none */
@@ -558,7 +557,7 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     const char *lab = R->opt;
     size_t lcol = NO_COLUMN, col = NO_COLUMN;
     if (hr == KPCA_HEADER_AUTO && label_by_position(lab) &&
-        (st = label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
+        (st = kpca_csv_label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
         return st;
     for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++) {
         double v;
@@ -575,7 +574,7 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
             if (!kpca_text_utf8(R->hdr[j] = kpca_text_trim(s->f[j])))
                 return kpca_text_utf8_fail(path, s->fline[j], j + 1, "column name", R->hdr[j], err);
     }
-    if ((st = label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
+    if ((st = kpca_csv_label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
         return st;
     size_t dim;
     if ((st = kpca_csv_columns(path, opts, R->hdr, ncols, col, &R->dest, &dim, err)) != KPCA_OK)
