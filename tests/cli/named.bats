@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # named.bats - files kpca does not read, refused with what they are and the
 # way to a file it reads, not a byte dump or a parse error on line 1: a
-# Python pickle, an ARFF file, gzip inside gzip, text
+# Python pickle, gzip inside gzip, text
 # with classic-Mac line ends (CR alone), HDF5 with other datasets than
-# `data` at its root.  Each file is made here.
+# `data` at its root.  Each file is made here.  (ARFF, once refused here,
+# is read: arff.bats; so are MATLAB files: matlab.bats.)
 
 load ../helper
 
@@ -15,12 +16,6 @@ x = np.random.default_rng(0).normal(size=(50, 4))
 pickle.dump(x, open(sys.argv[1] + "/a.pkl", "wb"))
 EOF2
     refused_fit "$TMP/a.pkl" "'$TMP/a.pkl' is a Python pickle" "numpy.save('x.npy', x)"
-}
-
-@test "an ARFF file (OpenML): named, with the CSV it can be written as" {
-    printf '%% OpenML USPS\n%%\n@RELATION usps\n@ATTRIBUTE int0 NUMERIC\n@ATTRIBUTE int1 NUMERIC\n@ATTRIBUTE class {1,2}\n@DATA\n0.5,0.25,1\n0.25,0.5,2\n' \
-        >"$TMP/u.arff"
-    refused_fit "$TMP/u.arff" "'$TMP/u.arff' is an ARFF file" "scipy.io.arff.loadarff"
 }
 
 @test "gzip inside gzip, and CR-only line ends: named, with the command that makes them readable" {

@@ -61,7 +61,7 @@ layer_rank() {
 # header has its name; rowsrc_in.h is the inside of rowsrc.c.
 LIB_ORDER="text/textnum text/bytes text/textfile text/lines text/csvtok
     io/dataset io/npy io/labels io/featfile io/csvcols io/csvrows io/csvpart io/csvwin io/csv
-    io/dataset_text io/dataset_h5 io/read io/rowsrc io/rowpart"
+    io/dataset_text io/dataset_h5 io/dataset_arff io/read io/rowsrc io/rowpart"
 
 # lib_rank LAYER/NAME: its place in LIB_ORDER (from 1), or nothing
 lib_rank() {

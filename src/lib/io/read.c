@@ -15,6 +15,7 @@
 #include "file/h5util.h"
 #include "file/matfile.h"
 #include "io/csv.h"
+#include "io/dataset_arff.h"
 #include "io/dataset_h5.h"
 #include "io/featfile.h"
 #include "io/dataset_text.h"
@@ -199,8 +200,11 @@ const char *kpca_file_describe(const kpca_file_info *fi, char *buf, size_t cap)
     case KPCA_FILE_NPY: snprintf(buf, cap, "holds a NumPy array%s%s%s", open, shape, close); break;
     case KPCA_FILE_MAT: snprintf(buf, cap, "is a MATLAB MAT-file%s%s%s", open, shape, close); break;
     case KPCA_FILE_TEXT: {
-        const char *name = fi->format == KPCA_FMT_LIBSVM ? "LIBSVM" : fi->format == KPCA_FMT_CSV ? "CSV" : "ESL";
-        snprintf(buf, cap, "holds %s text data%s%s%s%s", name, open, gz, shape, close);
+        const char *name = fi->format == KPCA_FMT_LIBSVM ? "LIBSVM text"
+                           : fi->format == KPCA_FMT_CSV  ? "CSV text"
+                           : fi->format == KPCA_FMT_ARFF ? "ARFF"
+                                                         : "ESL text";
+        snprintf(buf, cap, "holds %s data%s%s%s%s", name, open, gz, shape, close);
         break;
     }
     case KPCA_FILE_BINARY: snprintf(buf, cap, "holds binary data in no format kpca reads"); break;
@@ -246,21 +250,6 @@ static kpca_status named_refusal(const char *path, const unsigned char *head, si
                          "'%s' ends its lines with CR alone (classic Mac OS line ends), which kpca does not take "
                          "for line ends: convert them, e.g. tr '\\r' '\\n' <'%s' >'%s.txt'",
                          path, path, path);
-    const char *p = text;
-    while (p < text + len && (*p == '%' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) {
-        if (*p == '%') /* an ARFF comment line */
-            while (p < text + len && *p != '\n')
-                p++;
-        else
-            p++;
-    }
-    if ((size_t)(text + len - p) >= 9 && strncasecmp(p, "@relation", 9) == 0)
-        return kpca_fail(err, KPCA_EFORMAT,
-                         "'%s' is an ARFF file (Weka, OpenML), which kpca does not read: write its data as CSV, "
-                         "e.g. in Python: pandas.DataFrame(scipy.io.arff.loadarff('%s')[0]).to_csv('x.csv', "
-                         "index=False) (a nominal class column comes out as bytes: decode it), then give --label "
-                         "with the class column",
-                         path, path);
     return KPCA_OK;
 }
 
@@ -335,7 +324,8 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
         kpca_free(text);
         return st;
     }
-    kpca_format fmt = KPCA_FMT_AUTO;
+    const int arff = kpca_arff_head(text, len); /* text that starts with @relation */
+    kpca_format fmt = arff ? KPCA_FMT_ARFF : KPCA_FMT_AUTO;
     int lines = 0;
     const int binary = codec == KPCA_CODEC_NONE && got >= 2 && memchr(head, '\0', got) != NULL;
     char *p = text + kpca_text_bom(text, len);
@@ -357,7 +347,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
                              path, skip);
         }
     }
-    while (!binary && fmt != KPCA_FMT_LIBSVM && lines < 20 && p < text + len) {
+    while (!binary && !arff && fmt != KPCA_FMT_LIBSVM && lines < 20 && p < text + len) {
         char *nl = memchr(p, '\n', (size_t)(text + len - p)), *next = nl != NULL ? nl + 1 : text + len;
         if (nl != NULL)
             *nl = '\0';
@@ -392,7 +382,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
     if (binary)
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s': binary data in no format kpca reads (it reads ESL, LIBSVM, CSV or TSV text, plain or "
-                         "compressed with gzip, bzip2, xz or zstd; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
+                         "compressed with gzip, bzip2, xz or zstd; ARFF; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
                          path, head[0], got > 1 ? head[1] : 0, got > 2 ? head[2] : 0, got > 3 ? head[3] : 0);
     if (fmt == KPCA_FMT_AUTO) { /* no line read: damaged compressed data, or none */
         if (read_st != KPCA_OK) {
@@ -430,6 +420,10 @@ kpca_status kpca_read_format(const char *file, const char *group, const kpca_rea
                              *fmt == KPCA_FMT_MAT))
         return kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to %s", file, text_opt,
                          kpca_format_name(*fmt));
+    if (*fmt == KPCA_FMT_ARFF && (opts->header != KPCA_HEADER_AUTO || opts->decimal == ','))
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to ARFF (its @attribute "
+                         "lines name the columns, and its numbers have decimal points)", file,
+                         opts->header != KPCA_HEADER_AUTO ? "--header" : "--decimal");
     return KPCA_OK;
 }
 
@@ -492,6 +486,7 @@ static kpca_status read_spec(const char *spec, const kpca_read_opts *opts, kpca_
         st = text_opts ? kpca_read_csv(file, ' ', opts, ds, err) : kpca_read_esl(file, opts->dim, ds, err);
         break;
     case KPCA_FMT_CSV: st = kpca_read_csv(file, 0, opts, ds, err); break;
+    case KPCA_FMT_ARFF: st = kpca_read_arff(file, opts, ds, err); break;
     case KPCA_FMT_NPY: st = kpca_read_npy(file, opts->dim, ds, err); break;
     case KPCA_FMT_LIBSVM: st = kpca_read_libsvm(file, opts->dim, ds, err); break;
     case KPCA_FMT_HDF5: st = kpca_read_hdf5(file, group != NULL ? group : "/", opts->dim, ds, info, err); break;
