@@ -138,7 +138,7 @@ static const struct {
     const char *name, *what;
 } arg_roles[] = {
     {"MODEL", "a MODEL (written by kpca fit)"},
-    {"DATA", "DATA (ESL, LIBSVM or CSV text, NumPy .npy or HDF5 data)"},
+    {"DATA", "DATA (ESL, LIBSVM, CSV or ARFF text, NumPy .npy or HDF5 data)"},
     {"FEATURES", "FEATURES (written by kpca transform, or data)"},
     {"TRAIN", "TRAIN (features written by kpca transform, or data)"},
     {"TEST", "TEST (features written by kpca transform, or data)"},

@@ -84,7 +84,7 @@ int cli_read_opts(const cli_input *in, kpca_read_opts *ro, double *lo, double *h
     ro->format = KPCA_FMT_AUTO;
     *lo = *hi = 0.0;
     if (in->format != NULL && kpca_format_parse(in->format, &ro->format) != 0)
-        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5 or auto, got '%s'", in->format);
+        return cli_usage("option '--format': expected esl, libsvm, csv, npy, hdf5, mat, arff or auto, got '%s'", in->format);
     if (in->header != NULL) {
         if (strcmp(in->header, "yes") == 0)
             ro->header = KPCA_HEADER_YES;

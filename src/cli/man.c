@@ -91,10 +91,12 @@ void cli_print_man(FILE *fp, const cli_command *const *cmds, size_t n)
     }
     fputs(".SH FILES\n"
           "Input data: ESL text (a label, then the values; USPS's zip.train.gz), LIBSVM text\n"
-          "(label idx:val ...), CSV/TSV, all plain or compressed (gzip, bzip2, xz, zstd: found\n"
+          "(label idx:val ...), CSV/TSV, ARFF (Weka, OpenML: numeric attributes, a nominal one\n"
+          "the labels), all plain or compressed (gzip, bzip2, xz, zstd: found\n"
           "from the content), NumPy .npy, HDF5 (FILE:GROUP with GROUP/data and\n"
           "GROUP/target), and MATLAB MAT-files of versions 5 and 7.3 through libmatio\n"
-          "(FILE.mat:VAR, a point per row as MATLAB shows the matrix).  Models are HDF5 files sealed by a CRC-32 in a 512-byte user block;\n"
+          "(FILE.mat:VAR, a point per row as MATLAB shows the matrix).  Models are HDF5\n"
+          "files sealed by a CRC-32 in a 512-byte user block;\n"
           "features are HDF5 (data, target, eigenvalues), LIBSVM text or CSV, chosen by the\n"
           "output's suffix.  Every output appears atomically: complete, or not at all.\n"
           ".PP\n",

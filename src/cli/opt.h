@@ -107,7 +107,7 @@ int cli_parse_bytes(const char *s, size_t *out);
     {"label", 0, "COL", CLI_STRING, &(dest), 0, 0,                                                             \
      "text: the label column: first, last, none, a number from 1 or a header name (default: a column named "   \
      "label, target, class or y; in whitespace text without a header, the first column when it holds few "     \
-     "distinct integers (ESL); else no labels)"}
+     "distinct integers (ESL); in ARFF, its nominal attribute; else no labels)"}
 #define CLI_LABEL_OPTIONS(in)                                                                                  \
     CLI_HEADER_OPTION((in).header), CLI_LABEL_OPTION((in).label),                                              \
     {"labels", 0, "FILE", CLI_STRING, &(in).labels, 0, 0,                                                      \
@@ -132,7 +132,7 @@ int cli_parse_bytes(const char *s, size_t *out);
 
 #define CLI_INPUT_OPTIONS(in)                                                                                  \
     {"format", 0, "FMT", CLI_STRING, &(in).format, 0, 0,                                                       \
-     "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},                                       \
+     "input format: esl, libsvm, csv, npy, hdf5, mat or arff (default: detected)"},                            \
     CLI_LABEL_OPTIONS(in),                                                                                     \
     {"input-range", 0, "LO,HI", CLI_STRING, &(in).range, 0, 0,                                                 \
      "map input values from [LO,HI] onto [-1,1] (use 0,1 for usps.h5); fit records it in the model, which "   \

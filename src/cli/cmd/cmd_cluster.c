@@ -38,7 +38,7 @@ static const cli_option options[] = {
     {"output", 'o', "FILE", CLI_STRING, &o.output, 0, 0,
      "write each point's cluster, 0..C-1, one per line in the points' order, to FILE; - is standard output"},
     {"format", 0, "FMT", CLI_STRING, &o.in.format, 0, 0,
-     "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},
+     "input format: esl, libsvm, csv, npy, hdf5, mat or arff (default: detected)"},
     CLI_LABEL_OPTIONS(o.in),
     {"quiet", 'q', NULL, CLI_FLAG, &o.quiet, 0, 0, "print nothing but the results and errors"},
 };

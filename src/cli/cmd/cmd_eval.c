@@ -66,7 +66,7 @@ static const cli_option options[] = {
     {"predictions", 0, "FILE", CLI_STRING, &o.predictions, 0, 0,
      "also write each TEST point's predicted label to FILE: a line per point, a column per --components value, "
      "in its order (one value: svm-predict's output file)"},
-    {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm, csv, npy or hdf5 (default: detected)"},
+    {"format", 0, "FMT", CLI_STRING, &o.format, 0, 0, "input format: esl, libsvm, csv, npy, hdf5, mat or arff (default: detected)"},
     CLI_HEADER_OPTION(o.header),
     CLI_LABEL_OPTION(o.label),
     CLI_COLUMN_OPTIONS(o.text),

@@ -100,9 +100,9 @@ static const cli_option options[] = {
 
 const cli_command cli_fit_command = {
     "fit", "[options] DATA -o MODEL", "fit kernel PCA on DATA and write the model",
-    "DATA is ESL text (zip.train.gz), LIBSVM text, CSV/TSV, NumPy .npy, HDF5 (FILE:GROUP, e.g.\n"
-    "usps.h5:train) or MATLAB (FILE.mat:VAR), text plain or compressed, the format found from the\n"
-    "content (--format forces it).  The kernel matrix of the M fit points is centred in feature\n"
+    "DATA is ESL text (zip.train.gz), LIBSVM text, CSV/TSV, ARFF, NumPy .npy, HDF5 (FILE:GROUP,\n"
+    "e.g. usps.h5:train) or MATLAB (FILE.mat:VAR), text plain or compressed, the format found from\n"
+    "the content (--format forces it).  The kernel matrix of the M fit points is centred in feature\n"
     "space and its largest eigenpairs are kept, normalised so that mu (alpha.alpha) = 1.\n"
     "The model records how the M rows were drawn (--subset, --sample, --seed),\n"
     "the columns' names from a header row and the standardisation, which\n"
