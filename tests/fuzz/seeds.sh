@@ -21,6 +21,14 @@ printf '1 1:0.5 3:-1 7:2e-3\n0 2:1\n\n2 1:1 2:2 3:3\n' >"$c/text/libsvm-small"
 printf '3 0.5 -1 1e-3\n4 1 2\n' >"$c/text/esl-short-line"
 printf '1 3:1 2:1\n' >"$c/text/libsvm-descending"
 printf 'nan 1 2\n' >"$c/text/esl-nan"
+# ARFF (read by the text target): OpenML's USPS layout, quoted names and
+# values with CRLF and a nominal in the middle, gzip'd, and refusals
+printf '%% OpenML USPS\n@RELATION usps\n@ATTRIBUTE int0 NUMERIC\n@ATTRIBUTE int1 REAL\n@ATTRIBUTE class {1,2,10}\n@DATA\n0.5,-1,1\n0.25,1e-3,10\n\n%% c\n1,1,2\n' >"$c/text/arff-usps"
+printf "@relation 'a b'\r\n@attribute 'p q' numeric\r\n@attribute k {'c d',e,\"f\\\\\"g\"}\r\n@attribute two{a,b}\r\n@data\r\n1.5,'c d',a\r\n2,e,b\r\n3,\"f\\\\\"g\",a\r\n" >"$c/text/arff-quoted"
+gzip -9n <"$c/text/arff-usps" >"$c/text/arff-usps.gz"
+printf '@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{0 1, 1 2}\n' >"$c/text/arff-sparse"
+printf '@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,?\n2,z\n' >"$c/text/arff-missing"
+printf '@relation r\n@attribute a numeric\n@attribute s string\n@attribute c {x,y}\n@attribute d {p,q}\n@data\n1,s,x,p\n' >"$c/text/arff-kinds"
 
 # csv: a header and a label column, quoting (a doubled quote, a delimiter
 # and a line break inside quotes), CRLF, semicolons, TSV, class names, no
