@@ -41,15 +41,43 @@ static const char *said(void)
     return buf;
 }
 
-/* A version 5 file's top-level elements (an 8-byte tag: type, byte
- * count; then the bytes) each end within the file: libmatio reads a cut
- * one's missing bytes as what the buffer held, without a word.  f: at the
- * end of the 128-byte header; swap: the file's byte order is not ours. */
-/* 1 when the next `bytes` bytes of f are one whole zlib stream whose
- * check matches (libmatio reads on past a damaged one) */
-static int inflates(FILE *f, uint32_t bytes)
+static uint32_t word(const unsigned char *p, int swap)
 {
-    unsigned char in[16384], out[65536];
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return swap ? (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24) : v;
+}
+
+/* 1 when the first n bytes h of a miMATRIX element's `bytes` of data hold
+ * subelements that end within it: the array flags (a tag and 8 bytes),
+ * the dimensions (miINT32, 2 to 32 of them), the name's tag and length.
+ * libmatio allocates and reads what they claim: a dimension count of 2^30
+ * in a 72-byte element took it minutes (a fuzzer's find). */
+static int matrix_head_fits(const unsigned char *h, size_t n, uint32_t bytes, int swap)
+{
+    if (bytes == 0)
+        return 1; /* an empty element: libmatio skips it */
+    if (n < 24 || bytes < 24)
+        return 0;
+    uint32_t t = word(h + 16, swap), nb = word(h + 20, swap);
+    if (t != 5 || nb % 4 != 0 || nb < 8 || nb > 32 * 4 || 24 + (uint64_t)nb + 8 > bytes)
+        return 0;
+    const size_t at = 24 + ((nb + 7) & ~7u); /* the name's tag */
+    if (at + 8 > bytes || at + 8 > n)
+        return at + 8 <= bytes; /* past what was looked at: libmatio's own checks */
+    t = word(h + at, swap);
+    if ((t >> 16) != 0) /* the small format: the length in the tag's top half, at most 4 */
+        return (t >> 16) <= 4;
+    return at + 8 + (uint64_t)word(h + at + 4, swap) <= bytes;
+}
+
+/* 1 when the next `bytes` bytes of f are one whole zlib stream whose
+ * check matches (libmatio reads on past a damaged one), and the element it
+ * holds begins with a miMATRIX head that fits (matrix_head_fits) */
+static int inflates(FILE *f, uint32_t bytes, int swap)
+{
+    unsigned char in[16384], out[65536], head[256];
+    size_t got = 0;
     z_stream z;
     memset(&z, 0, sizeof z);
     if (inflateInit(&z) != Z_OK)
@@ -66,11 +94,22 @@ static int inflates(FILE *f, uint32_t bytes)
             z.next_out = out;
             z.avail_out = sizeof out;
             ret = inflate(&z, Z_NO_FLUSH);
+            size_t made = sizeof out - z.avail_out, keep = sizeof head - got < made ? sizeof head - got : made;
+            memcpy(head + got, out, keep);
+            got += keep;
         } while (ret == Z_OK && z.avail_out == 0);
     }
     inflateEnd(&z);
-    return ret == Z_STREAM_END;
+    if (ret != Z_STREAM_END || got < 8)
+        return 0;
+    return word(head, swap) != 14 || matrix_head_fits(head + 8, got - 8, word(head + 4, swap), swap);
 }
+
+/* A version 5 file's top-level elements (an 8-byte tag: type, byte
+ * count; then the bytes) each end within the file: libmatio reads a cut
+ * one's missing bytes as what the buffer held, without a word; and each
+ * matrix's head fits in it (matrix_head_fits).  swap: the file's byte
+ * order is not ours; *packed: set to 1 when an element is compressed. */
 
 static kpca_status v5_fits(const char *path, FILE *f, int swap, int *packed, kpca_error *err)
 {
@@ -82,24 +121,27 @@ static kpca_status v5_fits(const char *path, FILE *f, int swap, int *packed, kpc
         unsigned char tag[8];
         uint32_t bytes = 0;
         int whole = fseek(f, (long)at, SEEK_SET) == 0 && fread(tag, 1, sizeof tag, f) == sizeof tag;
-        if (whole) {
-            memcpy(&bytes, tag + 4, 4);
-            if (swap)
-                bytes = (bytes >> 24) | ((bytes >> 8) & 0xff00u) | ((bytes << 8) & 0xff0000u) | (bytes << 24);
-        }
+        if (whole)
+            bytes = word(tag + 4, swap);
         if (!whole || at + 8 + (long long)bytes > size)
             return kpca_fail(err, KPCA_EFORMAT,
                              "'%s' is cut short: its MAT-file element at byte %lld needs %lld bytes, the file has %lld",
                              path, at, whole ? at + 8 + (long long)bytes : at + 8, size);
-        uint32_t type;
-        memcpy(&type, tag, 4);
-        const int z = type == 15 || type == 0x0f000000u; /* miCOMPRESSED, either byte order */
-        *packed |= z;
-        if (z && !inflates(f, bytes))
+        const uint32_t type = word(tag, swap);
+        unsigned char head[256];
+        size_t got;
+        *packed |= type == 15;
+        if (type == 15 && !inflates(f, bytes, swap)) /* miCOMPRESSED */
             return kpca_fail(err, KPCA_EFORMAT,
                              "'%s' is damaged: its compressed MAT-file element at byte %lld does not inflate whole "
-                             "(zlib's check fails)",
+                             "(zlib's check fails) or holds a matrix whose parts do not fit in it",
                              path, at);
+        if (type == 14 && (got = fread(head, 1, bytes < sizeof head ? bytes : sizeof head, f)) > 0 &&
+            !matrix_head_fits(head, got, bytes, swap)) /* miMATRIX */
+            return kpca_fail(err, KPCA_EFORMAT,
+                             "'%s' is damaged: its MAT-file matrix at byte %lld has parts that do not fit in its "
+                             "%lu bytes",
+                             path, at, (unsigned long)bytes);
         at += 8 + (long long)bytes;
     }
     return KPCA_OK;

@@ -246,6 +246,18 @@ static void test_cut_and_damaged(void **state)
     fclose(f);
     assert_int_equal(kpca_mat_read(path, "X", &x, &r, &c, NULL, &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "claims 536870917 x 3 values, more than the file can hold"));
+    /* a dimension count of 2^30 in a matrix of 72 bytes: libmatio reads
+     * on for minutes (the fuzzer's second find) */
+    path = write_file(0);
+    f = fopen(path, "r+b");
+    fseek(f, 156, SEEK_SET); /* the dimensions' byte count, after the tags of X and its flags */
+    assert_int_equal(fread(dim0, 1, 4, f), 4);
+    assert_int_equal(dim0[0], 8); /* 2 x int32 */
+    fseek(f, 156, SEEK_SET);
+    fwrite("\0\0\0\x40", 1, 4, f);
+    fclose(f);
+    assert_int_equal(kpca_mat_read(path, "X", &x, &r, &c, NULL, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "has parts that do not fit"));
     f = fopen(OUT_DIR "/text.mat", "w");
     fputs("1,2\n3,4\n", f);
     fclose(f);
