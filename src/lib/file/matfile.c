@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <matio.h>
 #include <zlib.h>
@@ -18,6 +19,18 @@ int kpca_mat_is(const unsigned char *head, size_t n)
     return n >= 19 && memcmp(head, "MATLAB ", 7) == 0 &&
            (memcmp(head + 7, "5.0", 3) == 0 || memcmp(head + 7, "7.3", 3) == 0) &&
            memcmp(head + 10, " MAT-file", 9) == 0;
+}
+
+int kpca_mat_file(const char *path)
+{
+    struct stat sb;
+    unsigned char head[32];
+    FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "rb") : NULL;
+    if (f == NULL)
+        return 0;
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return kpca_mat_is(head, got);
 }
 
 /* libmatio's last error or critical message: it would print them itself */

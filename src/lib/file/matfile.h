@@ -24,6 +24,11 @@
  * O(1). */
 int kpca_mat_is(const unsigned char *head, size_t n);
 
+/* 1 when path is a regular file that begins with such a header (a
+ * stream is not opened: it could be read only once).  One open and a read
+ * of 32 bytes. */
+int kpca_mat_file(const char *path);
+
 typedef struct {
     char *name;        /* owned */
     int rank;          /* its number of dimensions (2 or more) */

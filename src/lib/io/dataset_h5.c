@@ -56,17 +56,6 @@ static herr_t collect_dataset(hid_t g, const char *name, const H5L_info_t *info,
 
 /* The error of a group without `data`: what it holds, and the FILE:PATH
  * form that reads one of them */
-/* 1 when the file at path begins with a MATLAB MAT-file's header */
-static int mat_file(const char *path)
-{
-    unsigned char head[32];
-    FILE *f = fopen(path, "rb");
-    size_t got = f != NULL ? fread(head, 1, sizeof head, f) : 0;
-    if (f != NULL)
-        fclose(f);
-    return kpca_mat_is(head, got);
-}
-
 static kpca_status group_lacks_data(hid_t g, const char *path, const char *group, kpca_error *err)
 {
     char held[512] = "";
@@ -78,7 +67,7 @@ static kpca_status group_lacks_data(hid_t g, const char *path, const char *group
     if (held[0] == '\0')
         return kpca_fail(err, KPCA_EFORMAT, "'%s': %s holds no dataset (kpca reads GROUP/data, and its labels "
                          "from GROUP/target)", path, where);
-    if (H5Aexists(g, "MATLAB_class") > 0 || mat_file(path)) /* a v7.3 MAT-file read as HDF5 */
+    if (kpca_mat_file(path)) /* a v7.3 MAT-file read as HDF5 */
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s' is a MATLAB 7.3 MAT-file, whose variables HDF5 shows transposed (%s): read one as "
                          "MATLAB shows it, as '%s:NAME' without --format hdf5",

@@ -332,19 +332,6 @@ static kpca_status labels_from_lines(const char *path, size_t want, kpca_dataset
     return st;
 }
 
-/* 1 when the regular file at path is a MATLAB MAT-file */
-static int is_mat(const char *path)
-{
-    struct stat sb;
-    unsigned char head[32];
-    FILE *f = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? fopen(path, "rb") : NULL;
-    if (f == NULL)
-        return 0;
-    size_t got = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return kpca_mat_is(head, got);
-}
-
 /* The labels of "FILE.mat:VAR" (VAR: a vector of integers; none: the
  * file's one numeric variable) into *y (*n of them) */
 static kpca_status mat_labels(const char *file, const char *var, int **y, size_t *n, kpca_error *err)
@@ -387,7 +374,7 @@ kpca_status kpca_labels_read(const char *path, kpca_dataset *ds, kpca_error *err
     struct stat sb;
     char *file = NULL;
     const char *var = NULL;
-    if (kpca_split_spec(path, &file, &var, NULL) == KPCA_OK && is_mat(file)) { /* FILE.mat[:VAR] */
+    if (kpca_split_spec(path, &file, &var, NULL) == KPCA_OK && kpca_mat_file(file)) { /* FILE.mat[:VAR] */
         st = mat_labels(file, var, &l.y, &count, err);
     } else if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && kpca_npy_is(path)) {
         /* only a regular file is sniffed for the NPY magic: a pipe (--labels
