@@ -422,6 +422,44 @@ static int convert(const matvar_t *v, double *x, size_t r, size_t c)
     return 0;
 }
 
+/* A version 7.3 variable is an HDF5 dataset at the root: its type must be
+ * a number of 8 bytes at most and its shape hold r x c values.  libhdf5
+ * converts to a type of the size the file claims: a damaged one of 2 GB a
+ * value kept it busy for a minute (a fuzzer's find).  KPCA_OK for a
+ * version 5 file. */
+static kpca_status v73_sane(const char *path, const kpca_mat_var *d, size_t r, size_t c, kpca_error *err)
+{
+    unsigned char head[128];
+    FILE *fp = fopen(path, "rb");
+    size_t got = fp != NULL ? fread(head, 1, sizeof head, fp) : 0;
+    if (fp != NULL)
+        fclose(fp);
+    if (got < 10 || memcmp(head + 7, "7.3", 3) != 0)
+        return KPCA_OK;
+    kpca_h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t ds = f >= 0 ? H5Dopen2(f, d->name, H5P_DEFAULT) : -1;
+    hid_t t = ds >= 0 ? H5Dget_type(ds) : -1, sp = ds >= 0 ? H5Dget_space(ds) : -1;
+    const H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    const size_t size = t >= 0 ? H5Tget_size(t) : 0;
+    const hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (f >= 0)
+        H5Fclose(f);
+    if ((cls != H5T_INTEGER && cls != H5T_FLOAT) || size == 0 || size > 8 || n < 0 || (size_t)n != r * c)
+        return kpca_fail(err, KPCA_EFORMAT,
+                         "'%s': variable '%s' is damaged: HDF5 stores it as %s of %zu bytes a value and %lld values, "
+                         "not the %zu x %zu numbers MATLAB's header says",
+                         path, d->name, cls == H5T_INTEGER ? "integers" : cls == H5T_FLOAT ? "floats" : "no numbers",
+                         size, (long long)n, r, c);
+    return KPCA_OK;
+}
+
 /* reads the matrix d of the open file into *x */
 static kpca_status read_matrix(const char *path, mat_t *m, const kpca_mat_var *d, double most, double **x,
                                size_t *rows, size_t *cols, kpca_error *err)
@@ -435,6 +473,8 @@ static kpca_status read_matrix(const char *path, mat_t *m, const kpca_mat_var *d
     char what[160];
     snprintf(what, sizeof what, "variable '%s' of '%s' (%zu x %zu)", d->name, path, r, c);
     kpca_status st = kpca_mem_check((double)r * (double)c * 16.0, what, err); /* libmatio's copy and ours */
+    if (st == KPCA_OK)
+        st = v73_sane(path, d, r, c, err);
     if (st != KPCA_OK)
         return st;
     matvar_t *v = Mat_VarRead(m, d->name);
