@@ -330,6 +330,7 @@ help:
 	@echo "make pictures   the gallery: eigen-digits, USPS in 2-D, two circles (results/*.png, pictures.md)"
 	@echo "make denoise    denoising USPS with PCA and kernel PCA pre-images (results/denoise.md)"
 	@echo "make reduce     reduced-set models (kpca reduce) against the full ones and Nystrom (results/reduced-set.md)"
+	@echo "make bundle     build/kpca-bundle.tar.xz: kpca and the libraries a machine without Debian's packages lacks"
 	@echo "make bench      every phase against its floor, the grid and scikit-learn (results/bench.md)"
 	@echo "make bench-read the reading section of make bench alone, printed: CSV, ESL, .npy; whole, streamed, commands"
 	@echo "make scaling    kpca fit's time and memory against M, every solver; Nystrom fit and transform at 10^4..10^7 rows, 1/2/4 ranks (results/scaling.md)"
@@ -404,6 +405,13 @@ distributed: mpi
 $(BUILD)/tools/toydata: tools/toydata.c $(BUILD)/src/lib/support/rng.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm
+
+# ---- a bundle for a machine without Debian's packages (the lent GPU machine) --
+.PHONY: bundle
+bundle: $(BUILD)/kpca-bundle.tar.xz
+$(BUILD)/kpca-bundle.tar.xz: $(BUILD)/kpca scripts/bundle.sh
+	sh scripts/bundle.sh $(BUILD)/kpca $@
+script-test: $(BUILD)/kpca-bundle.tar.xz
 
 # tools/matgen.c: MATLAB files written by libmatio (tests/cli/matlab.bats)
 $(BUILD)/tools/matgen: tools/matgen.c
