@@ -42,7 +42,7 @@ CFLAGS   += $(WARN) $(OPT)
 LDLIBS   += $(BLAS_LIBS) $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lbz2 -lsvm -llinear -llbfgs -lm -lpthread
 PREFIX   ?= /usr/local
 
-# src/lib/<layer>/: support < io < core < {ext, classify} (src/lib/kpca.h)
+# src/lib/<layer>/: support < {file, gpu} < text < io < core < {ext, classify} (src/lib/kpca.h)
 LIB_SRC  := $(wildcard src/lib/*/*.c)
 # src/cli/: the command line (dispatch, options, messages); src/cli/cmd/: one file per command
 CLI_SRC  := $(wildcard src/cli/*.c src/cli/cmd/*.c)
@@ -53,7 +53,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 
-.PHONY: build-deps check-kernels
+.PHONY: build-deps check-kernels gpu-decl-check
 .PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
@@ -79,6 +79,34 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkpca.a | $(BLAS_HEADER)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(filter %.o,$^) $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/cli/test_coretype: $(BUILD)/src/cli/coretype.o
+
+# ---- the GPU layer without a GPU (src/lib/gpu/, docs/gpu.md) ----------------
+# Stand-ins for the CUDA driver, cuBLAS and cuSOLVER with the real sonames
+# (tests/gpu/fake_cuda.c: malloc for device memory, LAPACKE for the
+# eigensolvers), one folder per case the loader must take or refuse: ok
+# (CUDA 13's pair), cuda12 (CUDA 12's), nosym (cuSOLVER without
+# cusolverDnXsyevdx), old (only cuBLAS 11), driver (the driver alone), stubs
+# (a driver in a folder named stubs).  They test the glue only.
+GPU_FAKE      := $(BUILD)/tests/gpu/fake
+GPU_FAKE_LIBS := $(addprefix $(GPU_FAKE)/,ok/libcuda.so.1 ok/libcublas.so.13 ok/libcusolver.so.12 \
+    cuda12/libcuda.so.1 cuda12/libcublas.so.12 cuda12/libcusolver.so.11 nosym/libcuda.so.1 nosym/libcublas.so.13 \
+    nosym/libcusolver.so.12 old/libcuda.so.1 old/libcublas.so.11 driver/libcuda.so.1 stubs/libcuda.so.1)
+$(GPU_FAKE)/%: tests/gpu/fake_cuda.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -Wl,-soname,$(notdir $@) -DFAKE_PART_$(firstword $(subst ., ,$(notdir $@))) \
+	    $(if $(findstring /nosym/libcusolver,$@),-DFAKE_OMIT_SYEVDX) -o $@ $< $(LDLIBS)
+$(filter $(BUILD)/tests/gpu/%,$(UNIT_BIN)): $(GPU_FAKE_LIBS)
+$(BUILD)/tests/gpu/test_%: CPPFLAGS += -DGPU_FAKE_DIR='"$(abspath $(GPU_FAKE))"'
+
+# kpca's CUDA declarations against NVIDIA's headers where installed (every
+# constant and prototype; compiled, never run; -isystem: the headers have
+# declarations without prototypes): part of make test
+CUDA_INCLUDE ?= /usr/local/cuda/include
+gpu-decl-check:
+	@if [ -f $(CUDA_INCLUDE)/cusolverDn.h ]; then \
+	    $(CC) $(CPPFLAGS) -isystem $(CUDA_INCLUDE) $(WARN) -Werror=incompatible-pointer-types -fsyntax-only tests/gpu/decl_check.c \
+	    && echo "gpu-decl-check: src/lib/gpu/cuew.h agrees with $(CUDA_INCLUDE)"; \
+	else echo "gpu-decl-check: skipped: no CUDA headers in $(CUDA_INCLUDE) (CUDA_INCLUDE=DIR names them)"; fi
 
 # the reference CBLAS header under the name the sources include (BLAS=reference)
 $(BUILD)/include/cblas.h:
@@ -221,7 +249,7 @@ reduce: all
 
 # the bench programs are built (not run) so that a change of the library cannot break them unseen
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
-test: all unit unit-refblas fuzz-replay $(BENCH_BIN) cli-test script-test
+test: all gpu-decl-check unit unit-refblas fuzz-replay $(BENCH_BIN) cli-test script-test
 	@sh tests/bats-skips.sh $(BUILD)/bats/cli/report.tap $(BUILD)/bats/scripts/report.tap
 
 deps:
@@ -318,6 +346,7 @@ help:
 	@echo "make check-kernels the tests that compare numbers with stored ones, under a second BLAS kernel (tests/check-kernels.sh)"
 	@echo "make test       every test once, without the sanitizers; lists the skipped ones and why"
 	@echo "make unit       the cmocka unit tests (tests/unit/)"
+	@echo "make gpu-decl-check kpca's CUDA declarations against NVIDIA's headers, where installed (make test runs it)"
 	@echo "make experiment the paper grid, its whole Table 1, the LDA grid and the claims (results/)"
 	@echo "make results    every file in results/ again at one commit, no cached step (about 1.5 hours)"
 	@echo "make claims     the paper's conclusions tested, McNemar on per-digit predictions (results/paper-claims.md)"

@@ -5,6 +5,8 @@
  *   support/   errors, memory budget, random numbers, clock, progress, BLAS threads,
  *              the precision of the heavy products
  *   file/      atomic outputs, clobber checks, input names, HDF5 helpers
+ *   gpu/       CUDA loaded at run time (cuew) and the eigensolver on the GPU; it
+ *              uses support/ only, core calls it (docs/gpu.md)
  *   text/      what turns the bytes of a text file into rows of numbers: the
  *              number parser, the bytes of a text file and their checks
  *              (textfile), the quoting rule of delimited text (csvtok)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # layout.bats - the source tree's own rules (docs/hacking.md, Layout): the library's
-# layers include only their own and lower ones (support < file < text < io <
+# layers include only their own and lower ones (support < {file, gpu} < text < io <
 # core < {ext, classify}), the public header kpca.h pulls in no plumbing, no folder
 # under src/ holds more than 15 .c files, and no source, test or script file
 # grows past 700 lines.
@@ -14,7 +14,7 @@ setup() {
 # layer_rank NAME: 0..5, or nothing for a name that is not a layer
 layer_rank() {
     case "$1" in
-    support) echo 0 ;; file) echo 1 ;; text) echo 2 ;; io) echo 3 ;; core) echo 4 ;; ext | classify) echo 5 ;;
+    support) echo 0 ;; file | gpu) echo 1 ;; text) echo 2 ;; io) echo 3 ;; core) echo 4 ;; ext | classify) echo 5 ;;
     esac
 }
 
