@@ -28,6 +28,12 @@ static const cuda_sonames majors[] = {
 
 enum { LIB_DRIVER, LIB_CUBLAS, LIB_CUSOLVER };
 
+/* NVIDIA's libraries are never unmapped (RTLD_NODELETE; kpca_cuda_close
+ * only drops kpca's references): they keep process-wide state, and each
+ * allocates at load time what only its own static data points to, which
+ * would show as a leak once it is unloaded */
+#define LOAD_FLAGS (RTLD_NOW | RTLD_NODELETE)
+
 /* every entry point: its symbol, library and place in kpca_cuda_api */
 typedef struct {
     const char *name;
@@ -185,7 +191,7 @@ static kpca_status load_driver(kpca_cuda *cu, const kpca_cuda_paths *p, kpca_err
     const size_t nplaces = p->ndirs + (p->use_default ? 1 : 0);
     void *h = NULL;
     for (size_t i = 0; i < nplaces && h == NULL; i++)
-        h = open_in(place(p, i), "libcuda.so.1", RTLD_NOW | RTLD_LOCAL, cu->driver_path, tried, sizeof tried);
+        h = open_in(place(p, i), "libcuda.so.1", LOAD_FLAGS | RTLD_LOCAL, cu->driver_path, tried, sizeof tried);
     if (h == NULL)
         return kpca_fail(err, KPCA_EIO, "CUDA: no NVIDIA driver (libcuda.so.1 not found; tried %s): install the "
                          "driver, or set KPCA_CUDA_PATH to the folder that holds it", tried);
@@ -250,15 +256,15 @@ static kpca_status load_libraries(kpca_cuda *cu, const kpca_cuda_paths *p, kpca_
     for (size_t i = 0; i < nplaces; i++) {
         const char *dir = place(p, i);
         for (size_t m = 0; m < NMAJORS; m++) {
-            void *hb = open_in(dir, majors[m].cublas, RTLD_NOW | RTLD_GLOBAL, cu->cublas_path, tried, sizeof tried);
+            void *hb = open_in(dir, majors[m].cublas, LOAD_FLAGS | RTLD_GLOBAL, cu->cublas_path, tried, sizeof tried);
             if (hb == NULL)
                 continue;
             for (size_t j = 0; j < 3; j++) { /* from the same folder when there */
-                void *hd = open_in(dir, majors[m].deps[j], RTLD_NOW | RTLD_GLOBAL, NULL, NULL, 0);
+                void *hd = open_in(dir, majors[m].deps[j], LOAD_FLAGS | RTLD_GLOBAL, NULL, NULL, 0);
                 if (hd != NULL && !keep(cu, hd))
                     break;
             }
-            void *hs = open_in(dir, majors[m].cusolver, RTLD_NOW | RTLD_LOCAL, cu->cusolver_path, tried, sizeof tried);
+            void *hs = open_in(dir, majors[m].cusolver, LOAD_FLAGS | RTLD_LOCAL, cu->cusolver_path, tried, sizeof tried);
             if (hs == NULL) {
                 dlclose(hb);
                 continue;

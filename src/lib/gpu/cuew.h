@@ -201,7 +201,8 @@ void kpca_cuda_default_paths(kpca_cuda_paths *p);
  * Close with kpca_cuda_close. */
 kpca_status kpca_cuda_open(const kpca_cuda_paths *paths, kpca_cuda **out, kpca_error *err);
 
-/* dlcloses the libraries and frees cu (NULL: nothing). */
+/* dlcloses the libraries (which stay mapped: RTLD_NODELETE, cuew.c) and
+ * frees cu (NULL: nothing). */
 void kpca_cuda_close(kpca_cuda *cu);
 
 /* One line for kpca --version: the GPU, its memory, CUDA major and library

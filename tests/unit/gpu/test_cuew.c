@@ -220,11 +220,15 @@ static void test_alloc_failures(void **state)
 
 int main(void)
 {
+    /* the real libraries first: the libraries stay loaded (RTLD_NODELETE),
+     * and the real cuSOLVER's versioned references to libcublas.so.13 fail
+     * an assertion of ld.so once a stand-in of that soname is loaded too
+     * (a mix no real process has) */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_driver),      cmocka_unit_test(test_stub_driver),
-        cmocka_unit_test(test_no_gpu),         cmocka_unit_test(test_no_library),
-        cmocka_unit_test(test_missing_symbol), cmocka_unit_test(test_unsupported_major),
-        cmocka_unit_test(test_found),          cmocka_unit_test(test_real_libraries),
+        cmocka_unit_test(test_real_libraries), cmocka_unit_test(test_no_driver),
+        cmocka_unit_test(test_stub_driver),    cmocka_unit_test(test_no_gpu),
+        cmocka_unit_test(test_no_library),     cmocka_unit_test(test_missing_symbol),
+        cmocka_unit_test(test_unsupported_major), cmocka_unit_test(test_found),
         cmocka_unit_test(test_default_paths),  cmocka_unit_test(test_alloc_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,7 +134,7 @@ static void test_device_out_of_memory(void **state)
                                        "cuSOLVER's workspace"};
     for (size_t k = 2; k <= 12; k += 10)
         for (int i = 0; i < 4; i++) {
-            char nth[8];
+            char nth[16];
             snprintf(nth, sizeof nth, "%d", i + 1);
             setenv("FAKE_CUDA_FAIL_ALLOC", nth, 1);
             expect(k, KPCA_ENOMEM, what[i], "on the GPU, which has 8.0 GiB free");
