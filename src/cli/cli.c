@@ -122,7 +122,7 @@ int cli_fail(const kpca_error *err)
      * another MPI rank reported (kpca-mpi), nor for the spool's cap, whose
      * message names its own option */
     if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && !err->relayed &&
-        strstr(err->msg, "--spool-limit") == NULL) {
+        strstr(err->msg, "--spool-limit") == NULL && strstr(err->msg, "the GPU") == NULL) {
         char have[32];
         fprintf(stderr, "hint: the memory budget is %s: --memory-limit (default: the memory available now; 0: none)\n",
                 kpca_mem_human((double)kpca_mem_budget(), have, sizeof have));

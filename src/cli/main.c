@@ -7,6 +7,7 @@
 
 #include "main.h"
 #include "cmds.h"
+#include "prologue.h"
 #include "lib/file/atomic.h"
 #include "lib/kpca.h"
 #include "lib/support/blas.h"
@@ -87,6 +88,7 @@ static int finish(int rc)
 {
     cli_progress_end();
     cli_spool_close_all();
+    cli_device_end();
     /* stdout may be a pipe or a full disk: report a failed final flush */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "error: cannot write to standard output: %s\n", strerror(errno));
@@ -109,6 +111,7 @@ int cli_main(int argc, char **argv)
             printf("OpenBLAS %s\n", kpca_blas_core());
         else
             printf("BLAS: not OpenBLAS (reference BLAS or another; no kernel name to report)\n");
+        cli_device_version(stdout);
         return finish(0);
     }
     /* kpca help [CMD], kpca --help [CMD], kpca -h [CMD] */

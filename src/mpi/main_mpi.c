@@ -21,6 +21,7 @@
 #include "cli/main.h"
 #include "cli/rows.h"
 #include "cli/spool.h"
+#include "cli/prologue.h"
 #include "dist.h"
 #include "lib/support/blas.h"
 
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
         (void)devnull; /* if that fails, a second copy of a help text is harmless */
     }
     kpca_model_set_exact_solver(kpca_dist_fit);
+    cli_device_mpi = 1; /* --device cuda refused, auto the CPU */
     cli_transform_out = &kpca_dist_out;
     cli_nys_comm = kpca_dist_nystrom();
     if (cli_ranks > 1) /* DATA's text cut into one part a rank */

@@ -11,12 +11,13 @@ load ../helper
     [ -z "$output" ] || { show_run; fail "usage went to stdout"; }
 }
 
-@test "--version and version print 'kpca X.Y.Z' and the OpenBLAS core on stdout" {
+@test "--version and version print 'kpca X.Y.Z', the OpenBLAS core and the GPU (cuda:) on stdout" {
     run --separate-stderr "$KPCA" --version
     assert_status 0
-    [ "${#lines[@]}" -eq 2 ] || { show_run; fail "expected two lines"; }
+    [ "${#lines[@]}" -eq 3 ] || { show_run; fail "expected three lines"; }
     [[ "${lines[0]}" =~ ^kpca\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || { show_run; fail "bad version line"; }
     [[ "${lines[1]}" =~ ^OpenBLAS\ [A-Za-z0-9]+$ ]] || { show_run; fail "bad OpenBLAS line"; }
+    [[ "${lines[2]}" == "cuda: "* ]] || { show_run; fail "bad cuda line"; }
     [ -z "$stderr" ]
     local v="$output"
     run --separate-stderr "$KPCA" version

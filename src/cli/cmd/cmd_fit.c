@@ -30,7 +30,7 @@ static struct {
     size_t oversample, landmarks;
     long power_iters, solver_seed;
     int quiet, no_primal, standardize, partial;
-    const char *memory_limit, *rows;
+    const char *memory_limit, *rows, *device;
     int verbose;
     cli_input in;
 } o;
@@ -71,6 +71,7 @@ static const cli_option options[] = {
     {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
      "exact: diagonalise the M x M kernel matrix even where the D x D covariance of the points gives the same model "
      "faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point, no --tol)"},
+    CLI_DEVICE_OPTION(o.device, "the exact solver's eigensolve in double precision (the kernel and its centring stay on the CPU)"),
     CLI_PRECISION_OPTION(o.precision, "the exact solver's eigensolve (binary32 halves its time; the kernel and its "
                                       "centring stay double, the model records it; the D x D fit of --no-primal's text is always double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
@@ -545,20 +546,14 @@ int cmd_fit(int argc, char **argv)
     }
     p.tol = o.tol;
     p.primal = !o.no_primal;
-    if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0) {
-        cli_usage("option '--eig': expected auto, evd, evr or elpa, got '%s'", o.eig);
-        return KPCA_EUSAGE;
-    }
-    if (o.solver != NULL && kpca_solver_parse(o.solver, &p.solver) != 0) {
-        cli_usage("option '--solver': expected exact, randomized or nystrom, got '%s'", o.solver);
-        return KPCA_EUSAGE;
-    }
+    if (o.eig != NULL && kpca_eig_method_parse(o.eig, &p.eig) != 0)
+        return cli_usage("option '--eig': expected auto, evd, evr or elpa, got '%s'", o.eig);
+    if (o.solver != NULL && kpca_solver_parse(o.solver, &p.solver) != 0)
+        return cli_usage("option '--solver': expected exact, randomized or nystrom, got '%s'", o.solver);
     if (cli_parse_precision(o.precision, &p.precision) != 0)
         return KPCA_EUSAGE;
-    if (o.landmark_method != NULL && kpca_landmark_method_parse(o.landmark_method, &p.landmark_method) != 0) {
-        cli_usage("option '--landmark-method': expected uniform or kmeans, got '%s'", o.landmark_method);
-        return KPCA_EUSAGE;
-    }
+    if (o.landmark_method != NULL && kpca_landmark_method_parse(o.landmark_method, &p.landmark_method) != 0)
+        return cli_usage("option '--landmark-method': expected uniform or kmeans, got '%s'", o.landmark_method);
     /* the options of one solver are mistakes with another */
     const char *stray_opt = NULL;
     if (p.solver != KPCA_SOLVER_RANDOMIZED && o.oversample)
@@ -575,10 +570,8 @@ int cmd_fit(int argc, char **argv)
         stray_opt = "--eig";
     else if (p.solver != KPCA_SOLVER_EXACT && o.no_primal)
         stray_opt = "--no-primal";
-    if (stray_opt != NULL) {
-        cli_usage("option '%s' does not apply to --solver %s", stray_opt, kpca_solver_name(p.solver));
-        return KPCA_EUSAGE;
-    }
+    if (stray_opt != NULL)
+        return cli_usage("option '%s' does not apply to --solver %s", stray_opt, kpca_solver_name(p.solver));
     sample_kind sample = SAMPLE_DEFAULT;
     if ((r = check_sample(&sample)) != 0)
         return r;
@@ -595,6 +588,9 @@ int cmd_fit(int argc, char **argv)
     if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
     if ((r = check_model_name(o.output)) != 0)
+        return r;
+    if ((r = cli_device_begin(o.device, p.solver != KPCA_SOLVER_EXACT ? (p.solver == KPCA_SOLVER_NYSTROM ? "--solver nystrom"
+            : "--solver randomized") : p.precision == KPCA_PRECISION_SINGLE ? "--precision single" : NULL)) != 0)
         return r;
 
     if (o.rows != NULL && !o.partial)
@@ -678,6 +674,7 @@ int cmd_fit(int argc, char **argv)
     char **colnames = fit.colnames; /* the model keeps them */
     const size_t dim = fit.dim;
     fit.colnames = NULL;
+    p.cuda = cli_device_pick(m, p.primal && p.tol < 0.0 && kpca_primal_applies(&p.kernel, m, dim) ? NULL : "the eigensolve");
     st = kpca_model_fit(&fit, &p, &model, &info, &err);
     kpca_dataset_free(&fit);
     kpca_free(idx);
@@ -690,7 +687,7 @@ int cmd_fit(int argc, char **argv)
          * fit of the primal path, model.c): the ways out */
         const int primal = cli_ranks == 1 && p.primal && p.solver == KPCA_SOLVER_EXACT && p.tol < 0.0 &&
                            kpca_primal_applies(&p.kernel, m, dim);
-        if (st == KPCA_ENOMEM && p.solver != KPCA_SOLVER_NYSTROM && !primal && cli_rank == 0)
+        if (st == KPCA_ENOMEM && p.solver != KPCA_SOLVER_NYSTROM && !primal && cli_rank == 0 && p.cuda == NULL)
             fprintf(stderr, "hint: the %s solver holds the %zu x %zu kernel matrix: fit on fewer points with --subset M "
                             "(memory grows as M squared), or use --solver nystrom (memory linear in the points)\n",
                     kpca_solver_name(p.solver), m, m);

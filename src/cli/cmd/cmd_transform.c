@@ -23,7 +23,7 @@ static struct {
     size_t components, block;
     const char *output, *oformat, *precision;
     int quiet, no_primal;
-    const char *memory_limit;
+    const char *memory_limit, *device;
     int verbose;
     cli_input in;
 } o;
@@ -34,6 +34,8 @@ static const cli_option options[] = {
     {"output-format", 'f', "FMT", CLI_STRING, &o.oformat, 0, 0,
      "hdf5, libsvm, csv or npy (default: from FILE's suffix: .h5 or .hdf5, .csv, .npy, .libsvm .svm or .txt; "
      "libsvm for -; another suffix needs -f)"},
+    CLI_DEVICE_OPTION(o.device, "accepted, and cuda checks that a GPU is usable, but transform runs on the CPU for now "
+                                "(its products move to the GPU when a measurement shows the copy pays)"),
     CLI_PRECISION_OPTION(o.precision, "the projection's product with alpha (single: SGEMM on the centred kernel rows "
                                       "rounded; the features stay double; the primal weights are always double) "
                                       "(default: the model's, kpca info)"),
@@ -172,6 +174,9 @@ int cmd_transform(int argc, char **argv)
         return KPCA_EUSAGE;
     if (cli_rank == 0 && (r = cli_check_outputs(o.output, NULL, NULL, NULL)) != 0)
         return r;
+    if ((r = cli_device_begin(o.device, NULL)) != 0)
+        return r;
+    cli_device_cpu_for_now("transform's products");
     kpca_model model;
     cli_model_rows mr;
     kpca_error err;

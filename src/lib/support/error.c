@@ -52,9 +52,9 @@ const char *kpca_status_meaning(kpca_status code)
     case KPCA_EINTERNAL: return "internal error (a bug: please report it)";
     case KPCA_EUSAGE: return "usage error: unknown option, bad number, missing argument";
     case KPCA_EFORMAT: return "bad input file: malformed, inconsistent or damaged data, model or features";
-    case KPCA_EIO: return "i/o error: cannot open, read or write a file";
+    case KPCA_EIO: return "i/o error: cannot open, read or write a file, or load a usable GPU's libraries (--device cuda)";
     case KPCA_ENUMERIC: return "numerical failure: no usable components, eigensolver did not converge, overflow";
-    case KPCA_ENOMEM: return "out of memory, or more than the memory budget (--memory-limit)";
+    case KPCA_ENOMEM: return "out of memory, or more than the memory budget (--memory-limit), or the GPU's (--device cuda)";
     }
     return "unknown error";
 }

@@ -17,7 +17,7 @@ typedef enum {
     KPCA_EINTERNAL = 1, /* a bug or an unexpected library failure */
     KPCA_EUSAGE = 2,    /* bad option or parameter */
     KPCA_EFORMAT = 3,   /* malformed or inconsistent input file */
-    KPCA_EIO = 4,       /* cannot open, read or write a file */
+    KPCA_EIO = 4,       /* cannot open, read or write a file; no usable GPU (gpu/cuew.h) */
     KPCA_ENUMERIC = 5,  /* numerical failure (no convergence, no components) */
     KPCA_ENOMEM = 6     /* allocation failed */
 } kpca_status;
