@@ -98,7 +98,7 @@ $(GPU_FAKE)/%: tests/gpu/fake_cuda.c
 $(filter $(BUILD)/tests/gpu/%,$(UNIT_BIN)): $(GPU_FAKE_LIBS)
 # tests/cli/gpu.bats runs kpca fit --device cuda on them
 cli-test: $(GPU_FAKE_LIBS)
-cli-test: export GPU_FAKE = $(abspath $(GPU_FAKE))
+cli-test: export GPU_FAKE := $(abspath $(GPU_FAKE))
 $(BUILD)/tests/gpu/test_%: CPPFLAGS += -DGPU_FAKE_DIR='"$(abspath $(GPU_FAKE))"'
 
 # kpca's CUDA declarations against NVIDIA's headers where installed (every

@@ -150,11 +150,6 @@ void cli_device_cpu_for_now(const char *what)
         cli_info("device: cpu (%s run on the CPU for now)", what);
 }
 
-int cli_device_is_cuda(void)
-{
-    return kind == DEV_CUDA;
-}
-
 kpca_cuda *cli_device_pick(size_t m, const char *what)
 {
     if (kind == DEV_CPU)

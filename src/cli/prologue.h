@@ -72,9 +72,6 @@ kpca_cuda *cli_device_pick(size_t m, const char *what);
  * ("device: cpu (WHAT run on the CPU for now)") unless the device is cpu. */
 void cli_device_cpu_for_now(const char *what);
 
-/* 1 when the device asked for (--device or KPCA_DEVICE) is cuda. */
-int cli_device_is_cuda(void);
-
 /* Closes the libraries cli_device_begin loaded. */
 void cli_device_end(void);
 
