@@ -155,9 +155,17 @@ static void test_real_libraries(void **state)
         print_message("no CUDA 13 toolkit in " TOOLKIT ": the real libraries not tried\n");
         return;
     }
+    /* make valgrind: ld.so's strncmp reads past the $ORIGIN of NVIDIA's
+     * run paths in whole words, which memcheck reports (not kpca's) */
+    const char *preload = getenv("LD_PRELOAD");
+    if (preload != NULL && strstr(preload, "vgpreload") != NULL) {
+        print_message("under valgrind: the real libraries not tried\n");
+        return;
+    }
     kpca_cuda *cu = open_expect(GPU_FAKE_DIR "/driver", TOOLKIT, KPCA_OK, NULL, NULL);
     assert_int_equal(cu->cuda_major, 13);
     assert_int_equal(cu->cusolver_version[0], 12);
+    assert_true(cu->cublas_version >= 130000); /* cublasGetVersion_v2 needs no handle */
     assert_non_null(strstr(cu->cusolver_path, "libcusolver.so.12"));
     kpca_cuda_close(cu);
 }
