@@ -53,7 +53,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 
-.PHONY: build-deps check-kernels gpu-decl-check
+.PHONY: build-deps check-kernels gpu-decl-check gpu-smoke
 .PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
@@ -100,6 +100,12 @@ $(filter $(BUILD)/tests/gpu/%,$(UNIT_BIN)): $(GPU_FAKE_LIBS)
 cli-test: $(GPU_FAKE_LIBS)
 cli-test: export GPU_FAKE := $(abspath $(GPU_FAKE))
 $(BUILD)/tests/gpu/test_%: CPPFLAGS += -DGPU_FAKE_DIR='"$(abspath $(GPU_FAKE))"'
+
+# On a machine with a GPU: kpca fit --device cuda against --device cpu on M
+# USPS digits (eigenvalues, features, times; tests/gpu/smoke.sh), the first
+# step of issue 43's gpu-check.  GPU_SMOKE="M K" (default 2000 256).
+gpu-smoke: $(BUILD)/kpca data
+	KPCA=$(BUILD)/kpca sh tests/gpu/smoke.sh $(GPU_SMOKE)
 
 # kpca's CUDA declarations against NVIDIA's headers where installed (every
 # constant and prototype; compiled, never run; -isystem: the headers have
@@ -350,6 +356,7 @@ help:
 	@echo "make test       every test once, without the sanitizers; lists the skipped ones and why"
 	@echo "make unit       the cmocka unit tests (tests/unit/)"
 	@echo "make gpu-decl-check kpca's CUDA declarations against NVIDIA's headers, where installed (make test runs it)"
+	@echo "make gpu-smoke  on a GPU: fit --device cuda against the CPU on 2000 USPS digits (GPU_SMOKE=\"M K\"; tests/gpu/smoke.sh)"
 	@echo "make experiment the paper grid, its whole Table 1, the LDA grid and the claims (results/)"
 	@echo "make results    every file in results/ again at one commit, no cached step (about 1.5 hours)"
 	@echo "make claims     the paper's conclusions tested, McNemar on per-digit predictions (results/paper-claims.md)"

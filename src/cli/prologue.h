@@ -37,7 +37,7 @@ int cli_check_outputs(const char *a, const char *b, const char *c, const char *d
 
 /* ---- --device cpu|cuda|auto of fit and transform ---- */
 /* auto takes the GPU from this many fit points on.  To be measured (issue
- * 43, make gpu-check): the H200's figures in shared/design/gpu-notes.md put
+ * 43, item 5): the H200's figures in shared/design/gpu-notes.md put
  * the GPU's eigensolve 25x ahead at M = 7291, so the crossover lies far
  * below; 4000 keeps small fits off the GPU's start-up cost meanwhile. */
 #define CLI_DEVICE_AUTO_MIN_POINTS 4000
