@@ -53,7 +53,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 
-.PHONY: build-deps check-kernels gpu-decl-check gpu-smoke
+.PHONY: build-deps check-kernels gpu-decl-check gpu-check bundle
 .PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
@@ -101,11 +101,17 @@ cli-test: $(GPU_FAKE_LIBS)
 cli-test: export GPU_FAKE := $(abspath $(GPU_FAKE))
 $(BUILD)/tests/gpu/test_%: CPPFLAGS += -DGPU_FAKE_DIR='"$(abspath $(GPU_FAKE))"'
 
-# On a machine with a GPU: kpca fit --device cuda against --device cpu on M
-# USPS digits (eigenvalues, features, times; tests/gpu/smoke.sh), the first
-# step of issue 43's gpu-check.  GPU_SMOKE="M K" (default 2000 256).
-gpu-smoke: $(BUILD)/kpca data
-	KPCA=$(BUILD)/kpca sh tests/gpu/smoke.sh $(GPU_SMOKE)
+# tests/scripts/gpu-check.bats runs scripts/gpu-check.sh --quick on them
+script-test: $(GPU_FAKE_LIBS)
+script-test: export GPU_FAKE := $(abspath $(GPU_FAKE))
+
+# On a machine with a GPU (issue 43): the declarations against its headers,
+# fit, transform and eval with --device cuda against the CPU, timings
+# against torch.linalg.eigh; writes results/gpu.md (scripts/gpu-check.sh).
+# On a machine without Debian's packages: make bundle here, then there
+# `tar xJf kpca-bundle.tar.xz && KPCA=kpca-bundle/kpca sh scripts/gpu-check.sh`.
+gpu-check: $(BUILD)/kpca data
+	KPCA=$(BUILD)/kpca sh scripts/gpu-check.sh
 
 # kpca's CUDA declarations against NVIDIA's headers where installed (every
 # constant and prototype; compiled, never run; -isystem: the headers have
@@ -356,7 +362,7 @@ help:
 	@echo "make test       every test once, without the sanitizers; lists the skipped ones and why"
 	@echo "make unit       the cmocka unit tests (tests/unit/)"
 	@echo "make gpu-decl-check kpca's CUDA declarations against NVIDIA's headers, where installed (make test runs it)"
-	@echo "make gpu-smoke  on a GPU: fit --device cuda against the CPU on 2000 USPS digits (GPU_SMOKE=\"M K\"; tests/gpu/smoke.sh)"
+	@echo "make gpu-check  on a GPU: fit, transform, eval with --device cuda against the CPU and torch.linalg.eigh (results/gpu.md)"
 	@echo "make experiment the paper grid, its whole Table 1, the LDA grid and the claims (results/)"
 	@echo "make results    every file in results/ again at one commit, no cached step (about 1.5 hours)"
 	@echo "make claims     the paper's conclusions tested, McNemar on per-digit predictions (results/paper-claims.md)"
@@ -446,7 +452,6 @@ $(BUILD)/tools/toydata: tools/toydata.c $(BUILD)/src/lib/support/rng.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm
 
 # ---- a bundle for a machine without Debian's packages (the lent GPU machine) --
-.PHONY: bundle
 bundle: $(BUILD)/kpca-bundle.tar.xz
 $(BUILD)/kpca-bundle.tar.xz: $(BUILD)/kpca scripts/bundle.sh
 	sh scripts/bundle.sh $(BUILD)/kpca $@
