@@ -77,7 +77,10 @@ stand_ins() {
     KPCA_CUDA_PATH="$GPU_FAKE/ok" run --separate-stderr "$KPCA" fit --device cuda -k 20 "$TMP/fit.txt" -o "$OUT/gpu.h5"
     assert_status 0
     assert_stderr_contains "device: cuda, the eigensolve on kpca stand-in GPU (asked for)"
-    assert_stderr_contains "exact cusolver on kpca stand-in GPU"
+    assert_stderr_contains "exact cusolver 12.0.0 driver 13.0 on kpca stand-in GPU"
+    # the model records the device, the cuSOLVER and the driver, and info shows them
+    run "$KPCA" info "$OUT/gpu.h5"
+    assert_stdout_contains "exact cusolver 12.0.0 driver 13.0 on kpca stand-in GPU"
     "$KPCA" info -e "$TMP/cpu.h5" | awk '$1 == "eigenvalue"' >"$TMP/cpu.ev"
     "$KPCA" info -e "$OUT/gpu.h5" | awk '$1 == "eigenvalue"' >"$TMP/gpu.ev"
     [ -s "$TMP/cpu.ev" ] && cmp "$TMP/cpu.ev" "$TMP/gpu.ev" || fail "eigenvalues differ"

@@ -584,8 +584,15 @@ kpca_status kpca_model_fit(const kpca_dataset *fit, const kpca_fit_params *p, kp
     if (p->solver == KPCA_SOLVER_RANDOMIZED)
         snprintf(model->solver, sizeof model->solver, "randomized s=%zu q=%zu seed=%llu", sketch, p->power_iters,
                  (unsigned long long)p->seed);
-    else if (p->cuda != NULL && !primal)
-        snprintf(model->solver, sizeof model->solver, "exact cusolver on %.40s", p->cuda->gpu_name);
+    else if (p->cuda != NULL && !primal) { /* the library, the driver and the GPU, cut to the field */
+        char full[320];
+        snprintf(full, sizeof full, "exact cusolver %d.%d.%d driver %d.%d on %s", p->cuda->cusolver_version[0],
+                 p->cuda->cusolver_version[1], p->cuda->cusolver_version[2], p->cuda->driver_version / 1000,
+                 p->cuda->driver_version % 1000 / 10, p->cuda->gpu_name);
+        size_t len = strlen(full) < sizeof model->solver ? strlen(full) : sizeof model->solver - 1;
+        memcpy(model->solver, full, len);
+        model->solver[len] = '\0';
+    }
     else if (solver_note[0] != '\0')
         snprintf(model->solver, sizeof model->solver, "exact %s %s", kpca_eig_method_name(inf.eig_used), solver_note);
     else
