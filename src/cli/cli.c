@@ -119,10 +119,9 @@ int cli_fail(const kpca_error *err)
 {
     cli_error("%s", err->msg[0] ? err->msg : kpca_status_name(err->code));
     /* the budget hint is about this process's budget: not for an error that
-     * another MPI rank reported (kpca-mpi), nor for the spool's cap, whose
-     * message names its own option */
-    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && !err->relayed &&
-        strstr(err->msg, "--spool-limit") == NULL && strstr(err->msg, "the GPU") == NULL) {
+     * another MPI rank reported (kpca-mpi), nor for a limit of its own (the
+     * spool's cap, the GPU's memory), whose message names it */
+    if (err->code == KPCA_ENOMEM && kpca_mem_budget() != 0 && cli_rank == 0 && !err->relayed && !err->own_limit) {
         char have[32];
         fprintf(stderr, "hint: the memory budget is %s: --memory-limit (default: the memory available now; 0: none)\n",
                 kpca_mem_human((double)kpca_mem_budget(), have, sizeof have));

@@ -480,7 +480,7 @@ kpca_status kpca_svm_train_rows(const double *x, size_t ld, size_t dim, const in
     }
     svm_set_print_string_function(quiet_print); /* before any thread starts */
     pool P = {&t, rows, cls, n, nclass, maxns, out, nsv, sec, shared, lrows, NULL, 0, PTHREAD_MUTEX_INITIALIZER, 0, 0, nmach, KPCA_OK,
-              {KPCA_OK, "", 0}};
+              {KPCA_OK, "", 0, 0}};
     size_t nth = kpca_svm_workers(p, nmach);
     tid = kpca_alloc_array(nth, 1, sizeof *tid);
     ws = scratch != NULL ? scratch : kpca_svm_scratch_new();

@@ -26,4 +26,9 @@ const char *kpca_codec_name(kpca_codec c);
  * byte-order mark); else 0.  O(1). */
 int kpca_magic_known(const unsigned char *head, size_t n);
 
+/* The formats kpca reads, as the messages that refuse a file list them. */
+#define KPCA_FORMATS_READ \
+    "ESL, LIBSVM, CSV, TSV or ARFF text, plain or compressed with gzip, bzip2, xz or zstd; NumPy .npy; HDF5; " \
+    "MATLAB .mat"
+
 #endif

@@ -152,10 +152,10 @@ static kpca_status copy_stream(int src, kpca_spool *sp, const char *said, unsign
         if (sp->bytes == 0 && memchr(buf, '\0', (size_t)got) != NULL && !kpca_magic_known(u, (size_t)got))
             return kpca_fail(err, KPCA_EFORMAT,
                              "'%s' starts with bytes %02x %02x %02x %02x...: neither text nor a format kpca reads "
-                             "(ESL, LIBSVM, CSV or TSV text, plain or compressed; NumPy .npy; HDF5)",
+                             "(" KPCA_FORMATS_READ ")",
                              sp->name, u[0], got > 1 ? u[1] : 0, got > 2 ? u[2] : 0, got > 3 ? u[3] : 0);
         if (cap != 0 && sp->bytes + (unsigned long long)got > cap)
-            return kpca_fail(err, KPCA_ENOMEM,
+            return kpca_fail_limit(err,
                              "'%s' is more than a stream may take on disk: %llu bytes, the cap (%s), read and more "
                              "to come (kpca keeps a stream in %s to read it; give a file, set TMPDIR to a larger "
                              "disk, or raise the cap with --spool-limit SIZE or KPCA_SPOOL_LIMIT)",

@@ -113,10 +113,10 @@ static kpca_status too_little(const session *s, const char *what, double bytes, 
     if (s->cu->api.cuMemGetInfo_v2(&freeb, &total) != KPCA_CUDA_SUCCESS)
         freeb = 0;
     char b1[32], b2[32], b3[32];
-    return kpca_fail(err, KPCA_ENOMEM, "out of GPU memory for %s (%s): the eigensolve needs %s on the GPU, which has "
-                     "%s free: fit on fewer points (--subset) or use --device cpu", what,
-                     kpca_mem_human(bytes, b1, sizeof b1), kpca_mem_human(need, b2, sizeof b2),
-                     kpca_mem_human((double)freeb, b3, sizeof b3));
+    return kpca_fail_limit(err, "out of GPU memory for %s (%s): the eigensolve needs %s on the GPU, which has "
+                           "%s free: fit on fewer points (--subset) or use --device cpu", what,
+                           kpca_mem_human(bytes, b1, sizeof b1), kpca_mem_human(need, b2, sizeof b2),
+                           kpca_mem_human((double)freeb, b3, sizeof b3));
 }
 
 kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, size_t *need, size_t *free_bytes,
@@ -138,9 +138,9 @@ kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, size_t *need, 
         *free_bytes = freeb;
     if (st == KPCA_OK && want > (double)freeb) {
         char b1[32], b2[32], b3[32];
-        st = kpca_fail(err, KPCA_ENOMEM, "the GPU's memory is too small: the eigensolve of the %zu x %zu kernel matrix "
-                       "needs %s on the GPU, which has %s free (of %s): fit on fewer points (--subset) or use "
-                       "--device cpu", n, n, kpca_mem_human(want, b1, sizeof b1), kpca_mem_human((double)freeb, b2, sizeof b2),
+        st = kpca_fail_limit(err, "the GPU's memory is too small: the eigensolve of the %zu x %zu kernel matrix "
+                             "needs %s on the GPU, which has %s free (of %s): fit on fewer points (--subset) or use "
+                             "--device cpu", n, n, kpca_mem_human(want, b1, sizeof b1), kpca_mem_human((double)freeb, b2, sizeof b2),
                        kpca_mem_human((double)total, b3, sizeof b3));
     }
     session_close(&s);

@@ -13,6 +13,7 @@
 
 #include "file/clobber.h"
 #include "file/h5util.h"
+#include "file/magic.h"
 #include "file/matfile.h"
 #include "io/csv.h"
 #include "io/dataset_arff.h"
@@ -381,8 +382,8 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
     }
     if (binary)
         return kpca_fail(err, KPCA_EFORMAT,
-                         "'%s': binary data in no format kpca reads (it reads ESL, LIBSVM, CSV or TSV text, plain or "
-                         "compressed with gzip, bzip2, xz or zstd; ARFF; NumPy .npy; HDF5); the file starts with bytes %02x %02x %02x %02x",
+                         "'%s': binary data in no format kpca reads (it reads " KPCA_FORMATS_READ
+                         "); the file starts with bytes %02x %02x %02x %02x",
                          path, head[0], got > 1 ? head[1] : 0, got > 2 ? head[2] : 0, got > 3 ? head[3] : 0);
     if (fmt == KPCA_FMT_AUTO) { /* no line read: damaged compressed data, or none */
         if (read_st != KPCA_OK) {

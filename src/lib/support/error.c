@@ -9,6 +9,7 @@ kpca_status kpca_vfail(kpca_error *err, kpca_status code, const char *fmt, va_li
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         err->code = code;
         err->relayed = 0;
+        err->own_limit = 0;
     }
     return code;
 }
@@ -22,12 +23,24 @@ kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
     return code;
 }
 
+kpca_status kpca_fail_limit(kpca_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kpca_vfail(err, KPCA_ENOMEM, fmt, ap);
+    va_end(ap);
+    if (err != NULL)
+        err->own_limit = 1;
+    return KPCA_ENOMEM;
+}
+
 void kpca_error_clear(kpca_error *err)
 {
     if (err != NULL) {
         err->code = KPCA_OK;
         err->msg[0] = '\0';
         err->relayed = 0;
+        err->own_limit = 0;
     }
 }
 

@@ -29,12 +29,25 @@ typedef struct {
     char msg[KPCA_ERRMSG_MAX];
     int relayed; /* 1: the failure happened in another process and is reported
                   * here (the distributed build, src/mpi/); kpca_fail sets 0 */
+    int own_limit; /* 1: a KPCA_ENOMEM of a limit other than the memory
+                    * budget, which its message names (kpca_fail_limit);
+                    * kpca_fail sets 0 */
 } kpca_error;
 
 /* Sets err (if non-NULL) and returns code, so callers can `return kpca_fail(...)`. */
 kpca_status kpca_fail(kpca_error *err, kpca_status code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* KPCA_ENOMEM for a limit of its own that the message names (a stream's
+ * room on disk, the GPU's memory), not the memory budget: kpca_fail with
+ * err->own_limit set, so that the command line does not point at
+ * --memory-limit. */
+kpca_status kpca_fail_limit(kpca_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
