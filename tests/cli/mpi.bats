@@ -543,6 +543,16 @@ parts_csv() {
         assert_status 0
         cmp "$TMP/feat.csv" "$OUT/z-$p.csv" || fail "features on $p ranks differ from those of the file without its preamble"
     done
+    # whitespace text without --label: ESL's parts start after the preamble, labels guessed as without it
+    head_rows "$DATA/zip.test.gz" 300 "$TMP/t.txt"
+    { printf 'USPS test digits\n"1 2 3\n'; cat "$TMP/t.txt"; } >"$TMP/pre.txt"
+    "$KPCA" fit -q -k 3 "$TMP/t.txt" -o "$TMP/e.h5"
+    "$KPCA" transform -q "$TMP/e.h5" "$TMP/t.txt" -o "$TMP/ewant.csv"
+    for p in 2 3; do
+        run --separate-stderr mpi "$p" transform -q --skip-rows 2 "$TMP/e.h5" "$TMP/pre.txt" -o "$OUT/e-$p.csv"
+        assert_status 0
+        cmp "$TMP/ewant.csv" "$OUT/e-$p.csv" || fail "whitespace text on $p ranks: not the features of the file without its preamble"
+    done
     # a bad row's line is the file's own, on every rank count
     sed '3000s/,0\./,x./' "$TMP/pre.csv" >"$TMP/bad.csv"
     run --separate-stderr mpi 2 transform -q --skip-rows 2 "$TMP/one.h5" "$TMP/bad.csv" -o "$OUT/bad.csv"

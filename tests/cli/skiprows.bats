@@ -119,6 +119,30 @@ same() {
     same "$OUT/ewant.csv" "$OUT/eblk.csv" "whitespace text by blocks"
 }
 
+@test "whitespace text without --label: --skip-rows leaves the labels' guess as without the preamble (the first column of USPS its labels, not a value)" {
+    head_rows "$DATA/zip.test.gz" 200 "$TMP/t.txt"
+    { printf 'USPS test digits: 200 rows of a label and 256 pixels\n"1 2 3\n\n'; cat "$TMP/t.txt"; } >"$TMP/pre.txt"
+    "$KPCA" fit -q -k 3 "$TMP/t.txt" -o "$OUT/e.h5"
+    "$KPCA" transform -q "$OUT/e.h5" "$TMP/t.txt" -o "$OUT/ewant.csv"
+    run --separate-stderr "$KPCA" fit -k 3 --skip-rows 3 "$TMP/pre.txt" -o "$OUT/e2.h5"
+    assert_status 0
+    assert_stderr_contains "200 rows x 256 values, labels from column 1 (10 classes)"
+    "$KPCA" info "$OUT/e2.h5" | grep -q '^dim 256$' || fail "the labels became a value: $("$KPCA" info "$OUT/e2.h5" | grep '^dim')"
+    "$KPCA" transform -q "$OUT/e2.h5" --skip-rows 3 "$TMP/pre.txt" -o "$OUT/egot.csv"
+    same "$OUT/ewant.csv" "$OUT/egot.csv" "whitespace text without --label"
+    "$KPCA" transform -q --block 7 "$OUT/e2.h5" --skip-rows 3 "$TMP/pre.txt" -o "$OUT/eblk.csv"
+    same "$OUT/ewant.csv" "$OUT/eblk.csv" "whitespace text without --label, by blocks"
+    gzip -c "$TMP/pre.txt" >"$TMP/pre.txt.gz"
+    "$KPCA" transform -q "$OUT/e2.h5" --skip-rows 3 "$TMP/pre.txt.gz" -o "$OUT/egz.csv"
+    same "$OUT/ewant.csv" "$OUT/egz.csv" "gzip whitespace text without --label"
+    "$KPCA" fit -q -k 3 --solver nystrom --landmarks 50 "$TMP/t.txt" -o "$OUT/n.h5"
+    "$KPCA" fit -q -k 3 --solver nystrom --landmarks 50 --skip-rows 3 "$TMP/pre.txt" -o "$OUT/n2.h5"
+    "$KPCA" info "$OUT/n2.h5" | grep -q '^dim 256$' || fail "the Nystrom fit's passes read the labels as a value"
+    "$KPCA" transform -q "$OUT/n.h5" "$TMP/t.txt" -o "$OUT/nwant.csv"
+    "$KPCA" transform -q "$OUT/n2.h5" "$TMP/t.txt" -o "$OUT/ngot.csv"
+    same "$OUT/nwant.csv" "$OUT/ngot.csv" "the Nystrom fit of whitespace text without --label"
+}
+
 @test "a large file: the streamed whole read, transform's windows and the Nystrom fit's skip the preamble alike" {
     # about 14 MiB: several 4 MiB windows (csvwin.c), and the whole read of
     # a large plain file streamed in parts (csvpart.c); the preamble's

@@ -10,6 +10,7 @@
 #include "io/dataset_text.h"
 #include "io/labels.h"
 #include "text/lines.h"
+#include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 
@@ -85,6 +86,8 @@ struct kpca_esl_rows {
     size_t head_n, head_cap, head_at;   /* head_at: the next of them to hand out */
     unsigned long long head_byte;       /* the byte after them, on line head_line + 1 */
     size_t head_line;
+    unsigned long long start_byte;      /* the byte after the lines --skip-rows skips, */
+    size_t start_line;                  /* on this line */
     double *row;                        /* one row's ncol numbers, after the decision */
     size_t n;                           /* rows parsed */
     kpca_status failed;                 /* the error a read stopped at (KPCA_OK: none) */
@@ -207,8 +210,8 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     return 1;
 }
 
-kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out, size_t *vdim, int *labelled,
-                               kpca_error *err)
+kpca_status kpca_esl_rows_open(const char *path, size_t dim, size_t skip, kpca_esl_rows **out, size_t *vdim,
+                               int *labelled, kpca_error *err)
 {
     *out = NULL;
     kpca_esl_rows *r = kpca_calloc(1, sizeof *r);
@@ -218,6 +221,15 @@ kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out
     }
     r->ints_so_far = 1;
     kpca_status st = kpca_lines_open(&r->lr, path, err);
+    for (size_t k = 0; st == KPCA_OK && k < skip; k++) { /* --skip-rows: lines, whatever they hold */
+        int got = kpca_lines_next(&r->lr, err);
+        if (got < 0)
+            st = r->lr.status;
+        else if (got == 0)
+            st = kpca_textfile_skip_fail(path, k, skip, err);
+    }
+    r->start_byte = st == KPCA_OK ? kpca_lines_tell(&r->lr) : 0;
+    r->start_line = r->lr.lineno + 1;
     /* the rows before the decision, held */
     while (st == KPCA_OK && r->head_n < KPCA_ESL_DECIDE_ROWS) {
         double *row = r->head_n == 0 ? NULL : r->head + r->head_n * r->ncol;
@@ -268,6 +280,12 @@ kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **out
     return KPCA_OK;
 }
 
+void kpca_esl_rows_start(const kpca_esl_rows *r, unsigned long long *byte, size_t *line)
+{
+    *byte = r->start_byte;
+    *line = r->start_line;
+}
+
 kpca_status kpca_esl_rows_rewind(kpca_esl_rows *r, kpca_error *err)
 {
     kpca_status st = kpca_esl_rows_jump(r, r->head_byte, r->head_line + 1, 0, err);
@@ -313,13 +331,13 @@ kpca_status kpca_esl_rows_jump(kpca_esl_rows *r, unsigned long long byte, size_t
     return KPCA_OK;
 }
 
-kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err)
+kpca_status kpca_read_esl(const char *path, size_t dim, size_t skip, kpca_dataset *ds, kpca_error *err)
 {
     memset(ds, 0, sizeof *ds);
     kpca_esl_rows *r;
     size_t vdim;
     int labelled;
-    kpca_status st = kpca_esl_rows_open(path, dim, &r, &vdim, &labelled, err);
+    kpca_status st = kpca_esl_rows_open(path, dim, skip, &r, &vdim, &labelled, err);
     if (st != KPCA_OK)
         return st;
     /* the held rows become the data's first rows, the label column cut

@@ -8,20 +8,27 @@
 
 #include "io/dataset.h"
 
-/* The whole reads (io/read.c dispatches to them). */
-kpca_status kpca_read_esl(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
+/* The whole reads (io/read.c dispatches to them); skip: the lines
+ * --skip-rows skips first (kpca_esl_rows_open). */
+kpca_status kpca_read_esl(const char *path, size_t dim, size_t skip, kpca_dataset *ds, kpca_error *err);
 kpca_status kpca_read_libsvm(const char *path, size_t dim, kpca_dataset *ds, kpca_error *err);
 /* Whitespace text (ESL, or values only) read a row at a time
- * (io/rowsrc.h); kpca_read_esl reads it so to its end.  Open reads the
- * first KPCA_ESL_DECIDE_ROWS rows (io/labels.h) to decide whether the
+ * (io/rowsrc.h); kpca_read_esl reads it so to its end.  Open skips the
+ * file's first `skip` lines (--skip-rows: physical lines, as
+ * kpca_textfile_skip counts them; KPCA_EUSAGE by kpca_textfile_skip_fail
+ * when the file has no more), then reads the first KPCA_ESL_DECIDE_ROWS
+ * rows (io/labels.h) to decide whether the
  * first column holds labels, and holds them: *vdim (the values per row,
  * checked against dim != 0) and *labelled are known from then on.  Each
  * read hands out up to max rows (x: max x vdim; y, when not NULL: their
  * labels, 0 when unlabelled); *got 0 at the end.  After an error every
  * read fails.  Memory: the held rows and one line. */
 typedef struct kpca_esl_rows kpca_esl_rows;
-kpca_status kpca_esl_rows_open(const char *path, size_t dim, kpca_esl_rows **r, size_t *vdim, int *labelled,
-                               kpca_error *err);
+kpca_status kpca_esl_rows_open(const char *path, size_t dim, size_t skip, kpca_esl_rows **r, size_t *vdim,
+                               int *labelled, kpca_error *err);
+/* Where the text after the lines skipped starts: its byte (0 without
+ * --skip-rows) into *byte, and the number of its first line into *line. */
+void kpca_esl_rows_start(const kpca_esl_rows *r, unsigned long long *byte, size_t *line);
 kpca_status kpca_esl_rows_read(kpca_esl_rows *r, size_t max, double *x, int *y, size_t *got, kpca_error *err);
 /* Goes on from byte `byte` of the file, the start of line `line`, the
  * layout decided at open (the rows held are not handed out again), and

@@ -415,8 +415,12 @@ kpca_status kpca_read_format(const char *file, const char *group, const kpca_rea
                          group, kpca_format_name(*fmt));
     const char *text_opt = opts->label != NULL ? "--label" : opts->header != KPCA_HEADER_AUTO ? "--header"
                            : opts->columns != NULL ? "--columns" : opts->drop != NULL ? "--drop"
-                           : opts->decimal == ',' ? "--decimal" : opts->skip_rows > 0 ? "--skip-rows" : NULL;
+                           : opts->decimal == ',' ? "--decimal" : NULL;
+    /* --skip-rows alone leaves whitespace text to the ESL reader, which
+     * skips the lines itself and guesses the labels as without them */
     *text_opts = text_opt != NULL;
+    if (text_opt == NULL && opts->skip_rows > 0)
+        text_opt = "--skip-rows";
     if (text_opt != NULL && (*fmt == KPCA_FMT_LIBSVM || *fmt == KPCA_FMT_NPY || *fmt == KPCA_FMT_HDF5 ||
                              *fmt == KPCA_FMT_MAT))
         return kpca_fail(err, KPCA_EUSAGE, "'%s': %s applies to CSV and whitespace text, not to %s", file, text_opt,
@@ -484,7 +488,7 @@ static kpca_status read_spec(const char *spec, const kpca_read_opts *opts, kpca_
     switch (fmt) {
     case KPCA_FMT_ESL:
         /* whitespace text with a label or header option: the delimited reader */
-        st = text_opts ? kpca_read_csv(file, ' ', opts, ds, err) : kpca_read_esl(file, opts->dim, ds, err);
+        st = text_opts ? kpca_read_csv(file, ' ', opts, ds, err) : kpca_read_esl(file, opts->dim, opts->skip_rows, ds, err);
         break;
     case KPCA_FMT_CSV: st = kpca_read_csv(file, 0, opts, ds, err); break;
     case KPCA_FMT_ARFF: st = kpca_read_arff(file, opts, ds, err); break;

@@ -273,11 +273,20 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     int fd = st == KPCA_OK ? open(s->file, O_RDONLY) : -1;
     if (st == KPCA_OK && fd < 0)
         st = kpca_fail(err, KPCA_EIO, "cannot open '%s': %s", s->file, strerror(errno));
-    /* the part's bytes and its line ends */
-    const unsigned long long first = csv ? kpca_csv_win_tell(&s->win) : 0;
-    unsigned long long from = 0, to = 0;
+    /* the part's bytes and its line ends; whitespace text's from the byte
+     * after the lines --skip-rows skips, on the line after them */
+    unsigned long long first = 0, from = 0, to = 0, line = 1;
+    if (csv) {
+        first = kpca_csv_win_tell(&s->win);
+    } else {
+        size_t start_line;
+        kpca_esl_rows_start(s->esl, &first, &start_line);
+        line = start_line;
+    }
     if (st == KPCA_OK)
         st = cut_at(fd, s->file, size, first, me, np, buf, &from, err);
+    if (st == KPCA_OK && !csv && me == 0)
+        from = first;
     if (st == KPCA_OK)
         st = cut_at(fd, s->file, size, first, me + 1, np, buf, &to, err);
     if (st == KPCA_OK)
@@ -292,7 +301,7 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     }
     sh->gather(sh->ctx, &mine, sizeof mine, all);
     /* the line each part starts on (and the next part's) */
-    unsigned long long line = 1, myline = 1, nextline = 1, filled = 0, filled_before = 0;
+    unsigned long long myline = 1, nextline = 1, filled = 0, filled_before = 0;
     for (int p = 0; p < np; p++) {
         myline = p == me ? line : myline;
         filled_before = p == me ? filled : filled_before;

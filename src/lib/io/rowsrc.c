@@ -213,7 +213,7 @@ kpca_status kpca_rowsrc_reader_open(kpca_rowsrc *s, kpca_error *err)
             return KPCA_OK; /* opened before: its layout stands */
         kpca_esl_rows_close(s->esl);
         s->esl = NULL;
-        st = kpca_esl_rows_open(s->file, s->opts.dim, &s->esl, &vd, &labelled, err);
+        st = kpca_esl_rows_open(s->file, s->opts.dim, s->opts.skip_rows, &s->esl, &vd, &labelled, err);
         if (st == KPCA_OK) {
             s->info.dim = vd;
             s->info.unlabelled = !labelled;
@@ -457,7 +457,7 @@ const kpca_dataset *kpca_rowsrc_info(const kpca_rowsrc *src)
 kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err)
 {
     if (!src->counted && src->kind == SRC_ESL && !src->shared) { /* its lines counted, not parsed */
-        kpca_status st = kpca_textfile_count_rows(src->file, &src->info.n, err);
+        kpca_status st = kpca_textfile_count_rows(src->file, src->opts.skip_rows, &src->info.n, err);
         if (st != KPCA_OK)
             return renamed(src, st, err);
         src->counted = 1;

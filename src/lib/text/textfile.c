@@ -148,7 +148,7 @@ whole:
     return KPCA_OK;
 }
 
-kpca_status kpca_textfile_count_rows(const char *path, size_t *n, kpca_error *err)
+kpca_status kpca_textfile_count_rows(const char *path, size_t skip, size_t *n, kpca_error *err)
 {
     *n = 0;
     kpca_bytes *b;
@@ -173,13 +173,13 @@ kpca_status kpca_textfile_count_rows(const char *path, size_t *n, kpca_error *er
                 filled = !kpca_text_blank(buf[i]);
             if (nl == NULL)
                 break;
-            rows += (size_t)filled;
+            rows += (size_t)(filled && lines >= skip);
             lines++;
             filled = 0;
             at = end + 1;
         }
     }
-    rows += (size_t)filled; /* a last line without a line end */
+    rows += (size_t)(filled && lines >= skip); /* a last line without a line end */
     kpca_free(buf);
     kpca_bytes_close(b);
     if (st == KPCA_OK)

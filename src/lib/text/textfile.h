@@ -16,12 +16,13 @@
 #include "support/error.h"
 
 /* The lines of path (plain or compressed) with a byte that is no blank
- * (kpca_text_blank; a UTF-8 BOM on the first line is none): the rows of
- * whitespace text, which a reader of its rows hands out when it reads to
- * the end without an error.  Counted at memchr's pace, nothing parsed;
- * one pass in 1 MiB stretches.  Errors: kpca_bytes_open's and
+ * (kpca_text_blank; a UTF-8 BOM on the first line is none), after its
+ * first `skip` lines (--skip-rows, as kpca_textfile_skip counts them): the
+ * rows of whitespace text, which a reader of its rows hands out when it
+ * reads to the end without an error.  Counted at memchr's pace, nothing
+ * parsed; one pass in 1 MiB stretches.  Errors: kpca_bytes_open's and
  * kpca_bytes_read's. */
-kpca_status kpca_textfile_count_rows(const char *path, size_t *n, kpca_error *err);
+kpca_status kpca_textfile_count_rows(const char *path, size_t skip, size_t *n, kpca_error *err);
 
 /* The start of a text file (its first n bytes at p): a wide encoding
  * (UTF-16, UTF-32) is refused; *bom (may be NULL) is the length of a UTF-8

@@ -29,18 +29,48 @@ static void test_esl_good_plain_and_gzip(void **state)
         assert_null(ds.x);
 
         /* the format-specific reader, with and without the expected dim */
-        assert_int_equal(kpca_read_esl(paths[i], 0, &ds, &err), KPCA_OK);
+        assert_int_equal(kpca_read_esl(paths[i], 0, 0, &ds, &err), KPCA_OK);
         check_good(&ds);
         kpca_dataset_free(&ds);
-        assert_int_equal(kpca_read_esl(paths[i], 3, &ds, &err), KPCA_OK);
+        assert_int_equal(kpca_read_esl(paths[i], 3, 0, &ds, &err), KPCA_OK);
         check_good(&ds);
         kpca_dataset_free(&ds);
-        assert_int_equal(kpca_read_esl(paths[i], 4, &ds, &err), KPCA_EFORMAT);
+        assert_int_equal(kpca_read_esl(paths[i], 4, 0, &ds, &err), KPCA_EFORMAT);
         assert_msg_names(&err, paths[i], 0);
 
         kpca_format f = KPCA_FMT_AUTO;
         assert_int_equal(kpca_detect_format(paths[i], &f, &err), KPCA_OK);
         assert_int_equal(f, KPCA_FMT_ESL);
+    }
+}
+
+/* --skip-rows on whitespace text: the lines skipped hold anything, and the
+ * rows after them are read as the file without them is, labels guessed
+ * alike (the delimited reader, which guesses none, once read them); past
+ * the file's lines it is refused with their count */
+static void test_esl_skip_rows(void **state)
+{
+    (void)state;
+    static const char pre[] = "USPS-like digits, 5 rows: 1 2 3\n\"a quote opens nothing\n";
+    char text[sizeof pre + sizeof good_esl], plain[256], gz[256];
+    snprintf(text, sizeof text, "%s%s", pre, good_esl);
+    write_text("esl_skip.txt", text, plain, sizeof plain);
+    write_gz("esl_skip.txt.gz", text, gz, sizeof gz);
+    const char *paths[2] = {plain, gz};
+    for (int i = 0; i < 2; i++) {
+        kpca_dataset ds;
+        kpca_error err;
+        assert_int_equal(kpca_read_esl(paths[i], 0, 2, &ds, &err), KPCA_OK);
+        check_good(&ds);
+        kpca_dataset_free(&ds);
+        kpca_read_opts o = {.skip_rows = 2};
+        kpca_status st = kpca_dataset_read(paths[i], &o, &ds, &err);
+        if (st != KPCA_OK)
+            fail_msg("%s: %s", paths[i], err.msg);
+        check_good(&ds);
+        kpca_dataset_free(&ds);
+        assert_int_equal(kpca_read_esl(paths[i], 0, 11, &ds, &err), KPCA_EUSAGE);
+        assert_non_null(strstr(err.msg, "has only 10 lines: --skip-rows 11"));
     }
 }
 
@@ -92,7 +122,7 @@ static void test_esl_values_as_strtod(void **state)
     write_text("esl_values.txt", text, path, sizeof path);
     kpca_dataset ds;
     kpca_error err;
-    if (kpca_read_esl(path, COLS, &ds, &err) != KPCA_OK)
+    if (kpca_read_esl(path, COLS, 0, &ds, &err) != KPCA_OK)
         fail_msg("%s", err.msg);
     assert_int_equal(ds.n, ROWS);
     for (int i = 0; i < ROWS; i++)
@@ -366,9 +396,9 @@ static void test_esl_truncated_gzip(void **state)
         assert_null(ds.x);
         assert_msg_names(&e2, cut, 0);
         assert_non_null(strstr(e2.msg, "line"));
-        assert_int_equal(kpca_read_esl(cut, 0, &ds, &e2), KPCA_EFORMAT);
+        assert_int_equal(kpca_read_esl(cut, 0, 0, &ds, &e2), KPCA_EFORMAT);
         assert_msg_names(&e2, cut, 0);
-        assert_int_equal(kpca_read_esl(cut, 0, &ds, NULL), KPCA_EFORMAT); /* same status without err */
+        assert_int_equal(kpca_read_esl(cut, 0, 0, &ds, NULL), KPCA_EFORMAT); /* same status without err */
     }
     /* a corrupted byte in the deflate data: CRC or inflate error */
     buf[len / 2] ^= 0x55;
@@ -388,7 +418,7 @@ static void test_missing_file(void **state)
     assert_int_equal(kpca_dataset_read(path, NULL, &ds, &err), KPCA_EIO);
     assert_int_equal(err.code, KPCA_EIO);
     assert_msg_names(&err, path, 0);
-    assert_int_equal(kpca_read_esl(path, 0, &ds, &err), KPCA_EIO);
+    assert_int_equal(kpca_read_esl(path, 0, 0, &ds, &err), KPCA_EIO);
     assert_msg_names(&err, path, 0);
     assert_int_equal(kpca_read_libsvm(path, 0, &ds, &err), KPCA_EIO);
     assert_int_equal(kpca_read_hdf5(path, "/", 0, &ds, NULL, &err), KPCA_EIO);
@@ -636,6 +666,7 @@ int main(void)
     ensure_out();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_esl_good_plain_and_gzip),
+        cmocka_unit_test(test_esl_skip_rows),
         cmocka_unit_test(test_esl_long_lines),
         cmocka_unit_test(test_esl_bad_files),
         cmocka_unit_test(test_esl_label_rule),

@@ -138,7 +138,7 @@ static void test_checks(void **state)
     kpca_free(buf);
 }
 
-static size_t count_of(const char *name, const char *text, size_t len)
+static size_t count_skip(const char *name, const char *text, size_t len, size_t skip)
 {
     char path[256];
     snprintf(path, sizeof path, "tests/out/%s", name);
@@ -148,9 +148,14 @@ static size_t count_of(const char *name, const char *text, size_t len)
     fclose(f);
     size_t n = 99;
     kpca_error err;
-    if (kpca_textfile_count_rows(path, &n, &err) != KPCA_OK)
+    if (kpca_textfile_count_rows(path, skip, &n, &err) != KPCA_OK)
         fail_msg("%s: %s", path, err.msg);
     return n;
+}
+
+static size_t count_of(const char *name, const char *text, size_t len)
+{
+    return count_skip(name, text, len, 0);
 }
 
 /* Lines with a byte that is no blank: blank lines, CRLF, a last line
@@ -162,6 +167,12 @@ static void test_count_rows(void **state)
     (void)state;
     const char *t = "1 2\n\n  \n3 4\r\n\t\n\r\n5 6";
     assert_int_equal(count_of("cr1.txt", t, strlen(t)), 3);
+    /* --skip-rows: the first lines, blank or not, are none of the rows */
+    assert_int_equal(count_skip("cr1.txt", t, strlen(t), 1), 2);
+    assert_int_equal(count_skip("cr1.txt", t, strlen(t), 3), 2);
+    assert_int_equal(count_skip("cr1.txt", t, strlen(t), 4), 1);
+    assert_int_equal(count_skip("cr1.txt", t, strlen(t), 7), 0);
+    assert_int_equal(count_skip("cr1.txt", t, strlen(t), 99), 0);
     t = "\xef\xbb\xbf\n1 2\n \n";
     assert_int_equal(count_of("cr2.txt", t, strlen(t)), 1);
     assert_int_equal(count_of("cr3.txt", "", 0), 0);
@@ -177,6 +188,7 @@ static void test_count_rows(void **state)
     b[3] = 'x';
     b[big] = 'y';
     assert_int_equal(count_of("cr6.txt", b, big + 1), 2);
+    assert_int_equal(count_skip("cr6.txt", b, big + 1, 1), 1); /* the skipped line spans the stretches */
     free(b);
     gzFile gz = gzopen("tests/out/cr7.txt.gz", "wb");
     assert_non_null(gz);
@@ -184,9 +196,9 @@ static void test_count_rows(void **state)
     gzclose(gz);
     size_t n;
     kpca_error err;
-    assert_int_equal(kpca_textfile_count_rows("tests/out/cr7.txt.gz", &n, &err), KPCA_OK);
+    assert_int_equal(kpca_textfile_count_rows("tests/out/cr7.txt.gz", 0, &n, &err), KPCA_OK);
     assert_int_equal(n, 2);
-    assert_int_equal(kpca_textfile_count_rows("tests/out/no-such-file.txt", &n, &err), KPCA_EIO);
+    assert_int_equal(kpca_textfile_count_rows("tests/out/no-such-file.txt", 0, &n, &err), KPCA_EIO);
     DIR *d = opendir("tests/fuzz/corpus/text");
     assert_non_null(d);
     size_t compared = 0;
@@ -200,7 +212,7 @@ static void test_count_rows(void **state)
         kpca_read_opts o = {.format = KPCA_FMT_ESL};
         if (kpca_dataset_read(path, &o, &ds, &err) != KPCA_OK)
             continue;
-        assert_int_equal(kpca_textfile_count_rows(path, &n, &err), KPCA_OK);
+        assert_int_equal(kpca_textfile_count_rows(path, 0, &n, &err), KPCA_OK);
         if (n != ds.n)
             fail_msg("%s: %zu rows counted, %zu read", path, n, ds.n);
         kpca_dataset_free(&ds);
