@@ -1,6 +1,7 @@
 /* dataset.c - the data set: format names, allocation, subsets and transforms. */
 #include "io/dataset.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +284,15 @@ static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
+}
+
+int kpca_label_of_double(double v, int *label)
+{
+    if (!(v == floor(v) && v >= INT_MIN && v <= INT_MAX)) /* (NaN: every comparison false) */
+        return 0;
+    if (label != NULL)
+        *label = (int)v;
+    return 1;
 }
 
 size_t kpca_dataset_classes(const kpca_dataset *ds)

@@ -159,6 +159,15 @@ void kpca_dataset_round(kpca_dataset *ds, int decimals);
  * that allocation fails). */
 size_t kpca_dataset_classes(const kpca_dataset *ds);
 
+/* Whether the double v can be a class label (an int): 1 when v is finite,
+ * integral and within int's range [INT_MIN, INT_MAX], with (int)v in
+ * *label (-0.0 gives 0); 0 otherwise (NaN, an infinity, a fraction, a
+ * value beyond int), *label left as it was.  label may be NULL when only
+ * the answer is wanted.  No other effect: each reader that asks writes its
+ * own message.  Here, at the bottom of io/, so that every reader can call
+ * it (npy comes before labels in io's order). */
+int kpca_label_of_double(double v, int *label);
+
 /* Smallest and largest value (0, 0 for an empty set). */
 void kpca_dataset_range(const kpca_dataset *ds, double *lo, double *hi);
 

@@ -12,8 +12,6 @@
  * label column's (io/labels.h). */
 #include "io/dataset_arff.h"
 
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,11 +380,11 @@ static kpca_status nominal_codes(const arff *a, const arff_attr *at, size_t j, n
     for (size_t i = 0; i < k; i++) {
         const char *p = at->values[i];
         double v;
+        int label = 0;
         if (!kpca_text_utf8(p))
             return kpca_text_utf8_fail(a->path, at->line, j + 1, "class name", p, err);
-        integers = integers && kpca_parse_number(&p, '\0', &v) == 0 && *p == '\0' && v == floor(v) &&
-                   v >= INT_MIN && v <= INT_MAX;
-        (*code)[i] = integers ? (int)v : (int)i;
+        integers = integers && kpca_parse_number(&p, '\0', &v) == 0 && *p == '\0' && kpca_label_of_double(v, &label);
+        (*code)[i] = integers ? label : (int)i;
         (*sorted)[i] = (nominal_value){at->values[i], i};
     }
     qsort(*sorted, k, sizeof **sorted, by_text);

@@ -1,7 +1,6 @@
 /* dataset_text.c - ESL and LIBSVM text readers (plain or gzip, via zlib). */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -52,20 +51,11 @@ static int parse_value(const char **pp, char stop, double *v)
     return kpca_parse_number(pp, stop, v);
 }
 
-/* 1 when v is an integer in int's range (a label ESL can hold) */
-static int int_valued(double v)
-{
-    return v == floor(v) && v >= INT_MIN && v <= INT_MAX;
-}
-
 /* A LIBSVM label: an integer */
 static int parse_label(const char **pp, int *label)
 {
     double d;
-    if (parse_value(pp, '\0', &d) != 0 || !int_valued(d))
-        return -1;
-    *label = (int)d;
-    return 0;
+    return parse_value(pp, '\0', &d) == 0 && kpca_label_of_double(d, label) ? 0 : -1;
 }
 
 /* Whitespace text, a row at a time: every line the same count of numbers.
@@ -196,16 +186,16 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu numbers, expected %zu as on line %zu", path,
                            r->lr.lineno, count, r->ncol, r->first_line);
     }
-    if (st == KPCA_OK && r->decided && r->labelled && !int_valued((*out)[0]))
+    if (st == KPCA_OK && r->decided && r->labelled && !kpca_label_of_double((*out)[0], NULL))
         st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label (as in the first column of "
                        "the lines before), found '%s'", path, r->lr.lineno, token_at(p, tok, sizeof tok));
     if (st != KPCA_OK) {
         esl_failed(r, st, err);
         return -1;
     }
-    if (r->ints_so_far && !int_valued((*out)[0]))
+    if (r->ints_so_far && !kpca_label_of_double((*out)[0], NULL))
         r->nonint_line = r->lr.lineno; /* the first label that is no integer, for the rule's message */
-    r->ints_so_far = r->ints_so_far && int_valued((*out)[0]);
+    r->ints_so_far = r->ints_so_far && kpca_label_of_double((*out)[0], NULL);
     r->n++;
     return 1;
 }

@@ -29,10 +29,7 @@ static int int_label(const char *s, int *v)
     double d;
     if (kpca_parse_number(&p, '\0', &d) != 0 || *p != '\0')
         return 0;
-    if (d != floor(d) || d < INT_MIN || d > INT_MAX)
-        return -1;
-    *v = (int)d;
-    return 1;
+    return kpca_label_of_double(d, v) ? 1 : -1;
 }
 
 /* 1 for a label that says it is missing: an empty field, and what
@@ -348,11 +345,9 @@ static kpca_status mat_labels(const char *file, const char *var, int **y, size_t
     else if ((*y = kpca_alloc_array(r * c, 1, sizeof **y)) == NULL)
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the labels of '%s'", file);
     for (size_t i = 0; st == KPCA_OK && i < r * c; i++) {
-        if (x[i] != floor(x[i]) || x[i] < INT_MIN || x[i] > INT_MAX)
+        if (!kpca_label_of_double(x[i], &(*y)[i]))
             st = kpca_fail(err, KPCA_EFORMAT, "'%s': variable '%s' element %zu is %.17g, not an integer label", file,
                            name, i + 1, x[i]);
-        else
-            (*y)[i] = (int)x[i];
     }
     if (st == KPCA_OK)
         *n = r * c;
@@ -410,7 +405,7 @@ static size_t integer_classes(const double *x, size_t n, size_t stride, size_t c
     size_t distinct = 0;
     for (size_t i = 0; i < n; i++) {
         double v = x[i * stride + c];
-        if (v != floor(v) || v < INT_MIN || v > INT_MAX)
+        if (!kpca_label_of_double(v, NULL))
             return 0;
         size_t k = 0;
         while (k < distinct && seen[k] != v)
@@ -441,7 +436,7 @@ int kpca_labels_esl_like(const double *x, size_t n, size_t ncol, size_t *classes
         const double *row = x + i * ncol, v = row[0];
         for (size_t j = 1; j < ncol && others_integral; j++)
             others_integral = row[j] == floor(row[j]);
-        if (v != floor(v) || v < INT_MIN || v > INT_MAX) {
+        if (!kpca_label_of_double(v, NULL)) {
             *bad = nbad++ == 0 ? i : *bad;
             continue;
         }

@@ -520,10 +520,8 @@ kpca_status kpca_npy_read_labels(const char *path, int **y, size_t *n, kpca_erro
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for the %zu labels of '%s'", h.count, path);
     for (size_t i = 0; st == KPCA_OK && i < h.count; i++) {
         double v = value_at(raw, &h, i);
-        if (v != floor(v) || v < INT_MIN || v > INT_MAX)
+        if (!kpca_label_of_double(v, &out[i]))
             st = kpca_fail(err, KPCA_EFORMAT, "'%s': label %zu (%g) is not an integer", path, i + 1, v);
-        else
-            out[i] = (int)v;
     }
     kpca_free(raw);
     if (st != KPCA_OK) {
