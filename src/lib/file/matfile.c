@@ -173,9 +173,13 @@ static double most_values(FILE *f, int packed)
     return (double)ftell(f) * (packed ? 1032.0 : 1.0);
 }
 
-static kpca_status mat_open(const char *path, mat_t **out, double *most, kpca_error *err)
+/* Opens path with libmatio into *out after checking its header: *most,
+ * the most values a variable can hold (most_values); *v73, whether the
+ * header says version 7.3 (HDF5) rather than 5. */
+static kpca_status mat_open(const char *path, mat_t **out, double *most, int *v73, kpca_error *err)
 {
     *out = NULL;
+    *v73 = 0;
     kpca_h5_quiet(); /* a v7.3 file is HDF5 */
     Mat_LogInitFunc("kpca", mat_log);
     mat_msg[0] = '\0';
@@ -192,7 +196,8 @@ static kpca_status mat_open(const char *path, mat_t **out, double *most, kpca_er
                        path);
     else if (got < sizeof head)
         st = kpca_fail(err, KPCA_EFORMAT, "'%s' is cut short: %zu bytes, less than a MAT-file's header", path, got);
-    int packed = memcmp(head + 7, "7.3", 3) == 0;
+    *v73 = memcmp(head + 7, "7.3", 3) == 0;
+    int packed = *v73;
     if (st == KPCA_OK && !packed) /* head[126..127]: "IM" written little-endian */
         st = v5_fits(path, f, (head[126] == 'I') != (*(const unsigned char *)&(uint16_t){1} == 1), &packed, err);
     *most = most_values(f, packed);
@@ -308,9 +313,10 @@ kpca_status kpca_mat_list(const char *path, kpca_mat_var **vars, size_t *n, kpca
 {
     mat_t *m;
     double most;
+    int v73;
     *vars = NULL;
     *n = 0;
-    kpca_status st = mat_open(path, &m, &most, err);
+    kpca_status st = mat_open(path, &m, &most, &v73, err);
     if (st != KPCA_OK)
         return st;
     st = list_open(path, m, vars, n, err);
@@ -425,17 +431,10 @@ static int convert(const matvar_t *v, double *x, size_t r, size_t c)
 /* A version 7.3 variable is an HDF5 dataset at the root: its type must be
  * a number of 8 bytes at most and its shape hold r x c values.  libhdf5
  * converts to a type of the size the file claims: a damaged one of 2 GB a
- * value kept it busy for a minute (a fuzzer's find).  KPCA_OK for a
- * version 5 file. */
+ * value kept it busy for a minute (a fuzzer's find).  For a version 7.3
+ * file only (mat_open's *v73). */
 static kpca_status v73_sane(const char *path, const kpca_mat_var *d, size_t r, size_t c, kpca_error *err)
 {
-    unsigned char head[128];
-    FILE *fp = fopen(path, "rb");
-    size_t got = fp != NULL ? fread(head, 1, sizeof head, fp) : 0;
-    if (fp != NULL)
-        fclose(fp);
-    if (got < 10 || memcmp(head + 7, "7.3", 3) != 0)
-        return KPCA_OK;
     kpca_h5_quiet();
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     hid_t ds = f >= 0 ? H5Dopen2(f, d->name, H5P_DEFAULT) : -1;
@@ -460,8 +459,8 @@ static kpca_status v73_sane(const char *path, const kpca_mat_var *d, size_t r, s
     return KPCA_OK;
 }
 
-/* reads the matrix d of the open file into *x */
-static kpca_status read_matrix(const char *path, mat_t *m, const kpca_mat_var *d, double most, double **x,
+/* reads the matrix d of the open file into *x (most and v73: mat_open's) */
+static kpca_status read_matrix(const char *path, mat_t *m, const kpca_mat_var *d, double most, int v73, double **x,
                                size_t *rows, size_t *cols, kpca_error *err)
 {
     const size_t r = d->dims[0], c = d->dims[1];
@@ -473,7 +472,7 @@ static kpca_status read_matrix(const char *path, mat_t *m, const kpca_mat_var *d
     char what[160];
     snprintf(what, sizeof what, "variable '%s' of '%s' (%zu x %zu)", d->name, path, r, c);
     kpca_status st = kpca_mem_check((double)r * (double)c * 16.0, what, err); /* libmatio's copy and ours */
-    if (st == KPCA_OK)
+    if (st == KPCA_OK && v73)
         st = v73_sane(path, d, r, c, err);
     if (st != KPCA_OK)
         return st;
@@ -516,7 +515,8 @@ kpca_status kpca_mat_read(const char *path, const char *name, double **x, size_t
         name++;
     mat_t *m;
     double most;
-    kpca_status st = mat_open(path, &m, &most, err);
+    int v73;
+    kpca_status st = mat_open(path, &m, &most, &v73, err);
     if (st != KPCA_OK)
         return st;
     kpca_mat_var *vars;
@@ -524,7 +524,7 @@ kpca_status kpca_mat_read(const char *path, const char *name, double **x, size_t
     const kpca_mat_var *d = NULL;
     if ((st = list_open(path, m, &vars, &n, err)) == KPCA_OK) {
         if ((st = choose(path, vars, n, name, &d, err)) == KPCA_OK && (st = refuse_kind(path, d, err)) == KPCA_OK)
-            st = read_matrix(path, m, d, most, x, rows, cols, err);
+            st = read_matrix(path, m, d, most, v73, x, rows, cols, err);
         if (st == KPCA_OK && name_out != NULL && (*name_out = kpca_strdup(d->name)) == NULL) {
             kpca_free(*x);
             *x = NULL;
