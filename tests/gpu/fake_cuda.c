@@ -2,7 +2,8 @@
  * libcusolver.so.N, built with the real sonames (Makefile, GPU_FAKE) to test
  * kpca's loader and glue (src/lib/gpu/) on a machine without a GPU: "device
  * memory" is malloc, copies are memcpy, cuSOLVER's eigensolvers are
- * LAPACKE's.  They test the glue only, never that a GPU computes right.
+ * LAPACKE's (dsyevd/dsyevr for CUDA_R_64F, ssyevd/ssyevr for CUDA_R_32F:
+ * the data and compute types must agree).  They test the glue only, never that a GPU computes right.
  * FAKE_PART_libcuda, _libcublas or _libcusolver picks the library;
  * FAKE_OMIT_SYEVDX leaves cusolverDnXsyevdx out (a missing symbol).
  *
@@ -103,6 +104,9 @@ int cusolverDnCreateParams(void **p) { *p = malloc(1); live++; return 0; }
 int cusolverDnDestroyParams(void *p) { free(p); live--; return 0; }
 int cusolverGetProperty(unsigned int t, int *v) { *v = t == 0 ? 12 : 0; return 0; }
 
+/* the data types: 1 CUDA_R_64F, 0 CUDA_R_32F, all three the same */
+static int types_ok(unsigned int ta, unsigned int tw, unsigned int tc) { return (ta == 0 || ta == 1) && tw == ta && tc == ta; }
+
 /* workspaces of a recognisable size, checked when the solver is called */
 static size_t dev_bytes(int64_t n) { return (size_t)n * 8 + 256; }
 #define HOST_BYTES 64
@@ -112,7 +116,7 @@ int cusolverDnXsyevd_bufferSize(void *h, void *p, unsigned int jobz, unsigned in
                                 size_t *db, size_t *hb)
 {
     (void)h; (void)p; (void)a; (void)w; (void)lda;
-    if (jobz != 1 || uplo != 0 || ta != 1 || tw != 1 || tc != 1)
+    if (jobz != 1 || uplo != 0 || !types_ok(ta, tw, tc))
         return 3;
     *db = dev_bytes(n);
     *hb = HOST_BYTES;
@@ -133,9 +137,10 @@ int cusolverDnXsyevd(void *h, void *p, unsigned int jobz, unsigned int uplo, int
                      int *info)
 {
     int st = check_call(h, p, n, lda, dw, db, hw, hb);
-    if (st != 0 || jobz != 1 || uplo != 0 || ta != 1 || tw != 1 || tc != 1)
+    if (st != 0 || jobz != 1 || uplo != 0 || !types_ok(ta, tw, tc))
         return st != 0 ? st : 3;
-    int r = LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, a, (lapack_int)lda, w);
+    int r = ta == 1 ? LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, a, (lapack_int)lda, w)
+                    : LAPACKE_ssyevd(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, a, (lapack_int)lda, w);
     *info = (int)env_long("FAKE_CUSOLVER_INFO", r);
     return 0;
 }
@@ -147,7 +152,7 @@ int cusolverDnXsyevdx_bufferSize(void *h, void *p, unsigned int jobz, unsigned i
                                  unsigned int tc, size_t *db, size_t *hb)
 {
     (void)h; (void)p; (void)a; (void)w; (void)lda; (void)vl; (void)vu;
-    if (jobz != 1 || range != 1002 || uplo != 0 || ta != 1 || tw != 1 || tc != 1 || il < 1 || iu > n || il > iu)
+    if (jobz != 1 || range != 1002 || uplo != 0 || !types_ok(ta, tw, tc) || il < 1 || iu > n || il > iu)
         return 3;
     *meig = iu - il + 1;
     *db = dev_bytes(n);
@@ -160,18 +165,21 @@ int cusolverDnXsyevdx(void *h, void *p, unsigned int jobz, unsigned int range, u
                       unsigned int tw, void *w, unsigned int tc, void *dw, size_t db, void *hw, size_t hb, int *info)
 {
     int st = check_call(h, p, n, lda, dw, db, hw, hb);
-    if (st != 0 || jobz != 1 || range != 1002 || uplo != 0 || ta != 1 || tw != 1 || tc != 1 || il < 1 || iu > n)
+    if (st != 0 || jobz != 1 || range != 1002 || uplo != 0 || !types_ok(ta, tw, tc) || il < 1 || iu > n)
         return st != 0 ? st : 3;
-    double *z = malloc((size_t)n * (size_t)(iu - il + 1) * sizeof *z);
+    const size_t es = ta == 1 ? sizeof(double) : sizeof(float);
+    void *z = malloc((size_t)n * (size_t)(iu - il + 1) * es);
     lapack_int *isuppz = malloc(2 * (size_t)n * sizeof *isuppz), m = 0;
     if (z == NULL || isuppz == NULL) {
         free(z);
         free(isuppz);
         return 2;
     }
-    int r = LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', (lapack_int)n, a, (lapack_int)lda, *(double *)vl,
-                           *(double *)vu, (lapack_int)il, (lapack_int)iu, 0.0, &m, w, z, (lapack_int)n, isuppz);
-    memcpy(a, z, (size_t)n * (size_t)m * sizeof *z);
+    int r = ta == 1 ? LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', (lapack_int)n, a, (lapack_int)lda, *(double *)vl,
+                                     *(double *)vu, (lapack_int)il, (lapack_int)iu, 0.0, &m, w, z, (lapack_int)n, isuppz)
+                    : LAPACKE_ssyevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', (lapack_int)n, a, (lapack_int)lda, *(float *)vl,
+                                     *(float *)vu, (lapack_int)il, (lapack_int)iu, 0.0f, &m, w, z, (lapack_int)n, isuppz);
+    memcpy(a, z, (size_t)n * (size_t)m * es);
     free(z);
     free(isuppz);
     *meig = m;

@@ -71,7 +71,7 @@ static const cli_option options[] = {
     {"no-primal", 0, NULL, CLI_FLAG, &o.no_primal, 0, 0,
      "exact: diagonalise the M x M kernel matrix even where the D x D covariance of the points gives the same model "
      "faster (the default for linear and degree-1 kernels, coef0 0, D < M values per point, no --tol)"},
-    CLI_DEVICE_OPTION(o.device, "the exact solver's eigensolve in double precision (the kernel and its centring stay on the CPU)"),
+    CLI_DEVICE_OPTION(o.device, "the exact solver's eigensolve, in double or single precision (the kernel and its centring stay on the CPU)"),
     CLI_PRECISION_OPTION(o.precision, "the exact solver's eigensolve (binary32 halves its time; the kernel and its "
                                       "centring stay double, the model records it; the D x D fit of --no-primal's text is always double) (default: " KPCA_PRECISION_DEFAULT_NAME ")"),
     {"oversample", 0, "P", CLI_SIZE, &o.oversample, 1, 1e9,
@@ -589,8 +589,8 @@ int cmd_fit(int argc, char **argv)
         return r;
     if ((r = check_model_name(o.output)) != 0)
         return r;
-    if ((r = cli_device_begin(o.device, p.solver != KPCA_SOLVER_EXACT ? (p.solver == KPCA_SOLVER_NYSTROM ? "--solver nystrom"
-            : "--solver randomized") : p.precision == KPCA_PRECISION_SINGLE ? "--precision single" : NULL)) != 0)
+    if ((r = cli_device_begin(o.device, p.solver == KPCA_SOLVER_EXACT ? NULL : p.solver == KPCA_SOLVER_NYSTROM
+            ? "--solver nystrom" : "--solver randomized")) != 0)
         return r;
 
     if (o.rows != NULL && !o.partial)

@@ -198,9 +198,9 @@ kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **para
     }
     if (p->precision != KPCA_PRECISION_DOUBLE && p->precision != KPCA_PRECISION_SINGLE)
         return param_fail(param, "precision", err, "unknown precision %d", (int)p->precision);
-    if (p->cuda != NULL && (p->solver != KPCA_SOLVER_EXACT || p->precision != KPCA_PRECISION_DOUBLE))
-        return param_fail(param, "device", err, "the GPU runs the exact solver in double precision only, not %s%s",
-                          kpca_solver_name(p->solver), p->solver == KPCA_SOLVER_EXACT ? " in single precision" : "");
+    if (p->cuda != NULL && p->solver != KPCA_SOLVER_EXACT)
+        return param_fail(param, "device", err, "the GPU runs the exact solver only, not %s",
+                          kpca_solver_name(p->solver));
     if (p->precision == KPCA_PRECISION_SINGLE && p->solver != KPCA_SOLVER_EXACT)
         return param_fail(param, "precision", err, "single precision runs the exact solver's eigensolve only, not %s",
                           kpca_solver_name(p->solver));
@@ -338,13 +338,13 @@ static kpca_status precomputed_gram(const kpca_dataset *fit, const size_t *gram_
     return KPCA_OK;
 }
 
-/* The exact eigensolve on GPU 0 (gpu/eig_gpu.h) of the centred K, signed as
- * kpca_eig_top signs; variance > 0: all m pairs (u m x m), the count chosen
- * from them as kpca_eig_top_chosen chooses it (*want). */
-static kpca_status eig_cuda(kpca_cuda *cu, const double *K, size_t m, double variance, double trace, size_t *want,
-                            double *mu, double *u, kpca_error *err)
+/* The exact eigensolve on GPU 0 (gpu/eig_gpu.h) of the centred K in prec,
+ * signed as kpca_eig_top signs; variance > 0: all m pairs (u m x m), the
+ * count chosen from them as kpca_eig_top_chosen chooses it (*want). */
+static kpca_status eig_cuda(kpca_cuda *cu, const double *K, size_t m, kpca_precision prec, double variance,
+                            double trace, size_t *want, double *mu, double *u, kpca_error *err)
 {
-    kpca_status st = kpca_gpu_eig_top(cu, K, m, variance > 0.0 ? m : *want, mu, u, err);
+    kpca_status st = kpca_gpu_eig_top(cu, K, m, variance > 0.0 ? m : *want, prec, mu, u, err);
     if (st != KPCA_OK)
         return st;
     variance_goal goal = {variance, trace};
@@ -385,7 +385,7 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
         return st;
     st = fit_alloc(fit, p, want, model, &u, &mu, err);
     if (st == KPCA_OK && p->cuda != NULL) /* the GPU's memory, before the Gram */
-        st = kpca_gpu_eig_check(p->cuda, m, by_variance ? m : want, NULL, NULL, err);
+        st = kpca_gpu_eig_check(p->cuda, m, by_variance ? m : want, p->precision, NULL, NULL, err);
     if (st != KPCA_OK)
         goto fail;
     K = kpca_alloc_array(m, m, sizeof(double));
@@ -424,7 +424,7 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     kpca_progress("eigensolve", 0, 1);
     size_t sketch = 0;
     if (p->cuda != NULL) {
-        st = eig_cuda(p->cuda, K, m, by_variance ? p->variance : 0.0, trace, &want, mu, u, err);
+        st = eig_cuda(p->cuda, K, m, p->precision, by_variance ? p->variance : 0.0, trace, &want, mu, u, err);
         inf.requested = want;
     } else if (single) {
         st = eig_single(&K, m, want, inf.eig_used, by_variance ? p->variance : 0.0, trace, &want, mu, u, err);

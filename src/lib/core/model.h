@@ -155,9 +155,10 @@ typedef struct {
                                * the caller's); the fit row i holds row gram_index[i] of
                                * GRAM, and K_ij = row i's column gram_index[j].  NULL: the
                                * fit rows are the whole of GRAM (fit->n == M) */
-    struct kpca_cuda *cuda; /* EXACT, double, single process: non-NULL solves the centred K
-                             * on GPU 0 with cuSOLVER (gpu/eig_gpu.h; the caller's, opened
-                             * by kpca_cuda_open), the Gram and centring staying on the
+    struct kpca_cuda *cuda; /* EXACT, single process: non-NULL solves the centred K on
+                             * GPU 0 with cuSOLVER (gpu/eig_gpu.h; the caller's, opened
+                             * by kpca_cuda_open) in `precision` (single: a binary32
+                             * copy on the GPU), the Gram and centring staying on the
                              * CPU, the D x D primal fit too; NULL (default): the CPU */
 } kpca_fit_params;
 

@@ -69,6 +69,26 @@ static kpca_status session_open(kpca_cuda *cu, session *s, kpca_error *err)
     return st;
 }
 
+/* the element of the matrix on the GPU: cudaDataType and bytes */
+typedef struct {
+    unsigned int type;
+    size_t size;
+} elem_kind;
+
+static elem_kind elem_of(kpca_precision prec)
+{
+    elem_kind e = {KPCA_CUDA_R_64F, sizeof(double)};
+    if (prec == KPCA_PRECISION_SINGLE)
+        e = (elem_kind){KPCA_CUDA_R_32F, sizeof(float)};
+    return e;
+}
+
+/* syevdx's vl and vu, of the data type (unused with range I) */
+typedef union {
+    double d;
+    float f;
+} bound;
+
 /* syevdx (range I) for few pairs, syevd for many */
 static int use_evdx(size_t n, size_t k)
 {
@@ -76,35 +96,35 @@ static int use_evdx(size_t n, size_t k)
 }
 
 /* cuSOLVER's workspaces for the problem (a, w: the device arrays, or 0) */
-static kpca_status workspace(const session *s, size_t n, size_t k, kpca_cu_deviceptr a, kpca_cu_deviceptr w,
-                             size_t *dbytes, size_t *hbytes, kpca_error *err)
+static kpca_status workspace(const session *s, size_t n, size_t k, elem_kind e, kpca_cu_deviceptr a,
+                             kpca_cu_deviceptr w, size_t *dbytes, size_t *hbytes, kpca_error *err)
 {
     const kpca_cuda_api *api = &s->cu->api;
     const int64_t nn = (int64_t)n;
-    double vl = 0.0, vu = 0.0;
+    bound vl, vu;
+    memset(&vl, 0, sizeof vl);
+    memset(&vu, 0, sizeof vu);
     int64_t meig = 0;
     kpca_cu_status q;
     *dbytes = *hbytes = 0;
     if (use_evdx(n, k))
         q = api->cusolverDnXsyevdx_bufferSize(s->solver, s->params, KPCA_CUSOLVER_EIG_MODE_VECTOR,
                                               KPCA_CUSOLVER_EIG_RANGE_I, KPCA_CUBLAS_FILL_MODE_LOWER, nn,
-                                              KPCA_CUDA_R_64F, (const void *)(uintptr_t)a, nn, &vl, &vu,
-                                              nn - (int64_t)k + 1, nn, &meig, KPCA_CUDA_R_64F,
-                                              (const void *)(uintptr_t)w, KPCA_CUDA_R_64F, dbytes, hbytes);
+                                              e.type, (const void *)(uintptr_t)a, nn, &vl, &vu, nn - (int64_t)k + 1,
+                                              nn, &meig, e.type, (const void *)(uintptr_t)w, e.type, dbytes, hbytes);
     else
         q = api->cusolverDnXsyevd_bufferSize(s->solver, s->params, KPCA_CUSOLVER_EIG_MODE_VECTOR,
-                                             KPCA_CUBLAS_FILL_MODE_LOWER, nn, KPCA_CUDA_R_64F,
-                                             (const void *)(uintptr_t)a, nn, KPCA_CUDA_R_64F,
-                                             (const void *)(uintptr_t)w, KPCA_CUDA_R_64F, dbytes, hbytes);
+                                             KPCA_CUBLAS_FILL_MODE_LOWER, nn, e.type, (const void *)(uintptr_t)a, nn,
+                                             e.type, (const void *)(uintptr_t)w, e.type, dbytes, hbytes);
     return q == KPCA_CUSOLVER_STATUS_SUCCESS ? KPCA_OK
                                              : sol_fail(q, use_evdx(n, k) ? "cusolverDnXsyevdx_bufferSize"
                                                                           : "cusolverDnXsyevd_bufferSize", err);
 }
 
 /* the device bytes besides the workspace: matrix, eigenvalues, info */
-static double base_bytes(size_t n)
+static double base_bytes(size_t n, elem_kind e)
 {
-    return 8.0 * (double)n * (double)n + 8.0 * (double)n + (double)sizeof(int);
+    return (double)e.size * ((double)n * (double)n + (double)n) + (double)sizeof(int);
 }
 
 static kpca_status too_little(const session *s, const char *what, double bytes, double need, kpca_error *err)
@@ -119,8 +139,8 @@ static kpca_status too_little(const session *s, const char *what, double bytes, 
                            kpca_mem_human((double)freeb, b3, sizeof b3));
 }
 
-kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, size_t *need, size_t *free_bytes,
-                               kpca_error *err)
+kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, kpca_precision prec, size_t *need,
+                               size_t *free_bytes, kpca_error *err)
 {
     session s;
     kpca_status st = session_open(cu, &s, err);
@@ -128,10 +148,11 @@ kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, size_t *need, 
         return st;
     size_t dbytes = 0, hbytes = 0, freeb = 0, total = 0;
     kpca_cu_result r;
-    st = workspace(&s, n, k, 0, 0, &dbytes, &hbytes, err);
+    const elem_kind e = elem_of(prec);
+    st = workspace(&s, n, k, e, 0, 0, &dbytes, &hbytes, err);
     if (st == KPCA_OK && (r = cu->api.cuMemGetInfo_v2(&freeb, &total)) != KPCA_CUDA_SUCCESS)
         st = drv_fail(&s, r, "cuMemGetInfo", err);
-    const double want = base_bytes(n) + (double)dbytes;
+    const double want = base_bytes(n, e) + (double)dbytes;
     if (need != NULL)
         *need = (size_t)want;
     if (free_bytes != NULL)
@@ -139,9 +160,10 @@ kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, size_t *need, 
     if (st == KPCA_OK && want > (double)freeb) {
         char b1[32], b2[32], b3[32];
         st = kpca_fail_limit(err, "the GPU's memory is too small: the eigensolve of the %zu x %zu kernel matrix "
-                             "needs %s on the GPU, which has %s free (of %s): fit on fewer points (--subset) or use "
-                             "--device cpu", n, n, kpca_mem_human(want, b1, sizeof b1), kpca_mem_human((double)freeb, b2, sizeof b2),
-                       kpca_mem_human((double)total, b3, sizeof b3));
+                             "in %s precision needs %s on the GPU, which has %s free (of %s): fit on fewer points "
+                             "(--subset) or use --device cpu", n, n, kpca_precision_name(prec),
+                             kpca_mem_human(want, b1, sizeof b1), kpca_mem_human((double)freeb, b2, sizeof b2),
+                             kpca_mem_human((double)total, b3, sizeof b3));
     }
     session_close(&s);
     return st;
@@ -174,30 +196,81 @@ static void reverse_rows(double *x, size_t k, size_t n)
         }
 }
 
+/* binary32 values at the start of x widened in place to `count` doubles
+ * (from the last: double i overwrites floats 2i and 2i + 1, already read) */
+static void widen(double *x, size_t count)
+{
+    for (size_t i = count; i-- > 0;) {
+        float f;
+        memcpy(&f, (const unsigned char *)x + i * sizeof f, sizeof f);
+        x[i] = (double)f;
+    }
+}
+
+static size_t upload_block = KPCA_GPU_UPLOAD_BLOCK;
+
+void kpca_gpu_set_upload_block(size_t bytes)
+{
+    upload_block = bytes != 0 ? bytes : KPCA_GPU_UPLOAD_BLOCK;
+}
+
+/* the rows of the n x n matrix rounded to binary32 at a time: upload_block's
+ * bytes, at least one row */
+static size_t upload_rows(size_t n)
+{
+    size_t rows = upload_block / (n * sizeof(float));
+    return rows == 0 ? 1 : rows > n ? n : rows;
+}
+
+/* a to the device: as it is in double; in single rounded to binary32 by
+ * blocks of rows in buf (upload_rows(n) x n floats), each block copied
+ * before buf is filled again */
+static kpca_status upload(const session *s, const double *a, size_t n, elem_kind e, float *buf, kpca_cu_deviceptr d,
+                          kpca_error *err)
+{
+    const kpca_cuda_api *api = &s->cu->api;
+    kpca_cu_result r;
+    if (e.size == sizeof(double)) {
+        if ((r = api->cuMemcpyHtoDAsync_v2(d, a, n * n * sizeof(double), s->stream)) != KPCA_CUDA_SUCCESS)
+            return drv_fail(s, r, "cuMemcpyHtoDAsync (the matrix)", err);
+        return KPCA_OK;
+    }
+    const size_t rows = upload_rows(n);
+    for (size_t r0 = 0; r0 < n; r0 += rows) {
+        const size_t count = (n - r0 < rows ? n - r0 : rows) * n;
+        for (size_t i = 0; i < count; i++)
+            buf[i] = (float)a[r0 * n + i];
+        if ((r = api->cuMemcpyHtoDAsync_v2(d + r0 * n * sizeof(float), buf, count * sizeof(float), s->stream)) !=
+            KPCA_CUDA_SUCCESS)
+            return drv_fail(s, r, "cuMemcpyHtoDAsync (the matrix)", err);
+        if ((r = api->cuStreamSynchronize(s->stream)) != KPCA_CUDA_SUCCESS)
+            return drv_fail(s, r, "cuStreamSynchronize", err);
+    }
+    return KPCA_OK;
+}
+
 /* the solve itself on allocated arrays; the top k pairs copied back */
-static kpca_status solve(session *s, const double *a, size_t n, size_t k, device_arrays *d, void *hwork,
-                         size_t dbytes, size_t hbytes, double *wbuf, double *evals, double *evecs, kpca_error *err)
+static kpca_status solve(session *s, size_t n, size_t k, elem_kind e, device_arrays *d, void *hwork, size_t dbytes,
+                         size_t hbytes, double *wbuf, double *evals, double *evecs, kpca_error *err)
 {
     const kpca_cuda_api *api = &s->cu->api;
     const int64_t nn = (int64_t)n;
     const int x = use_evdx(n, k);
     kpca_cu_result r;
     kpca_cu_status q;
-    if ((r = api->cuMemcpyHtoDAsync_v2(d->a, a, n * n * sizeof(double), s->stream)) != KPCA_CUDA_SUCCESS)
-        return drv_fail(s, r, "cuMemcpyHtoDAsync (the matrix)", err);
-    double vl = 0.0, vu = 0.0;
+    bound vl, vu;
+    memset(&vl, 0, sizeof vl);
+    memset(&vu, 0, sizeof vu);
     int64_t meig = (int64_t)n;
     if (x)
         q = api->cusolverDnXsyevdx(s->solver, s->params, KPCA_CUSOLVER_EIG_MODE_VECTOR, KPCA_CUSOLVER_EIG_RANGE_I,
-                                   KPCA_CUBLAS_FILL_MODE_LOWER, nn, KPCA_CUDA_R_64F, (void *)(uintptr_t)d->a, nn, &vl,
-                                   &vu, nn - (int64_t)k + 1, nn, &meig, KPCA_CUDA_R_64F, (void *)(uintptr_t)d->w,
-                                   KPCA_CUDA_R_64F, (void *)(uintptr_t)d->work, dbytes, hwork, hbytes,
-                                   (int *)(uintptr_t)d->info);
+                                   KPCA_CUBLAS_FILL_MODE_LOWER, nn, e.type, (void *)(uintptr_t)d->a, nn, &vl, &vu,
+                                   nn - (int64_t)k + 1, nn, &meig, e.type, (void *)(uintptr_t)d->w, e.type,
+                                   (void *)(uintptr_t)d->work, dbytes, hwork, hbytes, (int *)(uintptr_t)d->info);
     else
         q = api->cusolverDnXsyevd(s->solver, s->params, KPCA_CUSOLVER_EIG_MODE_VECTOR, KPCA_CUBLAS_FILL_MODE_LOWER, nn,
-                                  KPCA_CUDA_R_64F, (void *)(uintptr_t)d->a, nn, KPCA_CUDA_R_64F,
-                                  (void *)(uintptr_t)d->w, KPCA_CUDA_R_64F, (void *)(uintptr_t)d->work, dbytes, hwork,
-                                  hbytes, (int *)(uintptr_t)d->info);
+                                  e.type, (void *)(uintptr_t)d->a, nn, e.type, (void *)(uintptr_t)d->w, e.type,
+                                  (void *)(uintptr_t)d->work, dbytes, hwork, hbytes, (int *)(uintptr_t)d->info);
     if (q != KPCA_CUSOLVER_STATUS_SUCCESS)
         return sol_fail(q, x ? "cusolverDnXsyevdx" : "cusolverDnXsyevd", err);
     int info = 0;
@@ -211,22 +284,27 @@ static kpca_status solve(session *s, const double *a, size_t n, size_t k, device
     if (meig < (int64_t)k)
         return kpca_fail(err, KPCA_ENUMERIC, "cuSOLVER: cusolverDnXsyevdx found %lld of the %zu eigenpairs asked for",
                          (long long)meig, k);
-    /* ascending, column-major: the top k are the last k of the first meig */
+    /* ascending, column-major: the top k are the last k of the first meig;
+     * binary32 comes back into the start of the same arrays, then widened */
     const size_t first = (size_t)meig - k;
-    if ((r = api->cuMemcpyDtoHAsync_v2(evecs, d->a + first * n * sizeof(double), k * n * sizeof(double),
-                                       s->stream)) != KPCA_CUDA_SUCCESS ||
-        (r = api->cuMemcpyDtoHAsync_v2(wbuf, d->w, (size_t)meig * sizeof(double), s->stream)) != KPCA_CUDA_SUCCESS)
+    if ((r = api->cuMemcpyDtoHAsync_v2(evecs, d->a + first * n * e.size, k * n * e.size, s->stream)) !=
+            KPCA_CUDA_SUCCESS ||
+        (r = api->cuMemcpyDtoHAsync_v2(wbuf, d->w, (size_t)meig * e.size, s->stream)) != KPCA_CUDA_SUCCESS)
         return drv_fail(s, r, "cuMemcpyDtoHAsync (the eigenpairs)", err);
     if ((r = api->cuStreamSynchronize(s->stream)) != KPCA_CUDA_SUCCESS)
         return drv_fail(s, r, "cuStreamSynchronize", err);
+    if (e.size == sizeof(float)) {
+        widen(evecs, k * n);
+        widen(wbuf, (size_t)meig);
+    }
     reverse_rows(evecs, k, n);
     for (size_t i = 0; i < k; i++)
         evals[i] = wbuf[(size_t)meig - 1 - i];
     return KPCA_OK;
 }
 
-kpca_status kpca_gpu_eig_top(kpca_cuda *cu, const double *a, size_t n, size_t k, double *evals, double *evecs,
-                             kpca_error *err)
+kpca_status kpca_gpu_eig_top(kpca_cuda *cu, const double *a, size_t n, size_t k, kpca_precision prec, double *evals,
+                             double *evecs, kpca_error *err)
 {
     if (n == 0 || k == 0 || k > n)
         return kpca_fail(err, KPCA_EINTERNAL, "kpca_gpu_eig_top: %zu pairs of a %zu x %zu matrix", k, n, n);
@@ -237,23 +315,30 @@ kpca_status kpca_gpu_eig_top(kpca_cuda *cu, const double *a, size_t n, size_t k,
     device_arrays d = {0, 0, 0, 0};
     void *hwork = NULL;
     double *wbuf = NULL;
+    float *buf = NULL;
     size_t dbytes = 0, hbytes = 0;
-    const double base = base_bytes(n);
-    st = dev_alloc(&s, &d.a, 8.0 * (double)n * (double)n, "the kernel matrix", base, err);
+    const elem_kind e = elem_of(prec);
+    const double base = base_bytes(n, e);
+    st = dev_alloc(&s, &d.a, (double)e.size * (double)n * (double)n, "the kernel matrix", base, err);
     if (st == KPCA_OK)
-        st = dev_alloc(&s, &d.w, 8.0 * (double)n, "the eigenvalues", base, err);
+        st = dev_alloc(&s, &d.w, (double)e.size * (double)n, "the eigenvalues", base, err);
     if (st == KPCA_OK)
         st = dev_alloc(&s, &d.info, (double)sizeof(int), "cuSOLVER's info", base, err);
     if (st == KPCA_OK)
-        st = workspace(&s, n, k, d.a, d.w, &dbytes, &hbytes, err);
+        st = workspace(&s, n, k, e, d.a, d.w, &dbytes, &hbytes, err);
     if (st == KPCA_OK && dbytes > 0)
         st = dev_alloc(&s, &d.work, (double)dbytes, "cuSOLVER's workspace", base + (double)dbytes, err);
     if (st == KPCA_OK && hbytes > 0 && (hwork = kpca_malloc(hbytes)) == NULL)
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for cuSOLVER's host workspace (%zu bytes)", hbytes);
     if (st == KPCA_OK && (wbuf = kpca_alloc_array(n, 1, sizeof *wbuf)) == NULL)
         st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu eigenvalues", n);
+    if (st == KPCA_OK && e.size == sizeof(float) && (buf = kpca_alloc_array(upload_rows(n), n, sizeof *buf)) == NULL)
+        st = kpca_fail(err, KPCA_ENOMEM, "out of memory for %zu rows of the matrix in binary32", upload_rows(n));
     if (st == KPCA_OK)
-        st = solve(&s, a, n, k, &d, hwork, dbytes, hbytes, wbuf, evals, evecs, err);
+        st = upload(&s, a, n, e, buf, d.a, err);
+    kpca_free(buf);
+    if (st == KPCA_OK)
+        st = solve(&s, n, k, e, &d, hwork, dbytes, hbytes, wbuf, evals, evecs, err);
     if (st != KPCA_OK && s.stream != NULL)
         cu->api.cuStreamSynchronize(s.stream); /* nothing in flight into what is freed */
     const kpca_cu_deviceptr all[4] = {d.work, d.info, d.w, d.a};

@@ -6,7 +6,9 @@
  * every path.  The stand-in solves with LAPACKE, so that the pairs equal the
  * CPU path's checks the glue only (which columns come back, in which order,
  * the sign rule applied after), never that a GPU computes right: make
- * gpu-check does that on a GPU. */
+ * gpu-check does that on a GPU.  Single precision (CUDA_R_32F, the stand-in's
+ * ssyevd/ssyevr) against the CPU's binary32 path, uploaded in one block and
+ * in several. */
 #include "testutil.h"
 
 #include <dlfcn.h>
@@ -72,7 +74,7 @@ static void same_as_cpu(size_t n, size_t k)
     memcpy(c, a, n * n * sizeof *c);
     double *ev = tu_doubles(k), *vec = tu_doubles(k * n), *ev0 = tu_doubles(k), *vec0 = tu_doubles(k * n);
     kpca_error err;
-    assert_int_equal(kpca_gpu_eig_top(cu, a, n, k, ev, vec, &err), KPCA_OK);
+    assert_int_equal(kpca_gpu_eig_top(cu, a, n, k, KPCA_PRECISION_DOUBLE, ev, vec, &err), KPCA_OK);
     for (size_t i = 0; i < n * n; i++) /* the matrix is not modified */
         assert_true(a[i] == c[i]);
     for (size_t j = 0; j < k; j++)
@@ -91,6 +93,47 @@ static void same_as_cpu(size_t n, size_t k)
     free(a), free(c), free(ev), free(vec), free(ev0), free(vec0);
 }
 
+/* single precision: against kpca_eig_top_single of the same matrix rounded
+ * to floats (both LAPACK's binary32), and within binary32 of the double */
+static void same_as_cpu_single(size_t n, size_t k, size_t block)
+{
+    double *a = rand_sym(n, 11 + n + k), *ev = tu_doubles(k), *vec = tu_doubles(k * n), *ev0 = tu_doubles(k),
+           *vec0 = tu_doubles(k * n), *evd = tu_doubles(k), *vecd = tu_doubles(k * n);
+    float *af = malloc(n * n * sizeof *af);
+    assert_non_null(af);
+    for (size_t i = 0; i < n * n; i++)
+        af[i] = (float)a[i];
+    kpca_error err;
+    kpca_gpu_set_upload_block(block);
+    assert_int_equal(kpca_gpu_eig_top(cu, a, n, k, KPCA_PRECISION_SINGLE, ev, vec, &err), KPCA_OK);
+    kpca_gpu_set_upload_block(0);
+    for (size_t j = 0; j < k; j++)
+        kpca_eig_fix_sign(vec + j * n, n, 1);
+    assert_int_equal(kpca_eig_top_single(af, n, k, KPCA_EIG_EVD, NULL, NULL, NULL, ev0, vec0, &err), KPCA_OK);
+    assert_int_equal(kpca_eig_top(a, n, k, KPCA_EIG_EVD, evd, vecd, &err), KPCA_OK); /* a destroyed */
+    for (size_t j = 0; j < k; j++) {
+        if (fabs(ev[j] - ev0[j]) > 1e-5 * fabs(ev0[0]) || fabs(ev[j] - evd[j]) > 1e-5 * fabs(evd[0]))
+            fail_msg("n %zu k %zu: eigenvalue %zu %.9g against the CPU's %.9g in single, %.9g in double", n, k, j,
+                     ev[j], ev0[j], evd[j]);
+        for (size_t i = 0; i < n; i++)
+            if (fabs(vec[j * n + i] - vec0[j * n + i]) > 1e-4)
+                fail_msg("n %zu k %zu: vector %zu entry %zu: %g against the CPU's %g", n, k, j, i, vec[j * n + i],
+                         vec0[j * n + i]);
+    }
+    all_freed();
+    free(a), free(af), free(ev), free(vec), free(ev0), free(vec0), free(evd), free(vecd);
+}
+
+static void test_pairs_single(void **state)
+{
+    (void)state;
+    const size_t row = 40 * sizeof(float);
+    same_as_cpu_single(40, 40, 0);       /* syevd, one block */
+    same_as_cpu_single(40, 30, 3 * row); /* 14 blocks, the last of one row */
+    same_as_cpu_single(40, 5, 1);        /* syevdx, a row per block */
+    same_as_cpu_single(1, 1, 0);
+}
+
 static void test_pairs(void **state)
 {
     (void)state;
@@ -101,13 +144,16 @@ static void test_pairs(void **state)
     same_as_cpu(2, 1);
 }
 
+/* the precision of run() */
+static kpca_precision run_prec = KPCA_PRECISION_DOUBLE;
+
 /* one eigensolve of a 12 x 12 matrix for k pairs; its status and message */
 static kpca_status run(size_t k, kpca_error *err)
 {
     const size_t n = 12;
     double *a = rand_sym(n, 3), *ev = tu_doubles(n), *vec = tu_doubles(n * n);
     cuda_reset();
-    kpca_status st = kpca_gpu_eig_top(cu, a, n, k, ev, vec, err);
+    kpca_status st = kpca_gpu_eig_top(cu, a, n, k, run_prec, ev, vec, err);
     free(a), free(ev), free(vec);
     all_freed();
     return st;
@@ -132,15 +178,19 @@ static void test_device_out_of_memory(void **state)
     /* the matrix, the eigenvalues, info, the workspace: each may fail */
     static const char *const what[] = {"the kernel matrix", "the eigenvalues", "cuSOLVER's info",
                                        "cuSOLVER's workspace"};
-    for (size_t k = 2; k <= 12; k += 10)
-        for (int i = 0; i < 4; i++) {
-            char nth[16];
-            snprintf(nth, sizeof nth, "%d", i + 1);
-            setenv("FAKE_CUDA_FAIL_ALLOC", nth, 1);
-            expect(k, KPCA_ENOMEM, what[i], "on the GPU, which has 8.0 GiB free");
-        }
-    unsetenv("FAKE_CUDA_FAIL_ALLOC");
-    expect(12, KPCA_OK, NULL, NULL);
+    for (int prec = 0; prec < 2; prec++) {
+        run_prec = prec ? KPCA_PRECISION_SINGLE : KPCA_PRECISION_DOUBLE;
+        for (size_t k = 2; k <= 12; k += 10)
+            for (int i = 0; i < 4; i++) {
+                char nth[16];
+                snprintf(nth, sizeof nth, "%d", i + 1);
+                setenv("FAKE_CUDA_FAIL_ALLOC", nth, 1);
+                expect(k, KPCA_ENOMEM, what[i], "on the GPU, which has 8.0 GiB free");
+            }
+        unsetenv("FAKE_CUDA_FAIL_ALLOC");
+        expect(12, KPCA_OK, NULL, NULL);
+    }
+    run_prec = KPCA_PRECISION_DOUBLE;
 }
 
 static kpca_status run_all(kpca_error *err) { return run(12, err); }
@@ -151,6 +201,10 @@ static void test_host_out_of_memory(void **state)
     (void)state;
     assert_true(tu_fail_loop("kpca_gpu_eig_top (syevd)", run_all, 1) >= 2);
     assert_true(tu_fail_loop("kpca_gpu_eig_top (syevdx)", run_few, 1) >= 2);
+    run_prec = KPCA_PRECISION_SINGLE; /* and the upload block */
+    assert_true(tu_fail_loop("kpca_gpu_eig_top (syevd, single)", run_all, 1) >= 3);
+    assert_true(tu_fail_loop("kpca_gpu_eig_top (syevdx, single)", run_few, 1) >= 3);
+    run_prec = KPCA_PRECISION_DOUBLE;
 }
 
 static void test_solver_errors(void **state)
@@ -169,8 +223,8 @@ static void test_solver_errors(void **state)
     unsetenv("FAKE_CUSOLVER_STATUS");
     kpca_error err;
     double x = 1.0, v = 0.0, e = 0.0;
-    assert_int_equal(kpca_gpu_eig_top(cu, &x, 1, 2, &e, &v, &err), KPCA_EINTERNAL);
-    assert_int_equal(kpca_gpu_eig_top(cu, &x, 1, 0, &e, &v, &err), KPCA_EINTERNAL);
+    assert_int_equal(kpca_gpu_eig_top(cu, &x, 1, 2, KPCA_PRECISION_DOUBLE, &e, &v, &err), KPCA_EINTERNAL);
+    assert_int_equal(kpca_gpu_eig_top(cu, &x, 1, 0, KPCA_PRECISION_DOUBLE, &e, &v, &err), KPCA_EINTERNAL);
 }
 
 static void test_check(void **state)
@@ -179,12 +233,17 @@ static void test_check(void **state)
     kpca_error err;
     size_t need = 0, freeb = 0;
     /* the stand-in's workspace is 8 n + 256 bytes */
-    assert_int_equal(kpca_gpu_eig_check(cu, 100, 100, &need, &freeb, &err), KPCA_OK);
+    assert_int_equal(kpca_gpu_eig_check(cu, 100, 100, KPCA_PRECISION_DOUBLE, &need, &freeb, &err), KPCA_OK);
     assert_int_equal(need, 8 * 100 * 100 + 8 * 100 + sizeof(int) + 8 * 100 + 256);
     assert_int_equal(freeb, (size_t)1 << 33);
+    /* single: the matrix and eigenvalues in 4-byte elements */
+    assert_int_equal(kpca_gpu_eig_check(cu, 100, 100, KPCA_PRECISION_SINGLE, &need, &freeb, &err), KPCA_OK);
+    assert_int_equal(need, 4 * 100 * 100 + 4 * 100 + sizeof(int) + 8 * 100 + 256);
     setenv("FAKE_CUDA_FREE", "50000", 1);
-    assert_int_equal(kpca_gpu_eig_check(cu, 100, 10, &need, &freeb, &err), KPCA_ENOMEM);
-    assert_non_null(strstr(err.msg, "the GPU's memory is too small: the eigensolve of the 100 x 100 kernel matrix"));
+    assert_int_equal(kpca_gpu_eig_check(cu, 100, 10, KPCA_PRECISION_SINGLE, &need, &freeb, &err), KPCA_OK);
+    assert_int_equal(kpca_gpu_eig_check(cu, 100, 10, KPCA_PRECISION_DOUBLE, &need, &freeb, &err), KPCA_ENOMEM);
+    assert_non_null(strstr(err.msg, "the GPU's memory is too small: the eigensolve of the 100 x 100 kernel matrix "
+                                    "in double precision"));
     assert_non_null(strstr(err.msg, "free (of 16.0 GiB)"));
     assert_int_equal(freeb, 50000);
     unsetenv("FAKE_CUDA_FREE");
@@ -194,7 +253,8 @@ static void test_check(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pairs),        cmocka_unit_test(test_device_out_of_memory),
+        cmocka_unit_test(test_pairs),        cmocka_unit_test(test_pairs_single),
+        cmocka_unit_test(test_device_out_of_memory),
         cmocka_unit_test(test_host_out_of_memory), cmocka_unit_test(test_solver_errors),
         cmocka_unit_test(test_check),
     };
