@@ -120,6 +120,39 @@ stand_ins() {
     assert_stderr_contains "the fewest that reach --components"
 }
 
+# points: N rows of two numbers into FILE (a fit past LAPACK's 46338 points)
+points() {
+    awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) print i % 7, (i * 13) % 11 }' >"$2"
+}
+
+@test "gpu: past LAPACK's 46338 points the GPU takes the matrix: cuda and auto reach the GPU's memory check" {
+    stand_ins
+    points 46339 "$TMP/big.txt"
+    # the CPU refuses a variance fraction (every eigenvalue) of 46339 points
+    run --separate-stderr "$KPCA" fit -k 0.5 "$TMP/big.txt" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "at most 46338 points"
+    # cuSOLVER's 64-bit API has no such limit: the run gets to the GPU's memory
+    KPCA_CUDA_PATH="$GPU_FAKE/ok" FAKE_CUDA_FREE=1000 run --separate-stderr "$KPCA" fit --device cuda -k 0.5 \
+        "$TMP/big.txt" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "the eigensolve of the 46339 x 46339 kernel matrix in double precision needs"
+    [[ "$stderr" != *46338* ]] || fail "LAPACK's limit applied on the GPU: $stderr"
+    KPCA_CUDA_PATH="$GPU_FAKE/ok" FAKE_CUDA_FREE=1000 run --separate-stderr "$KPCA" fit --device auto \
+        --precision single -k 0.5 "$TMP/big.txt" -o "$OUT/m.h5"
+    assert_status 6
+    assert_stderr_contains "device: cuda, the eigensolve on kpca stand-in GPU (auto: a usable GPU and enough points)"
+    assert_stderr_contains "kernel matrix in single precision needs"
+    # auto without a usable GPU keeps the CPU's refusal
+    no_gpu_here
+    mkdir "$TMP/empty"
+    KPCA_CUDA_PATH="$TMP/empty" run --separate-stderr "$KPCA" fit --device auto -k 0.5 "$TMP/big.txt" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "device: cpu (auto: no usable GPU"
+    assert_stderr_contains "at most 46338 points"
+    assert_no_output "$OUT/m.h5"
+}
+
 @test "gpu: the GPU's memory too small: exit 6, needed and free" {
     stand_ins
     KPCA_CUDA_PATH="$GPU_FAKE/ok" FAKE_CUDA_FREE=1000 run --separate-stderr "$KPCA" fit --device cuda "$TMP/fit.txt" \

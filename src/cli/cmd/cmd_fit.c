@@ -658,7 +658,10 @@ int cmd_fit(int argc, char **argv)
         kpca_free(idx);
         return KPCA_EFORMAT;
     }
-    /* the rules that need the data: counts against the fit points */
+    /* the device, then the rules that need the data: counts against the fit
+     * points, and LAPACK's size limit where the GPU does not take the matrix */
+    const size_t dim = fit.dim;
+    p.cuda = cli_device_pick(m, p.primal && p.tol < 0.0 && kpca_primal_applies(&p.kernel, m, dim) ? NULL : "the eigensolve");
     if (m >= 2 && kpca_fit_check(&p, m, &param, &err) != KPCA_OK) {
         kpca_dataset_free(&fit);
         kpca_free(std_mean);
@@ -672,9 +675,7 @@ int cmd_fit(int argc, char **argv)
     kpca_model model;
     kpca_fit_info info;
     char **colnames = fit.colnames; /* the model keeps them */
-    const size_t dim = fit.dim;
     fit.colnames = NULL;
-    p.cuda = cli_device_pick(m, p.primal && p.tol < 0.0 && kpca_primal_applies(&p.kernel, m, dim) ? NULL : "the eigensolve");
     st = kpca_model_fit(&fit, &p, &model, &info, &err);
     kpca_dataset_free(&fit);
     kpca_free(idx);

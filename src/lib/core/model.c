@@ -190,7 +190,7 @@ kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **para
             return param_fail(param, "variance", err,
                               "a variance fraction needs a positive semi-definite kernel: the sigmoid kernel's trace "
                               "mixes positive and negative eigenvalues; give a number of components");
-        if (m > 0 && !kpca_eig_evd_fits(m))
+        if (m > 0 && !kpca_eig_evd_fits(m) && p->cuda == NULL) /* cuSOLVER's 64-bit API has no such limit */
             return param_fail(param, "variance", err,
                               "a variance fraction needs every eigenvalue of the %zu x %zu kernel matrix, more than "
                               "LAPACK's 32-bit workspace sizes allow (at most 46338 points); give a number of "
@@ -376,16 +376,18 @@ static kpca_status fit_local(const kpca_dataset *fit, const kpca_fit_params *p, 
     const int single = p->precision == KPCA_PRECISION_SINGLE;
     const int pre = p->kernel.type == KPCA_KERNEL_PRECOMPUTED;
     /* single: K, then its floats, then (K freed) the floats, z and work;
+     * the GPU: K (single: rounded a block at a time on its way up);
      * precomputed: K and the copy kpca_eig_lowest factorises, at least */
-    double mats = single ? 1.5 : evd ? 3.0 : 2.0;
+    double mats = p->cuda != NULL ? 1.0 : single ? 1.5 : evd ? 3.0 : 2.0;
     if (pre && mats < 2.0)
         mats = 2.0;
-    st = kpca_mem_check(8.0 * (mats * md2 + (evd ? kmd : 2.0 * kmd)) + 8.0 * (double)m * (double)dim, what, err);
+    st = p->cuda == NULL ? KPCA_OK /* the GPU's memory first, before the host's and the Gram */
+                         : kpca_gpu_eig_check(p->cuda, m, by_variance ? m : want, p->precision, NULL, NULL, err);
+    if (st == KPCA_OK)
+        st = kpca_mem_check(8.0 * (mats * md2 + (evd ? kmd : 2.0 * kmd)) + 8.0 * (double)m * (double)dim, what, err);
     if (st != KPCA_OK)
         return st;
     st = fit_alloc(fit, p, want, model, &u, &mu, err);
-    if (st == KPCA_OK && p->cuda != NULL) /* the GPU's memory, before the Gram */
-        st = kpca_gpu_eig_check(p->cuda, m, by_variance ? m : want, p->precision, NULL, NULL, err);
     if (st != KPCA_OK)
         goto fail;
     K = kpca_alloc_array(m, m, sizeof(double));

@@ -158,8 +158,9 @@ typedef struct {
     struct kpca_cuda *cuda; /* EXACT, single process: non-NULL solves the centred K on
                              * GPU 0 with cuSOLVER (gpu/eig_gpu.h; the caller's, opened
                              * by kpca_cuda_open) in `precision` (single: a binary32
-                             * copy on the GPU), the Gram and centring staying on the
-                             * CPU, the D x D primal fit too; NULL (default): the CPU */
+                             * copy on the GPU), past LAPACK's 46338 points too, the
+                             * Gram and centring staying on the CPU, the D x D primal
+                             * fit too; NULL (default): the CPU */
 } kpca_fit_params;
 
 /* The single-precision eigensolve's default tolerance: eigenvalues
@@ -210,10 +211,11 @@ kpca_fit_params kpca_fit_defaults(int degree);
  * data-dependent defaults (rbf sigma, sigmoid and laplacian gamma) are not
  * checked then.
  * m >= 2 fit points: all rules, the kernel (kpca_kernel_check), counts
- * against m and the landmarks, LAPACK's limit for a variance fraction.
- * KPCA_EUSAGE with a message; *param (if param is not NULL) names the
- * field at fault ("variance", "components", "landmarks", "landmark_method",
- * "solver", "eig", or the kernel's "degree", "gamma", "coef0", "sigma"),
+ * against m and the landmarks, LAPACK's limit for a variance fraction
+ * (where p->cuda is NULL: the GPU's 64-bit solver has none; the caller sets
+ * cuda before this check).  KPCA_EUSAGE with a message; *param (if param is
+ * not NULL) names the field at fault ("variance", "components",
+ * "landmarks", "landmark_method", "solver", "eig", "device", or the kernel's "degree", "gamma", "coef0", "sigma"),
  * NULL if none. */
 kpca_status kpca_fit_check(const kpca_fit_params *p, size_t m, const char **param, kpca_error *err);
 

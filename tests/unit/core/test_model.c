@@ -510,6 +510,17 @@ static void test_fit_check(void **state)
     p.variance = 0.9;
     assert_int_equal(kpca_fit_check(&p, 46339, &param, &err), KPCA_EUSAGE);
     assert_non_null(strstr(err.msg, "46338"));
+    /* on the GPU (cuSOLVER's 64-bit API) LAPACK's limit does not apply, in
+     * either precision; the handle is only compared with NULL here */
+    p.cuda = (struct kpca_cuda *)&p;
+    assert_int_equal(kpca_fit_check(&p, 46339, &param, &err), KPCA_OK);
+    p.precision = KPCA_PRECISION_SINGLE;
+    assert_int_equal(kpca_fit_check(&p, 46339, &param, &err), KPCA_OK);
+    p.solver = KPCA_SOLVER_RANDOMIZED;
+    p.variance = 0.0;
+    p.components = 5;
+    assert_int_equal(kpca_fit_check(&p, 0, &param, &err), KPCA_EUSAGE);
+    assert_string_equal(param, "device");
     p = kpca_fit_defaults(3);
     p.solver = KPCA_SOLVER_NYSTROM;
     p.landmarks = 50;
