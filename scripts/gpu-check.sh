@@ -12,9 +12,14 @@
 #      --device cuda against --device cpu: eigenvalues to 1e-10 of the
 #      largest, features to 1e-8 of each component's largest after signs,
 #      eval's error counts at k = 64..2048 equal;
-#   3. timings: the USPS fit on the GPU and on the machine's CPUs, and the
+#   3. the same with --precision single on both devices: eigenvalues to 1e-5
+#      of the largest, features to 1e-4, eval's error counts equal, or within
+#      one error where the CPU's own single precision moves the same cell
+#      (its count differs from the CPU's double);
+#   4. timings: the USPS fit on the GPU and on the machine's CPUs, the
 #      eigensolve of M = 15000, 30000, 45000 points (USPS digits with noise)
-#      on the GPU against torch.linalg.eigh of the same centred matrix.
+#      on the GPU against torch.linalg.eigh of the same centred matrix in
+#      float64, and of M = 60000 in single precision against float32.
 #
 # Writes OUT (default results/gpu.md) with the machine, the GPU, the driver,
 # CUDA and library versions, every figure and the command; each step's
@@ -39,9 +44,9 @@ done
 work=${GPU_CHECK_WORK:-build/gpu-check}
 mkdir -p "$work" "$(dirname "$out")"
 if [ "$quick" = 1 ]; then
-    M=600 K=32 KS=8,16,32 SIZES="800 1000" TEST=300
+    M=600 K=32 KS=8,16,32 SIZES="800 1000" SINGLE_SIZES=1200 TEST=300
 else
-    M=7291 K=2048 KS=64,128,256,512,1024,2048 SIZES="15000 30000 45000" TEST=2007
+    M=7291 K=2048 KS=64,128,256,512,1024,2048 SIZES="15000 30000 45000" SINGLE_SIZES=60000 TEST=2007
 fi
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
@@ -112,7 +117,7 @@ def evals(a, b):
         return
     print("%.3e" % (np.max(np.abs(x - y)) / np.max(np.abs(x))))
 
-def features(a, b):
+def features(a, b, bound="1e-8"):
     x, y = np.load(a), np.load(b)
     if x.shape != y.shape:
         print("shape %s %s" % (x.shape, y.shape))
@@ -122,7 +127,7 @@ def features(a, b):
         s = np.sign(x[np.argmax(np.abs(x[:, j])), j]) * np.sign(y[np.argmax(np.abs(x[:, j])), j])
         d = np.max(np.abs(x[:, j] - s * y[:, j])) / max(np.max(np.abs(x[:, j])), 1e-300)
         worst = max(worst, d)
-        bad += d > 1e-8
+        bad += d > float(bound)
     print("%.3e %d" % (worst, bad))
 
 def make(n, out):
@@ -163,18 +168,32 @@ flush
 # ---- 2. USPS: the GPU against the CPU, end to end ---------------------------
 ev_line() { sed -n 's/.*timing *\([0-9.]*\) s eigensolve.*/\1/p' "$1"; }
 tot_line() { sed -n 's/.*timing *\([0-9.]*\) s total.*/\1/p' "$1"; }
-for dev in cuda cpu; do
-    t=$(now)
-    "$KPCA" fit -v -d 3 -m "$M" -k "$K" --sample first --device "$dev" "$work/train.txt" -o "$work/usps-$dev.model" \
-        2>"$work/fit-$dev.log"
-    eval "wall_$dev=$(since "$t")"
-    "$KPCA" spectrum "$work/usps-$dev.model" >"$work/usps-$dev.spec"
-    for part in train test; do
-        "$KPCA" transform -q --device "$dev" "$work/usps-$dev.model" "$work/$part.txt" -o "$work/$part-$dev.h5"
+# usps_runs TAG [FIT OPTIONS]: fit, transform and eval on each device, into
+# files named with TAG (usps$TAG-cuda.model, test$TAG-cpu.npy, ...) and
+# the fit's wall time into wall${TAG}_cuda and wall${TAG}_cpu
+usps_runs() {
+    tag=$1
+    shift
+    for dev in cuda cpu; do
+        t=$(now)
+        "$KPCA" fit -v -d 3 -m "$M" -k "$K" --sample first "$@" --device "$dev" "$work/train.txt" \
+            -o "$work/usps$tag-$dev.model" 2>"$work/fit$tag-$dev.log"
+        eval "wall${tag}_$dev=$(since "$t")"
+        "$KPCA" spectrum "$work/usps$tag-$dev.model" >"$work/usps$tag-$dev.spec"
+        for part in train test; do
+            "$KPCA" transform -q --device "$dev" "$work/usps$tag-$dev.model" "$work/$part.txt" -o "$work/$part$tag-$dev.h5"
+        done
+        "$KPCA" transform -q --device "$dev" "$work/usps$tag-$dev.model" "$work/test.txt" -o "$work/test$tag-$dev.npy"
+        "$KPCA" eval -q -k "$KS" "$work/train$tag-$dev.h5" "$work/test$tag-$dev.h5" >"$work/eval$tag-$dev.txt"
     done
-    "$KPCA" transform -q --device "$dev" "$work/usps-$dev.model" "$work/test.txt" -o "$work/test-$dev.npy"
-    "$KPCA" eval -q -k "$KS" "$work/train-$dev.h5" "$work/test-$dev.h5" >"$work/eval-$dev.txt"
-done
+}
+usps_runs ""
+# fit_rows TAG: the timing rows of usps_runs TAG's two fits
+fit_rows() {
+    eval "wall_gpu=\$wall${1}_cuda wall_host=\$wall${1}_cpu"
+    echo "| --device cuda | $(ev_line "$work/fit$1-cuda.log") s | $(tot_line "$work/fit$1-cuda.log") s | $wall_gpu s |"
+    echo "| --device cpu, $(nproc) cores | $(ev_line "$work/fit$1-cpu.log") s | $(tot_line "$work/fit$1-cpu.log") s | $wall_host s |"
+}
 ev_rel=$("$PY" "$work/compare.py" evals "$work/usps-cpu.spec" "$work/usps-cuda.spec")
 set -- $("$PY" "$work/compare.py" features "$work/test-cpu.npy" "$work/test-cuda.npy")
 feat_rel=$1 feat_bad=$2
@@ -198,15 +217,51 @@ cmp -s "$work/err-cpu" "$work/err-cuda" || fail_check "eval's error counts diffe
     echo
     echo "| fit, M = $M, k = $K | eigensolve | whole fit (kpca -v) | wall, process start to model written |"
     echo "|---|---|---|---|"
-    echo "| --device cuda | $(ev_line "$work/fit-cuda.log") s | $(tot_line "$work/fit-cuda.log") s | $wall_cuda s |"
-    echo "| --device cpu, $(nproc) cores | $(ev_line "$work/fit-cpu.log") s | $(tot_line "$work/fit-cpu.log") s | $wall_cpu s |"
+    fit_rows ""
     echo
     echo "GPU against CPU, whole fit: $(awk -v a="$wall_cpu" -v b="$wall_cuda" 'BEGIN { printf "%.1fx", a / b }') faster (target: at least 8x, and under 1.5 s)."
     echo
 } >>"$tmp_out"
 flush
 
-# ---- 3. larger M: kpca's eigensolve on the GPU against torch.linalg.eigh ----
+# ---- 3. USPS in single precision: the GPU against the CPU -------------------
+usps_runs 32 --precision single
+ev32=$("$PY" "$work/compare.py" evals "$work/usps32-cpu.spec" "$work/usps32-cuda.spec")
+set -- $("$PY" "$work/compare.py" features "$work/test32-cpu.npy" "$work/test32-cuda.npy" 1e-4)
+feat32=$1 feat32_bad=$2
+awk -v e="$ev32" 'BEGIN { exit !(e + 0 <= 1e-5 && e ~ /e/) }' ||
+    fail_check "USPS single precision: eigenvalues differ by $ev32"
+[ "$feat32_bad" = 0 ] ||
+    fail_check "USPS single precision: features: $feat32_bad components differ by more than 1e-4 (worst $feat32)"
+errs "$work/eval32-cpu.txt" >"$work/err-32cpu"
+errs "$work/eval32-cuda.txt" >"$work/err-32cuda"
+# per k: the GPU's count, the CPU's in single, the CPU's in double (step 2)
+cells=$(paste -d ' ' "$work/err-32cuda" "$work/err-32cpu" "$work/err-cpu" | awk '
+    NF != 6 || $1 != $3 || $1 != $5 { print " (the tables do not match)"; exit }
+    { d = $2 - $4; if (d < 0) d = -d }
+    d > 1 || (d == 1 && $4 == $6) { bad = bad " k=" $1 }
+    END { print bad }')
+[ -s "$work/err-32cpu" ] || fail_check "no error table from eval in single precision"
+[ -z "$cells" ] || fail_check "USPS single precision: eval's error counts differ at$cells"
+{
+    echo "## USPS in single precision: the GPU against the CPU"
+    echo
+    echo "The same runs with \`--precision single\` on both devices."
+    echo
+    echo "| check | result | bound |"
+    echo "|---|---|---|"
+    echo "| eigenvalues, largest difference over the largest | $ev32 | 1e-5 |"
+    echo "| test features, largest difference over each component's largest, after signs | $feat32 ($feat32_bad components over) | 1e-4 |"
+    echo "| eval's error counts, k = $KS | $(tr '\n' ' ' <"$work/err-32cuda") (GPU) against $(tr '\n' ' ' <"$work/err-32cpu") (CPU, single) and $(tr '\n' ' ' <"$work/err-cpu") (CPU, double) | equal, or within one where the CPU's single differs from its double |"
+    echo
+    echo "| fit, M = $M, k = $K, single | eigensolve | whole fit (kpca -v) | wall |"
+    echo "|---|---|---|---|"
+    fit_rows 32
+    echo
+} >>"$tmp_out"
+flush
+
+# ---- 4. larger M: kpca's eigensolve on the GPU against torch.linalg.eigh ----
 have_torch=0
 "$PY" -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null && have_torch=1
 {
@@ -219,17 +274,33 @@ have_torch=0
     echo "|---|---|---|---|---|"
 } >>"$tmp_out"
 flush
-for n in $SIZES; do
-    "$PY" "$work/compare.py" make "$n" "$work/m$n.npy"
-    "$KPCA" fit -v -d 3 -k "$K" --device cuda "$work/m$n.npy" -o "$work/m$n.model" 2>"$work/fit-m$n.log" ||
-        { fail_check "fit of $n points on the GPU: $(tail -n 1 "$work/fit-m$n.log")"; continue; }
-    e=$(ev_line "$work/fit-m$n.log") tt=""
-    [ "$have_torch" = 0 ] || tt=$("$PY" "$work/compare.py" torch_eigh "$work/m$n.npy" float64 2>/dev/null || echo "")
-    r=$([ -n "$tt" ] && awk -v a="$tt" -v b="$e" 'BEGIN { printf "%.2fx", a / b }' || echo "")
-    echo "| $n | $e s | $(tot_line "$work/fit-m$n.log") s | ${tt:+$tt s} | $r |" >>"$tmp_out"
-    flush
-    rm -f "$work/m$n.npy" "$work/m$n.model"
-done
+# timed_rows DTYPE SIZES [FIT OPTIONS]: for each M of SIZES, kpca's fit on
+# the GPU against torch.linalg.eigh in DTYPE, a row of the table each
+timed_rows() {
+    dtype=$1 sizes=$2
+    shift 2
+    for n in $sizes; do
+        "$PY" "$work/compare.py" make "$n" "$work/m$n.npy"
+        "$KPCA" fit -v -d 3 -k "$K" "$@" --device cuda "$work/m$n.npy" -o "$work/m$n.model" 2>"$work/fit-m$n.log" ||
+            { fail_check "fit of $n points on the GPU $*: $(tail -n 1 "$work/fit-m$n.log")"; continue; }
+        e=$(ev_line "$work/fit-m$n.log") tt=""
+        [ "$have_torch" = 0 ] || tt=$("$PY" "$work/compare.py" torch_eigh "$work/m$n.npy" "$dtype" 2>/dev/null || echo "")
+        r=$([ -n "$tt" ] && awk -v a="$tt" -v b="$e" 'BEGIN { printf "%.2fx", a / b }' || echo "")
+        echo "| $n | $e s | $(tot_line "$work/fit-m$n.log") s | ${tt:+$tt s} | $r |" >>"$tmp_out"
+        flush
+        rm -f "$work/m$n.npy" "$work/m$n.model"
+    done
+}
+timed_rows float64 "$SIZES"
+{
+    echo
+    echo "Single precision (\`--precision single --device cuda\`, the matrix in binary32 on the GPU) against torch.linalg.eigh in float32; M past 46338, where LAPACK's divide-and-conquer driver (its 32-bit workspace sizes) stops on the CPU."
+    echo
+    echo "| M | kpca eigensolve, single | kpca whole fit | torch.linalg.eigh float32 | kpca against torch |"
+    echo "|---|---|---|---|---|"
+} >>"$tmp_out"
+flush
+timed_rows float32 "$SINGLE_SIZES" --precision single
 {
     echo
     echo "Checks failed: $fails."
