@@ -33,14 +33,17 @@ static long allocs, live, ctx_refs;
 static char ctx_dummy;
 
 void fake_cuda_reset(void) { allocs = 0; }
-long fake_cuda_live(void) { return live + ctx_refs; }
+long fake_cuda_live(void) { return live; }
 int cuInit(unsigned int flags) { (void)flags; return (int)env_long("FAKE_CUDA_INIT", 0); }
 int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
 int cuDeviceGetCount(int *n) { *n = (int)env_long("FAKE_CUDA_DEVICES", 1); return 0; }
 int cuDeviceGet(int *d, int ordinal) { *d = ordinal; return 0; }
 int cuDeviceGetName(char *name, int len, int dev) { (void)dev; strncpy(name, "kpca stand-in GPU", (size_t)len); return 0; }
 int cuDeviceTotalMem_v2(size_t *b, int dev) { (void)dev; *b = (size_t)1 << 34; return 0; }
-int cuDevicePrimaryCtxRetain(void **ctx, int dev) { (void)dev; *ctx = &ctx_dummy; ctx_refs++; return 0; }
+static long ctx_retains; /* calls, for fake_cuda_retains */
+long fake_cuda_retains(void) { return ctx_retains; }
+long fake_cuda_ctx_refs(void) { return ctx_refs; }
+int cuDevicePrimaryCtxRetain(void **ctx, int dev) { (void)dev; *ctx = &ctx_dummy; ctx_refs++; ctx_retains++; return 0; }
 int cuDevicePrimaryCtxRelease_v2(int dev) { (void)dev; ctx_refs--; return 0; }
 int cuCtxSetCurrent(void *ctx) { return ctx == &ctx_dummy ? 0 : 201; }
 int cuMemGetInfo_v2(size_t *f, size_t *t)

@@ -323,6 +323,8 @@ void kpca_cuda_close(kpca_cuda *cu)
 {
     if (cu == NULL)
         return;
+    if (cu->ctx_held)
+        cu->api.cuDevicePrimaryCtxRelease_v2(cu->ctx_dev);
     while (cu->nhandles > 0)
         dlclose(cu->handles[--cu->nhandles]);
     kpca_free(cu);

@@ -164,6 +164,12 @@ typedef struct kpca_cuda {
     size_t gpu_memory;   /* device 0's total memory, bytes */
     void *handles[8];    /* dlopen handles (owned) */
     size_t nhandles;
+    /* device 0's primary context, retained by the first eigensolve session
+     * (gpu/eig_gpu.c) and released by kpca_cuda_close: a fit's memory check
+     * and its solve share it, where a release in between would destroy it
+     * and the solve would make it again */
+    struct CUctx_st *ctx;
+    int ctx_dev, ctx_held;
 } kpca_cuda;
 
 /* Where to look, in order: dirs (folders, each searched for the sonames);

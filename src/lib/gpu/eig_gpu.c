@@ -5,11 +5,9 @@
 #include "gpu/eig_gpu.h"
 #include "support/mem.h"
 
-/* one eigensolve's context, stream and cuSOLVER handle */
+/* one eigensolve's stream and cuSOLVER handle, in cu's context */
 typedef struct {
     kpca_cuda *cu;
-    int dev, ctx_held;
-    struct CUctx_st *ctx;
     struct CUstream_st *stream;
     struct cusolverDnContext *solver;
     struct cusolverDnParams *params;
@@ -37,9 +35,7 @@ static void session_close(session *s)
         api->cusolverDnDestroy(s->solver);
     if (s->stream != NULL)
         api->cuStreamDestroy_v2(s->stream);
-    if (s->ctx_held)
-        api->cuDevicePrimaryCtxRelease_v2(s->dev);
-    memset(s, 0, sizeof *s);
+    memset(s, 0, sizeof *s); /* the context stays cu's (kpca_cuda_close releases it) */
 }
 
 static kpca_status session_open(kpca_cuda *cu, session *s, kpca_error *err)
@@ -50,11 +46,11 @@ static kpca_status session_open(kpca_cuda *cu, session *s, kpca_error *err)
     kpca_cu_result r;
     kpca_cu_status q;
     kpca_status st = KPCA_OK;
-    if ((r = api->cuDeviceGet(&s->dev, 0)) != KPCA_CUDA_SUCCESS)
+    if (!cu->ctx_held && (r = api->cuDeviceGet(&cu->ctx_dev, 0)) != KPCA_CUDA_SUCCESS)
         st = drv_fail(s, r, "cuDeviceGet", err);
-    else if ((r = api->cuDevicePrimaryCtxRetain(&s->ctx, s->dev)) != KPCA_CUDA_SUCCESS)
+    else if (!cu->ctx_held && (r = api->cuDevicePrimaryCtxRetain(&cu->ctx, cu->ctx_dev)) != KPCA_CUDA_SUCCESS)
         st = drv_fail(s, r, "cuDevicePrimaryCtxRetain", err);
-    else if ((s->ctx_held = 1, r = api->cuCtxSetCurrent(s->ctx)) != KPCA_CUDA_SUCCESS)
+    else if ((cu->ctx_held = 1, r = api->cuCtxSetCurrent(cu->ctx)) != KPCA_CUDA_SUCCESS)
         st = drv_fail(s, r, "cuCtxSetCurrent", err);
     else if ((r = api->cuStreamCreate(&s->stream, KPCA_CU_STREAM_NON_BLOCKING)) != KPCA_CUDA_SUCCESS)
         st = drv_fail(s, r, "cuStreamCreate", err);

@@ -34,8 +34,10 @@
  * workspace as its _bufferSize call says, in elements of 8 bytes, or 4 in
  * single precision) into *need, and the device's free bytes into
  * *free_bytes (either may be NULL).  KPCA_ENOMEM when need > free, saying
- * both; KPCA_EIO for a driver or cuSOLVER failure.  Cost: a context and a
- * cuSOLVER handle made and released (tens of ms on a GPU), no transfer. */
+ * both; KPCA_EIO for a driver or cuSOLVER failure.  Cost: device 0's
+ * primary context retained into cu the first time (kept there for the
+ * solve, released by kpca_cuda_close: making it takes tens to hundreds of
+ * ms on a GPU), a cuSOLVER handle made and released; no transfer. */
 kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, kpca_precision prec, size_t *need,
                                size_t *free_bytes, kpca_error *err);
 
@@ -50,7 +52,8 @@ kpca_status kpca_gpu_eig_check(kpca_cuda *cu, size_t n, size_t k, kpca_precision
  * workspace, n doubles and in single precision the upload block.  Errors:
  * KPCA_ENOMEM at any allocation, device or host, saying the bytes needed and
  * free; KPCA_ENUMERIC when cuSOLVER's info is not 0; KPCA_EIO for any other
- * driver or cuSOLVER failure.  Everything allocated is freed on every path. */
+ * driver or cuSOLVER failure.  Everything allocated is freed on every path;
+ * the primary context stays retained in cu (kpca_gpu_eig_check). */
 kpca_status kpca_gpu_eig_top(kpca_cuda *cu, const double *a, size_t n, size_t k, kpca_precision prec, double *evals,
                              double *evecs, kpca_error *err);
 

@@ -227,6 +227,42 @@ static void test_solver_errors(void **state)
     assert_int_equal(kpca_gpu_eig_top(cu, &x, 1, 0, KPCA_PRECISION_DOUBLE, &e, &v, &err), KPCA_EINTERNAL);
 }
 
+/* a fit's memory check and its solve share one primary context: retained
+ * once, by the check, held by the kpca_cuda record through the solves and
+ * released by kpca_cuda_close (a release in between would destroy it, and
+ * the solve would make it again: tens to hundreds of ms on a GPU) */
+static void test_context_shared(void **state)
+{
+    (void)state;
+    void *d = dlopen(GPU_FAKE_DIR "/ok/libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(d);
+    long (*retains)(void), (*refs)(void);
+    void *f = dlsym(d, "fake_cuda_retains"), *g = dlsym(d, "fake_cuda_ctx_refs");
+    assert_non_null(f);
+    assert_non_null(g);
+    memcpy(&retains, &f, sizeof f);
+    memcpy(&refs, &g, sizeof g);
+    kpca_cuda_paths p;
+    memset(&p, 0, sizeof p);
+    p.dirs[p.ndirs++] = GPU_FAKE_DIR "/ok";
+    kpca_cuda *c2;
+    kpca_error err;
+    assert_int_equal(kpca_cuda_open(&p, &c2, &err), KPCA_OK);
+    const long r0 = retains(), h0 = refs();
+    const size_t n = 40;
+    double *a = rand_sym(n, 5), *ev = tu_doubles(n), *vec = tu_doubles(n * n);
+    assert_int_equal(kpca_gpu_eig_check(c2, n, 4, KPCA_PRECISION_DOUBLE, NULL, NULL, &err), KPCA_OK);
+    assert_int_equal(kpca_gpu_eig_top(c2, a, n, 4, KPCA_PRECISION_DOUBLE, ev, vec, &err), KPCA_OK);
+    assert_int_equal(kpca_gpu_eig_top(c2, a, n, n, KPCA_PRECISION_SINGLE, ev, vec, &err), KPCA_OK);
+    assert_int_equal(retains() - r0, 1);
+    assert_int_equal(refs() - h0, 1);
+    all_freed();
+    kpca_cuda_close(c2);
+    assert_int_equal(refs(), h0);
+    dlclose(d);
+    free(a), free(ev), free(vec);
+}
+
 static void test_check(void **state)
 {
     (void)state;
@@ -257,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_device_out_of_memory),
         cmocka_unit_test(test_host_out_of_memory), cmocka_unit_test(test_solver_errors),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_context_shared),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
