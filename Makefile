@@ -54,7 +54,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 
 .PHONY: build-deps check-kernels gpu-decl-check gpu-check bundle
-.PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan san-test deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -279,14 +279,23 @@ build-deps:
 	@test -f /usr/include/bzlib.h || { \
 	    echo "make: missing libbz2's header (bzlib.h): 'make deps' installs the Debian packages kpca builds with (or run 'make check' or 'make experiment', which do)" >&2; exit 1; }
 
-# ASan + UBSan over the whole suite.  Impossible allocations return NULL as
-# malloc does outside ASan, and leaks made inside libhdf5 on damaged files are
-# not kpca's (tests/fuzz/lsan.supp says why).
+# ASan + UBSan over every test that runs kpca's C code directly: the unit
+# tests, the fuzz corpus and the command-line tests (kpca and kpca-mpi).
+# Not the script tests (the experiment scripts drive the same binary over
+# the same code on more data), nor unit-refblas (the same code on another
+# BLAS), which `make test` runs: they would double the pass for no code
+# that it does not reach (docs/hacking.md).  Impossible allocations return
+# NULL as malloc does outside ASan, and leaks made inside libhdf5 on damaged
+# files are not kpca's (tests/fuzz/lsan.supp says why).
 asan:
 	ASAN_OPTIONS=allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$(abspath tests/fuzz/lsan.supp):print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	    LDFLAGS="-fsanitize=address,undefined" test
+	    LDFLAGS="-fsanitize=address,undefined" san-test
+
+# what `make asan` runs under the sanitizers
+san-test: all unit fuzz-replay cli-test
+	@sh tests/bats-skips.sh $(BUILD)/bats/cli/report.tap
 
 # ---- fuzzing (tests/fuzz/): libFuzzer targets for every reader -------------
 # `make fuzz` builds them with clang (ASan + UBSan + libFuzzer) in build-fuzz/
@@ -381,7 +390,7 @@ help:
 	@echo "make scaling    kpca fit's time and memory against M, every solver; Nystrom fit and transform at 10^4..10^7 rows, 1/2/4 ranks (results/scaling.md)"
 	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"
 	@echo "make unit-refblas libkpca, kpca and the unit tests on the reference BLAS (build-refblas/)"
-	@echo "make asan       the test suite under ASan + UBSan"
+	@echo "make asan       the unit, fuzz-corpus and command-line tests under ASan + UBSan"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
 	@echo "make fuzz-sealed fuzz the model loader behind the seal, FUZZ_SECONDS (60)"
 	@echo "make valgrind   unit tests, fuzz corpus and small-data CLI tests under valgrind"
