@@ -663,27 +663,6 @@ static void test_format_names(void **state)
     assert_null(kpca_format_name((kpca_format)99));
 }
 
-/* kpca_label_of_double: finite, integral, within int; else 0, *label untouched */
-static void test_label_of_double(void **state)
-{
-    (void)state;
-    const double no[] = {NAN, INFINITY, -INFINITY, 2.5, -2.5, (double)INT_MAX + 1.0, (double)INT_MIN - 1.0, 1e300};
-    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-        int label = 7;
-        assert_int_equal(kpca_label_of_double(no[i], &label), 0);
-        assert_int_equal(label, 7);
-        assert_int_equal(kpca_label_of_double(no[i], NULL), 0);
-    }
-    const double yes[] = {-0.0, 0.0, 3.0, -4.0, (double)INT_MAX, (double)INT_MIN};
-    const int want[] = {0, 0, 3, -4, INT_MAX, INT_MIN};
-    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-        int label = 7;
-        assert_int_equal(kpca_label_of_double(yes[i], &label), 1);
-        assert_int_equal(label, want[i]);
-        assert_int_equal(kpca_label_of_double(yes[i], NULL), 1);
-    }
-}
-
 int main(void)
 {
     ensure_out();
@@ -706,7 +685,6 @@ int main(void)
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_subset_indices),
         cmocka_unit_test(test_format_names),
-        cmocka_unit_test(test_label_of_double),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* test_subset.c - kpca_subset_stratified (io/dataset.h): the allocation by
  * largest remainders, at least one row per class when there are rows
- * enough, selection sampling within each class, reproducible seeds. */
+ * enough, selection sampling within each class, reproducible seeds; and
+ * kpca_label_of_double, the one test of a double as a class label. */
 #include "testutil.h"
 
 /* Checks idx (m rows of n) ascending and in range, and counts its rows per
@@ -130,9 +131,31 @@ static void test_uniform_within_classes(void **state)
             fail_msg("row %zu drawn %ld times of 6000 (expected about 1800)", i, count[i]);
 }
 
+/* kpca_label_of_double: finite, integral, within int; else 0, *label untouched */
+static void test_label_of_double(void **state)
+{
+    (void)state;
+    const double no[] = {NAN, INFINITY, -INFINITY, 2.5, -2.5, (double)INT_MAX + 1.0, (double)INT_MIN - 1.0, 1e300};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        int label = 7;
+        assert_int_equal(kpca_label_of_double(no[i], &label), 0);
+        assert_int_equal(label, 7);
+        assert_int_equal(kpca_label_of_double(no[i], NULL), 0);
+    }
+    const double yes[] = {-0.0, 0.0, 3.0, -4.0, (double)INT_MAX, (double)INT_MIN};
+    const int want[] = {0, 0, 3, -4, INT_MAX, INT_MIN};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        int label = 7;
+        assert_int_equal(kpca_label_of_double(yes[i], &label), 1);
+        assert_int_equal(label, want[i]);
+        assert_int_equal(kpca_label_of_double(yes[i], NULL), 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_label_of_double),
         cmocka_unit_test(test_sorted_classes),
         cmocka_unit_test(test_every_class_once),
         cmocka_unit_test(test_one_class_is_the_random_draw),
