@@ -66,15 +66,8 @@ static int next_row(csv_state *s, kpca_error *err)
                           line, s->nf + 1);
                 return -1;
             }
-            char *w = q, *r = q + 1;
-            while (r < close) { /* the text, "" as one quote, in place */
-                if (*r == '"')
-                    r++;
-                else if (*r == '\n')
-                    s->line++;
-                *w++ = *r++;
-            }
-            r++;
+            s->line += kpca_csvtok_unquote(q, close); /* the text, "" as one quote, in place */
+            char *r = q + (close - q) + 1;
             /* blanks up to the delimiter; in whitespace text the blank is
              * the delimiter, and the run is skipped below */
             while (s->delim != ' ' && r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
@@ -85,7 +78,6 @@ static int next_row(csv_state *s, kpca_error *err)
                           s->line, s->nf + 1);
                 return -1;
             }
-            *w = '\0';
             q = r;
         } else {
             while (q < s->end && *q != '\n' && *q != s->delim && !(s->delim == ' ' && kpca_csvtok_blank(*q)))

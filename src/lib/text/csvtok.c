@@ -21,6 +21,62 @@ const char *kpca_csvtok_close(const char *open, const char *end)
     return NULL;
 }
 
+size_t kpca_csvtok_unquote(char *open, const char *close)
+{
+    char *w = open;
+    const char *r = open + 1;
+    size_t lines = 0;
+    while (r < close) {
+        if (*r == '"')
+            r++;
+        else if (*r == '\n')
+            lines++;
+        *w++ = *r++;
+    }
+    *w = '\0';
+    return lines;
+}
+
+int kpca_csvtok_fields(char *s, char delim, kpca_csvtok_field *f, int max)
+{
+    char *p = s, *const end = s + strlen(s);
+    for (int n = 0;; n++) {
+        kpca_csvtok_field x = {p, 0, *p == '"'};
+        if (x.quoted) {
+            const char *close = kpca_csvtok_close(p, end);
+            if (close == NULL)
+                return -1;
+            x.len = (size_t)(close - p);
+            p += x.len + 1;
+            while (delim != ' ' && p < end && (*p == ' ' || *p == '\r' || (delim != '\t' && *p == '\t')))
+                p++; /* blanks up to the delimiter, as the row parser skips them */
+            if (p < end && !kpca_csvtok_sep(*p, delim))
+                return -1;
+        } else {
+            while (p < end && !kpca_csvtok_sep(*p, delim))
+                p++;
+            x.len = (size_t)(p - x.p);
+        }
+        if (n < max)
+            f[n] = x;
+        if (p < end && delim == ' ') /* a run of blanks, which may end the line */
+            while (p + 1 < end && kpca_csvtok_blank(p[1]))
+                p++;
+        if (p >= end || (delim == ' ' && p + 1 >= end))
+            return n + 1;
+        p++;
+    }
+}
+
+char *kpca_csvtok_text(const kpca_csvtok_field *f)
+{
+    if (f->quoted)
+        kpca_csvtok_unquote(f->p, f->p + f->len);
+    else
+        f->p[f->len] = '\0';
+    return f->p;
+}
+
 size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim)
 {
     if (memchr(text, '"', len) == NULL) { /* no quoted field: the last line end */

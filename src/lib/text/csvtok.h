@@ -1,7 +1,8 @@
 /* csvtok.h - the quoting rule of delimited text, written once: the CSV
- * row parser (io/csvrows.c), the delimiter sniffer (here) and the row-end scan
- * that cuts a file into windows (io/csvwin.c) all follow it, so that they
- * cannot disagree on where a field or a row ends.
+ * row parser (io/csvrows.c), the delimiter sniffer (here), the row-end scan
+ * that cuts a file into windows (io/csvwin.c) and the lines of a labels
+ * file (io/labels.c) all follow it, so that they cannot disagree on where
+ * a field or a row ends.
  *
  * The rules (RFC 4180's, with whitespace text's blanks as its delimiter):
  * a field starts at the start of a line, after the delimiter, or, in
@@ -36,6 +37,32 @@ static inline int kpca_csvtok_sep(char c, char delim)
  * ("").  NULL when the text ends first (the field is not closed).
  * O(the field's length). */
 const char *kpca_csvtok_close(const char *open, const char *end);
+
+/* Undoes, in place, the quotes of the field opened by the '"' at open and
+ * closed by the '"' at close (kpca_csvtok_close): its text, "" as one
+ * quote, moved to open and NUL-terminated there (before close).  The line
+ * ends the text holds, counted.  O(the field's length). */
+size_t kpca_csvtok_unquote(char *open, const char *close);
+
+/* A field of one line of delimited text: its bytes [p, p + len); for a
+ * quoted field (quoted 1) from its opening '"' up to its closing one. */
+typedef struct {
+    char *p;
+    size_t len;
+    int quoted;
+} kpca_csvtok_field;
+
+/* The fields of the line s (NUL-terminated, no line end) by this rule with
+ * the delimiter delim (' ': runs of blanks, and blanks after the last
+ * field end the line): the first max of them into f, their count; -1 for
+ * a quoted field not closed on the line or text after its closing quote
+ * (blanks aside).  Reads s only.  O(strlen(s)). */
+int kpca_csvtok_fields(char *s, char delim, kpca_csvtok_field *f, int max);
+
+/* The text of field f (from kpca_csvtok_fields), unquoted and
+ * NUL-terminated in place (the byte after a bare field overwritten): its
+ * start, f->p.  O(f->len). */
+char *kpca_csvtok_text(const kpca_csvtok_field *f);
 
 /* The end of the last whole row of text[0, len), which starts a row: the
  * byte after its last line end outside quoted fields, 0 when there is

@@ -18,6 +18,33 @@ static void test_close(void **state)
     assert_ptr_equal(kpca_csvtok_close(v, v + strlen(v)), v + 4); /* line ends are text */
 }
 
+/* the fields of one line by the rule: quotes undone, "" a quote, a
+ * delimiter inside quotes text; blanks as the delimiter; the errors */
+static void test_fields(void **state)
+{
+    (void)state;
+    kpca_csvtok_field f[2];
+    char a[] = "\"a,b\",\"say \"\"hi\"\"\"";
+    assert_int_equal(kpca_csvtok_fields(a, ',', f, 2), 2);
+    assert_string_equal(kpca_csvtok_text(&f[1]), "say \"hi\"");
+    assert_string_equal(kpca_csvtok_text(&f[0]), "a,b");
+    char b[] = "0  \"Iris setosa\" \r";
+    assert_int_equal(kpca_csvtok_fields(b, ' ', f, 2), 2);
+    assert_string_equal(kpca_csvtok_text(&f[1]), "Iris setosa");
+    assert_string_equal(kpca_csvtok_text(&f[0]), "0");
+    char c[] = "1;2;3,4", d[] = "\"x\" \t,y", e[] = ",";
+    assert_int_equal(kpca_csvtok_fields(c, ';', f, 2), 3);
+    assert_int_equal(kpca_csvtok_fields(c, ',', f, 2), 2);
+    assert_int_equal(kpca_csvtok_fields(d, ',', f, 2), 2); /* blanks after a closing quote */
+    assert_int_equal(kpca_csvtok_fields(e, ',', f, 2), 2);
+    assert_int_equal(f[1].len, 0);
+    char g[] = "\"open", h[] = "\"a\"b", i[] = "a\"b\"";
+    assert_int_equal(kpca_csvtok_fields(g, ',', f, 2), -1);
+    assert_int_equal(kpca_csvtok_fields(h, ',', f, 2), -1);
+    assert_int_equal(kpca_csvtok_fields(i, ',', f, 2), 1); /* a quote inside a field is text */
+    assert_string_equal(kpca_csvtok_text(&f[0]), "a\"b\"");
+}
+
 static void test_rows_end(void **state)
 {
     (void)state;
@@ -149,6 +176,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_close),
+        cmocka_unit_test(test_fields),
         cmocka_unit_test(test_rows_end),
         cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_rows_end_is_the_parsers),
