@@ -164,11 +164,109 @@ PYEOF
     run --separate-stderr "$KPCA" fit -k 1 --labels "$TMP/three.csv" "$TMP/pts.csv" -o "$OUT/e.h5"
     assert_status 3
     assert_stderr_contains "'$TMP/three.csv' line 1: '0,0,x' is 3 fields: a labels file holds one label a line, or 'index,label' lines"
-    awk '{ print 2 * NR "," $1 }' "$TMP/plain.txt" >"$TMP/gaps.csv"
+    awk '{ print 2 * (NR - 1) "," $1 }' "$TMP/plain.txt" >"$TMP/gaps.csv"
     run --separate-stderr "$KPCA" fit -k 1 --labels "$TMP/gaps.csv" "$TMP/pts.csv" -o "$OUT/e.h5"
     assert_status 3
-    assert_stderr_contains "line 2: '4,1' is an index 4 where 3 counts the lines"
+    assert_stderr_contains "line 2: '2,1' is an index 2 where 1 counts the lines"
     assert_no_output "$OUT/e.h5"
+}
+
+@test "a filtered Series' labels (an index from 2, 5 or 100): refused naming the line and the fix, never a crash" {
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+import pandas as pd
+d = sys.argv[1]
+for n in (3, 4, 10):
+    np.savetxt(f'{d}/d{n}.csv', np.random.default_rng(n).normal(size=(n, 2)), delimiter=',', fmt='%.6f')
+    for start in (2, 5, 100):
+        s = pd.Series([i % 2 for i in range(n)])
+        s.index = s.index + start
+        s.to_csv(f'{d}/y{n}_{start}.csv')                  # ',0' / '5,0' / '6,1' ...
+        s.to_csv(f'{d}/h{n}_{start}.csv', header=False)    # '5,0' / '6,1' ...
+        s.map({0: 'a', 1: 'b'}).to_csv(f'{d}/n{n}_{start}.csv')
+PYEOF
+    for n in 3 4 10; do
+        for start in 2 5 100; do
+            for y in y h n; do
+                run --separate-stderr "$KPCA" fit -q -k 1 -d 1 "$TMP/d$n.csv" --labels "$TMP/$y${n}_$start.csv" -o "$OUT/m.h5"
+                assert_status 3
+                assert_stderr_contains "'$TMP/$y${n}_$start.csv' line" "is an index $start where 0 or 1 starts the count" \
+                    "s.reset_index(drop=True).to_csv(FILE) or s.to_csv(FILE, index=False)"
+                assert_no_output "$OUT/m.h5"
+            done
+        done
+    done
+    run --separate-stderr "$KPCA" fit -q -k 1 -d 1 "$TMP/d3.csv" --labels "$TMP/y3_5.csv" -o "$OUT/m.h5"
+    assert_stderr_contains "'$TMP/y3_5.csv' line 2: '5,0' is an index 5 where 0 or 1 starts the count"
+    # through transform too
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/d3.csv" -o "$OUT/ok.h5"
+    run --separate-stderr "$KPCA" transform "$OUT/ok.h5" "$TMP/d3.csv" --labels "$TMP/y3_5.csv" -o "$OUT/z.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/y3_5.csv' line 2: '5,0' is an index 5 where 0 or 1 starts the count"
+    assert_no_output "$OUT/z.h5"
+}
+
+@test "quoted class names and a quoted header read unquoted, as pandas reads them (R's write.table, QUOTE_ALL)" {
+    printf '1.5,2.5\n3.5,4.5\n5.5,6.5\n7.5,8.5\n' >"$TMP/v.csv"
+    printf '"setosa"\n"versicolor"\n"setosa"\n"virginica"\n' >"$TMP/r.txt"
+    printf '"label"\n"a,b"\n"say ""hi"""\n"a,b"\n"c"\n' >"$TMP/q.csv"
+    printf '"","x"\n"1","setosa"\n"2","versicolor"\n"3","setosa"\n"4","virginica"\n' >"$TMP/rcsv.csv"
+    printf '"x"\n"1" "setosa"\n"2" "versicolor"\n"3" "setosa"\n"4" "virginica"\n' >"$TMP/rtab.txt"
+    "$KPCA" fit -q -k 1 "$TMP/v.csv" -o "$OUT/m.h5"
+    for f in r.txt rcsv.csv rtab.txt q.csv; do
+        "$KPCA" transform -q "$OUT/m.h5" "$TMP/v.csv" --labels "$TMP/$f" -o "$OUT/$f.h5"
+    done
+    run "$PY" -c "import h5py, sys; print([list(h5py.File(f)['class_names'].asstr()[()]) for f in sys.argv[1:]])" \
+        "$OUT/r.txt.h5" "$OUT/rcsv.csv.h5" "$OUT/rtab.txt.h5"
+    local want="['setosa', 'versicolor', 'virginica']"
+    [ "$output" = "[$want, $want, $want]" ] || fail "names: $output"
+    run "$PY" -c "import h5py, sys; print(list(h5py.File(sys.argv[1])['class_names'].asstr()[()]))" "$OUT/q.csv.h5"
+    [ "$output" = "['a,b', 'say \"hi\"', 'c']" ] || fail "names: $output"
+    printf '"setosa\n"b"x\n"c"\n"d"\n' >"$TMP/open.txt"
+    run --separate-stderr "$KPCA" transform "$OUT/m.h5" "$TMP/v.csv" --labels "$TMP/open.txt" -o "$OUT/z.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/open.txt' line 1: '\"setosa' has a quoted field not closed on its line, or text after its closing quote"
+}
+
+@test "'index label' lines by blanks or ';' (numpy.savetxt) read as 'index,label'; names with blanks stay names" {
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+d = sys.argv[1]
+np.save(d + '/x.npy', np.random.default_rng(0).normal(size=(10, 3)))
+y = [0, 1, 1, 2, 0, 1, 2, 0, 1, 2]
+np.savetxt(d + '/y.txt', np.c_[np.arange(10), y], fmt='%d')
+np.savetxt(d + '/y2.csv', np.c_[np.arange(10), y], fmt='%d', delimiter=';')
+np.savetxt(d + '/y3.txt', np.c_[np.arange(10) + 5, y], fmt='%d')
+open(d + '/names.txt', 'w').write(''.join(['Iris setosa\n', 'Iris virginica\n'] * 5))
+PYEOF
+    "$KPCA" fit -q -k 2 -d 1 "$TMP/x.npy" -o "$OUT/m.h5"
+    for f in y.txt y2.csv names.txt; do
+        run --separate-stderr "$KPCA" transform "$OUT/m.h5" "$TMP/x.npy" --labels "$TMP/$f" -o "$OUT/$f.h5"
+        assert_status 0
+    done
+    run "$PY" -c "import h5py, sys; print([list(h5py.File(f)['target'][()]) for f in sys.argv[1:]])" \
+        "$OUT/y.txt.h5" "$OUT/y2.csv.h5"
+    [ "$output" = "[[0, 1, 1, 2, 0, 1, 2, 0, 1, 2], [0, 1, 1, 2, 0, 1, 2, 0, 1, 2]]" ] || fail "labels: $output"
+    run "$PY" -c "import h5py, sys; print(list(h5py.File(sys.argv[1])['class_names'].asstr()[()]))" "$OUT/names.txt.h5"
+    [ "$output" = "['Iris setosa', 'Iris virginica']" ] || fail "names: $output"
+    run --separate-stderr "$KPCA" transform "$OUT/m.h5" "$TMP/x.npy" --labels "$TMP/y3.txt" -o "$OUT/z.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/y3.txt' line 1: '5 0' is an index 5 where 0 or 1 starts the count"
+}
+
+@test "a labels header: a word above integer labels is skipped; above names the count names line 1 as a likely header" {
+    printf '1,2\n3,4\n5,6\n' >"$TMP/d.csv"
+    printf 'species\n0\n1\n1\n' >"$TMP/int.txt"
+    printf 'species\nsetosa\nvirginica\nsetosa\n' >"$TMP/names.txt"
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/d.csv" --labels "$TMP/int.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "labels from '$TMP/int.txt'"
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/d.csv" --labels "$TMP/names.txt" -o "$OUT/m2.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/names.txt' has 4 labels but the data has 3 points; if line 1 ('species') is a header, delete it (tail -n +2)"
+    assert_no_output "$OUT/m2.h5"
 }
 
 @test "an HDF5 target written as floats that are integers (h5py, 1.0) reads as the CSV reader reads 1.0; 1.5 is refused" {

@@ -1,8 +1,6 @@
 /* labels.c - class labels from text, label files. */
 #include "io/labels.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -11,11 +9,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "file/matfile.h"
 #include "io/npy.h"
+#include "text/csvtok.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
@@ -194,90 +191,162 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
     return KPCA_OK;
 }
 
-/* The index of an "index,label" line (pandas' Series.to_csv: a field of
- * digits, then ',' or a tab, then the label): 1 with *idx and *label at
- * the second field, NUL-terminated in place... only when `cut` is set;
- * else the line untouched. */
-static int indexed_line(char *s, int cut, size_t *idx, char **label)
+/* 1 with *idx when field f is an index: 1 to 18 digits, quoted or not. */
+static int index_field(const kpca_csvtok_field *f, size_t *idx)
 {
-    const size_t len = strcspn(s, ",\t");
-    if (s[len] == '\0' || strchr(s + len + 1, s[len]) != NULL || len == 0 || len > 18 ||
-        strspn(s, "0123456789") != len)
+    const char *p = f->p + f->quoted, *e = f->p + f->len;
+    if (e == p || e - p > 18)
         return 0;
     size_t v = 0;
-    for (size_t i = 0; i < len; i++)
-        v = v * 10 + (size_t)(s[i] - '0');
+    for (; p < e; p++) {
+        if (*p < '0' || *p > '9')
+            return 0;
+        v = v * 10 + (size_t)(*p - '0');
+    }
     *idx = v;
-    if (cut)
-        *label = s + len + 1;
     return 1;
 }
 
-/* A header line: a usual name of a labels column or pandas' name of an
- * unnamed Series ("0"), or an index field left empty (",0", ",label"). */
-static int header_line(const char *s)
+/* The separator of "index<sep>label" lines over tok[from, n): the first
+ * of ',', tab, ';' and blanks under which every line is two fields, the
+ * first an index; 0 when none is. */
+static char index_sep(char **tok, size_t from, size_t n)
 {
-    static const char *const names[] = {"0", "label", "labels", "target", "class", "y", "index"};
-    if (s[0] == ',' || s[0] == '\t')
-        return 1;
-    const size_t len = strcspn(s, ",\t");
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strlen(names[i]) == len && strncasecmp(s, names[i], len) == 0)
-            return 1;
+    static const char seps[] = {',', '\t', ';', ' '};
+    kpca_csvtok_field f[2];
+    size_t idx;
+    for (size_t k = 0; k < sizeof seps && from < n; k++) {
+        size_t i = from;
+        while (i < n && kpca_csvtok_fields(tok[i], seps[k], f, 2) == 2 && index_field(&f[0], &idx))
+            i++;
+        if (i == n)
+            return seps[k];
+    }
     return 0;
 }
 
-/* The shape of a labels file's n lines (want: the data's points, 0 when
- * not known): one label a line, or "index,label" lines whose indices count
- * the lines (0..n-1 or 1..n; *indexed 1, the lines cut to their labels),
- * either after one header line (*skip 1) where the lines are one more than
- * the points; any other shape refused, naming it. */
+/* Field k (0 or 1) of line s under sep (0: ','), copied into b (size
+ * bytes), unquoted and trimmed, *nf the line's fields; NULL for a line
+ * longer than b or without field k. */
+static char *field_copy(const char *s, char sep, int k, int *nf, char *b, size_t size)
+{
+    kpca_csvtok_field f[2];
+    if (strlen(s) >= size)
+        return NULL;
+    strcpy(b, s);
+    *nf = kpca_csvtok_fields(b, sep != 0 ? sep : ',', f, 2);
+    return *nf > k ? kpca_text_trim(kpca_csvtok_text(&f[k])) : NULL;
+}
+
+/* A header line s above labels whose index separator is sep (0: none):
+ * its first field (unquoted) empty before another (pandas' ",0"), a usual
+ * name of a labels column (R's "x" of a vector, pandas' "0" of an unnamed
+ * Series) whatever the case; or, with `word` set, the line's one field a
+ * name (no number, no missing mark). */
+static int header_line(const char *s, char sep, int word)
+{
+    static const char *const names[] = {"0", "label", "labels", "target", "class", "y", "x", "index"};
+    char h[128];
+    int nf, v;
+    const char *t = field_copy(s, sep, 0, &nf, h, sizeof h);
+    if (t == NULL || t[0] == '\0')
+        return t != NULL && nf > 1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(t, names[i]) == 0)
+            return 1;
+    return word && nf == 1 && int_label(t, &v) == 0 && !missing_label(t) && kpca_text_utf8(t);
+}
+
+/* 1 when the label of every line of tok[from, n) is an integer. */
+static int integer_labels(char **tok, size_t from, size_t n, char sep)
+{
+    char b[64];
+    int nf, v;
+    for (size_t i = from; i < n; i++) {
+        const char *t = field_copy(tok[i], sep, sep != 0, &nf, b, sizeof b);
+        if (t == NULL || nf != 1 + (sep != 0) || int_label(t, &v) != 1)
+            return 0;
+    }
+    return 1;
+}
+
+/* The refusal of labels line `line`, tok, for the shape `what`. */
+static kpca_status shape_error(const char *path, const char *tok, size_t line, const char *what, const char *fix,
+                               kpca_error *err)
+{
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: '%.40s' %s: a labels file holds one label a line, or "
+                     "'index,label' lines whose indices count them from 0 or 1 (pandas' Series.to_csv; ';', a tab "
+                     "or blanks for the comma alike)%s",
+                     path, line, tok, what, fix);
+}
+
+/* The shape of a labels file's n lines (want: the data's points, 0: not
+ * known), fields read by the quoting rule: one label a line, or
+ * "index<sep>label" lines (sep ',', tab, ';' or blanks on every line) whose
+ * indices count the lines from 0 or 1 (*indexed), either after one header
+ * line (*skip 1) where the lines are one more than the points; any other
+ * shape refused, naming it.  The lines cut to their labels, unquoted. */
 static kpca_status labels_shape(const char *path, char **tok, const size_t *line, size_t n, size_t want,
                                 size_t *skip, int *indexed, kpca_error *err)
 {
+    static const char reindex[] = ": a filtered pandas Series keeps its index: write it with s.reset_index(drop=True)"
+                                  ".to_csv(FILE) or s.to_csv(FILE, index=False) (names such as '3 stars': quoted)";
     *skip = 0;
-    *indexed = 0;
-    if (n >= 2 && (want == 0 || n == want + 1) && header_line(tok[0]))
-        *skip = 1;
-    size_t idx, first = 0, bad = n;
-    int counted = 1, fielded = 0; /* every line "index,label", counting; a line with a field separator */
-    char *label;
-    for (size_t i = *skip; i < n; i++) {
-        fielded = fielded || tok[i][strcspn(tok[i], ",\t")] != '\0';
-        const int ok = indexed_line(tok[i], 0, &idx, &label);
-        if (ok && i == *skip)
-            first = idx;
-        if (!ok || idx != first + (i - *skip)) {
-            counted = 0;
-            bad = bad < n ? bad : i;
-        }
+    char sep = 0;
+    if (n >= 2 && (want == 0 || n == want + 1)) {
+        sep = index_sep(tok, 1, n);
+        if (header_line(tok[0], sep, 0) || (header_line(tok[0], sep, 1) && integer_labels(tok, 1, n, sep)))
+            *skip = 1;
     }
+    if (*skip == 0)
+        sep = index_sep(tok, 0, n);
     const char *one = n - *skip == 1 && want > 1 ? tok[*skip] : NULL; /* every label on one line? */
     if (one != NULL && one[strcspn(one, ", \t")] != '\0')
         return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu holds all its labels, separated by %s: a labels file holds "
                          "one label a line: write them so, e.g. tr -s '%s' '\\n' <'%s' >labels.txt",
                          path, line[*skip], strchr(one, ',') != NULL ? "commas" : "blanks",
                          strchr(one, ',') != NULL ? "," : " ", path);
-    if (!fielded)
-        return KPCA_OK; /* one label a line */
-    if (counted && first <= 1 && n > *skip) {
-        for (size_t i = *skip; i < n; i++)
-            indexed_line(tok[i], 1, &idx, &tok[i]);
-        *indexed = 1;
-        return KPCA_OK;
+    kpca_csvtok_field f[2];
+    size_t idx, first = 0;
+    char what[96];
+    for (size_t i = *skip; sep != 0 && i < n; i++) { /* the indices count the lines from 0 or 1 */
+        kpca_csvtok_fields(tok[i], sep, f, 2);
+        index_field(&f[0], &idx);
+        first = i == *skip ? idx : first;
+        if (first > 1 || idx != first + (i - *skip)) {
+            snprintf(what, sizeof what, "is an index %zu where %zu %s", idx, first > 1 ? 0 : first + (i - *skip),
+                     first > 1 ? "or 1 starts the count" : "counts the lines");
+            return shape_error(path, tok[i], line[i], what, reindex, err);
+        }
     }
-    const char *t = tok[bad];
-    size_t fields = 1;
-    for (const char *q = t; (q = strpbrk(q, ",\t")) != NULL; q++)
-        fields++;
-    char shape[80];
-    if (fields == 2 && indexed_line(tok[bad], 0, &idx, &label))
-        snprintf(shape, sizeof shape, "an index %zu where %zu counts the lines", idx, first + (bad - *skip));
-    else
-        snprintf(shape, sizeof shape, "%zu field%s", fields, fields == 1 ? ", where other lines have more" : "s");
-    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: '%.40s' is %s: a labels file holds one label a line, or "
-                     "'index,label' lines whose indices count them from 0 or 1 (pandas' Series.to_csv)",
-                     path, line[bad], t, shape);
+    for (size_t i = *skip; sep == 0 && i < n; i++) { /* one label a line: no field separator */
+        const int nc = kpca_csvtok_fields(tok[i], ',', f, 2), nt = nc < 0 ? 0 : kpca_csvtok_fields(tok[i], '\t', f, 2);
+        if (nc < 0 || nt < 0)
+            return shape_error(path, tok[i], line[i], "has a quoted field not closed on its line, or text after its "
+                               "closing quote", "", err);
+        if (nc > 1 || nt > 1) {
+            const char d = nc > 1 ? ',' : '\t';
+            size_t bad = *skip;
+            int nf;
+            while ((nf = kpca_csvtok_fields(tok[bad], d, f, 2)) == 2 && index_field(&f[0], &idx))
+                bad++;
+            snprintf(what, sizeof what, "is %d field%s", nf, nf == 1 ? ", where other lines have more" : "s");
+            return shape_error(path, tok[bad], line[bad], what,
+                               " (a class name with a comma: in quotes, \"a,b\")", err);
+        }
+    }
+    for (size_t i = *skip; i < n; i++) {
+        kpca_csvtok_fields(tok[i], sep != 0 ? sep : ',', f, 2);
+        tok[i] = kpca_csvtok_text(&f[sep != 0]);
+    }
+    *indexed = sep != 0; /* (set only on success: the caller's is 0) */
+    if (*skip == 0 && want != 0 && n == want + 1 && header_line(tok[0], 0, 1))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' has %zu labels but the data has %zu points; if line %zu ('%.40s') "
+                         "is a header, delete it (tail -n +2) or write the file without it (pandas: header=False): a "
+                         "first line is taken for one when it names a labels column (label, target, class, y, x, 0), "
+                         "is empty before its separator (',0') or stands above integer labels",
+                         path, n, want, line[0], tok[0]);
+    return KPCA_OK;
 }
 
 static kpca_status labels_from_lines(const char *path, size_t want, kpca_dataset *out, size_t *count,
@@ -530,7 +599,6 @@ kpca_status kpca_labelmap_see(kpca_labelmap *m, const char *path, char *tok, siz
                               kpca_error *err)
 {
     (void)path;
-    (void)col;
     (void)err;
     const char *t = kpca_text_trim(tok);
     if (missing_label(t)) { /* said by the verdict: after the rows' own errors, as the whole read says it */

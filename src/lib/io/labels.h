@@ -100,7 +100,10 @@ void kpca_labelmap_free(kpca_labelmap *m);
 
 /* Reads the labels of an unlabelled data set of ds->n points from `path`: a
  * 1-D NumPy array of integers (or integral floats), or text with one label
- * per line (blank lines skipped; plain or gzip); a pipe or other non-regular
+ * per line or "index<sep>label" lines whose indices count the lines from 0
+ * or 1 (sep ',', tab, ';' or blanks), fields unquoted by text/csvtok.h's
+ * rule, after at most one header line (docs/own-data.md says which; blank
+ * lines skipped; plain or compressed); a pipe or other non-regular
  * file is read once, as text.  Replaces ds->y, sets
  * ds->names for names and clears ds->unlabelled.  A count other than ds->n
  * is an error naming both counts.  On failure ds is unchanged. */

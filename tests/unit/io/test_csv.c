@@ -330,6 +330,63 @@ static void test_labels_file(void **state)
     assert_non_null(strstr(err.msg, "labels of its own"));
 }
 
+/* labels files read by the quoting rule of delimited text; 'index label'
+ * lines with ',', ';', a tab or blanks; an index that does not count the
+ * lines from 0 or 1 refused, never read past the lines (it read tok[n]);
+ * a header word above integer labels */
+static void test_labels_file_shapes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int names; /* the labels' names joined by '|', or their codes */
+        const char *want;
+    } ok[] = {
+        {"\"setosa\"\n\"a,b\"\n\"say \"\"hi\"\"\"\n", 1, "setosa|a,b|say \"hi\""},
+        {"\"species\"\n0\n1\n1\n", 0, "0 1 1"},
+        {"species\n2\n1\n1\n", 0, "2 1 1"},
+        {"\"\",\"species\"\n\"1\",\"b\"\n\"2\",\"a\"\n\"3\",\"b\"\n", 1, "b|a"},
+        {"0 0\n1 1\n2 1\n", 0, "0 1 1"},
+        {"0;2\n1;1\n2;1\n", 0, "2 1 1"},
+        {"0\t0\n1\t1\n2\t1\n", 0, "0 1 1"},
+        {"Iris setosa\nIris virginica\nIris setosa\n", 1, "Iris setosa|Iris virginica"},
+    };
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+        kpca_dataset ds;
+        kpca_error err;
+        char lab[256], got[128] = "";
+        snprintf(lab, sizeof lab, "%s", put("shape.txt", ok[k].text));
+        kpca_read_opts o = {.format = KPCA_FMT_AUTO, .label = "none", .labels = lab};
+        if (kpca_dataset_read(put("u3.csv", "1,2\n3,4\n5,6\n"), &o, &ds, &err) != KPCA_OK)
+            fail_msg("labels %zu: %s", k, err.msg);
+        for (size_t i = 0; i < (ok[k].names ? ds.nnames : ds.n); i++)
+            if (ok[k].names)
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? "|" : "", ds.names[i]);
+            else
+                snprintf(got + strlen(got), sizeof got - strlen(got), "%s%d", i ? " " : "", ds.y[i]);
+        assert_string_equal(got, ok[k].want);
+        kpca_dataset_free(&ds);
+    }
+    static const char *const bad[][2] = {
+        {",0\n5,0\n6,1\n7,1\n", "line 2: '5,0' is an index 5 where 0 or 1 starts the count"},
+        {"5,a\n6,b\n7,a\n", "line 1: '5,a' is an index 5 where 0 or 1 starts the count"},
+        {"100 0\n101 1\n102 1\n", "line 1: '100 0' is an index 100 where 0 or 1 starts the count"},
+        {"0;0\n2;1\n3;1\n", "line 2: '2;1' is an index 2 where 1 counts the lines"},
+        {"\"open\nb\nc\n", "line 1: '\"open' has a quoted field not closed on its line"},
+        {"species\nsetosa\nvirginica\nsetosa\n", "if line 1 ('species') is a header"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        kpca_dataset ds;
+        kpca_error err;
+        char lab[256];
+        snprintf(lab, sizeof lab, "%s", put("shape.txt", bad[k][0]));
+        kpca_read_opts o = {.format = KPCA_FMT_AUTO, .label = "none", .labels = lab};
+        assert_int_equal(kpca_dataset_read(put("u3.csv", "1,2\n3,4\n5,6\n"), &o, &ds, &err), KPCA_EFORMAT);
+        if (strstr(err.msg, bad[k][1]) == NULL)
+            fail_msg("labels %zu: %s", k, err.msg);
+    }
+}
+
 /* a and b hold the same rows, labels and class names, bit for bit */
 static void assert_same_data(const kpca_dataset *a, const kpca_dataset *b)
 {
@@ -570,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_label_options), cmocka_unit_test(test_class_names),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_one_pass_rows),
         cmocka_unit_test(test_labels_file),   cmocka_unit_test(test_header_beside_labels),
+        cmocka_unit_test(test_labels_file_shapes),
         cmocka_unit_test(test_parts),
         cmocka_unit_test(test_stream),        cmocka_unit_test(test_fifo),
     };
