@@ -291,6 +291,7 @@ static kpca_status labels_shape(const char *path, char **tok, const size_t *line
 {
     static const char reindex[] = ": a filtered pandas Series keeps its index: write it with s.reset_index(drop=True)"
                                   ".to_csv(FILE) or s.to_csv(FILE, index=False) (names such as '3 stars': quoted)";
+    static const char unclosed[] = "has a quoted field not closed on its line, or text after its closing quote";
     *skip = 0;
     char sep = 0;
     if (n >= 2 && (want == 0 || n == want + 1)) {
@@ -322,8 +323,7 @@ static kpca_status labels_shape(const char *path, char **tok, const size_t *line
     for (size_t i = *skip; sep == 0 && i < n; i++) { /* one label a line: no field separator */
         const int nc = kpca_csvtok_fields(tok[i], ',', f, 2), nt = nc < 0 ? 0 : kpca_csvtok_fields(tok[i], '\t', f, 2);
         if (nc < 0 || nt < 0)
-            return shape_error(path, tok[i], line[i], "has a quoted field not closed on its line, or text after its "
-                               "closing quote", "", err);
+            return shape_error(path, tok[i], line[i], unclosed, "", err);
         if (nc > 1 || nt > 1) {
             const char d = nc > 1 ? ',' : '\t';
             size_t bad = *skip;
@@ -331,8 +331,8 @@ static kpca_status labels_shape(const char *path, char **tok, const size_t *line
             while ((nf = kpca_csvtok_fields(tok[bad], d, f, 2)) == 2 && index_field(&f[0], &idx))
                 bad++;
             snprintf(what, sizeof what, "is %d field%s", nf, nf == 1 ? ", where other lines have more" : "s");
-            return shape_error(path, tok[bad], line[bad], what,
-                               " (a class name with a comma: in quotes, \"a,b\")", err);
+            return shape_error(path, tok[bad], line[bad], nf < 0 ? unclosed : what, " (a class name with a comma: "
+                               "quoted, \"a,b\")", err);
         }
     }
     for (size_t i = *skip; i < n; i++) {

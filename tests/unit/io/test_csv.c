@@ -373,6 +373,7 @@ static void test_labels_file_shapes(void **state)
         {"100 0\n101 1\n102 1\n", "line 1: '100 0' is an index 100 where 0 or 1 starts the count"},
         {"0;0\n2;1\n3;1\n", "line 2: '2;1' is an index 2 where 1 counts the lines"},
         {"\"open\nb\nc\n", "line 1: '\"open' has a quoted field not closed on its line"},
+        {"0,a\n1,b\n\"2,c\n", "line 3: '\"2,c' has a quoted field not closed on its line"},
         {"species\nsetosa\nvirginica\nsetosa\n", "if line 1 ('species') is a header"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
