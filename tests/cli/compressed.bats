@@ -3,8 +3,9 @@
 # the plain text is, by every command, whole and by blocks, the compression
 # found from the content whatever the name; concatenated streams read as one
 # text; a cut, a damaged byte or bytes after the last stream are refused,
-# naming the file and the compression, with no output.  Each file
-# is made here by Debian's bzip2, xz-utils and zstd.
+# naming the file and the compression, with no output (after gzip's last
+# member, zero bytes to the end are read past, as gzip reads them).  Each
+# file is made here by Debian's gzip, bzip2, xz-utils and zstd.
 
 load ../helper
 
@@ -105,11 +106,12 @@ EOF
 @test "streams one after the other read as one text, as the tools read them" {
     head -n 100 "$TMP/test.txt" >"$TMP/a.txt"
     tail -n +101 "$TMP/test.txt" >"$TMP/b.txt"
+    { gzip -c "$TMP/a.txt"; gzip -c "$TMP/b.txt"; } >"$TMP/ab.gz"
     { bzip2 -c "$TMP/a.txt"; bzip2 -c "$TMP/b.txt"; } >"$TMP/ab.bz2"
     { xz -c "$TMP/a.txt"; xz -c "$TMP/b.txt"; } >"$TMP/ab.xz"
     { zstd -q -c "$TMP/a.txt"; zstd -q -c "$TMP/b.txt"; } >"$TMP/ab.zst"
     local f
-    for f in ab.bz2 ab.xz ab.zst; do
+    for f in ab.gz ab.bz2 ab.xz ab.zst; do
         run --separate-stderr "$KPCA" transform -q "$TMP/m.h5" "$TMP/$f" -o "$OUT/z.csv"
         assert_status 0
         cmp "$TMP/want.csv" "$OUT/z.csv" || fail "$f: not the 300 rows of both streams"
@@ -146,4 +148,59 @@ EOF
         assert_stderr_contains "corrupt or truncated $name data"
         assert_no_output "$OUT/z.csv"
     done
+}
+
+@test "gzip: bytes after the last member are refused (gunzip warns and drops them); zero bytes to the end read, as gzip reads them" {
+    head -n 100 "$TMP/test.txt" >"$TMP/a.txt"
+    tail -n +101 "$TMP/test.txt" >"$TMP/b.txt"
+    gzip -c "$TMP/test.txt" >"$TMP/one.gz"
+    { gzip -c "$TMP/a.txt"; gzip -c "$TMP/b.txt"; } >"$TMP/two.gz"
+    { cat "$TMP/one.gz"; tail -n 5 "$TMP/test.txt"; } >"$TMP/more1.gz"
+    { cat "$TMP/two.gz"; tail -n 5 "$TMP/test.txt"; } >"$TMP/more2.gz"
+    local f
+    for f in more1.gz more2.gz; do
+        run --separate-stderr "$KPCA" fit -q -d 2 -k 8 "$TMP/$f" -o "$OUT/m.h5"
+        assert_status 3
+        assert_stderr_contains "'$TMP/$f'" "corrupt or truncated gzip data (bytes after the last member are not gzip data)"
+        assert_no_output "$OUT/m.h5"
+        run --separate-stderr "$KPCA" transform -q "$TMP/m.h5" "$TMP/$f" -o "$OUT/z.csv"
+        assert_status 3
+        assert_stderr_contains "'$TMP/$f'" "corrupt or truncated gzip data (bytes after the last member are not gzip data)"
+        assert_no_output "$OUT/z.csv"
+        # by blocks: the streamed read's windows
+        run --separate-stderr "$KPCA" transform -q --block 7 "$TMP/m.h5" "$TMP/$f" -o "$OUT/z.csv"
+        assert_status 3
+        assert_stderr_contains "'$TMP/$f'" "corrupt or truncated gzip data"
+        assert_no_output "$OUT/z.csv"
+    done
+    # through a pipe (spooled, then read as the file)
+    run --separate-stderr bash -c "cat '$TMP/more1.gz' | '$KPCA' transform -q '$TMP/m.h5' - -o '$OUT/p.csv'"
+    assert_status 3
+    assert_stderr_contains "'<stdin>'" "corrupt or truncated gzip data"
+    assert_no_output "$OUT/p.csv"
+    # CSV with a header and class names: the Nystrom fit's passes and its row count
+    { printf 'a,b,cls\n'; awk '{ print $2 "," $3 "," ($1 % 2 ? "odd" : "even") }' "$TMP/test.txt"; } >"$TMP/d.csv"
+    { gzip -c "$TMP/d.csv"; printf '5,6,odd\n7,8,even\n'; } >"$TMP/d.csv.gz"
+    run --separate-stderr "$KPCA" fit -q --solver nystrom --landmarks 20 -d 2 -k 2 --label cls "$TMP/d.csv.gz" -o "$OUT/n.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/d.csv.gz'" "corrupt or truncated gzip data"
+    assert_no_output "$OUT/n.h5"
+    # tar's padding: zero bytes to the end, after one member or two
+    { cat "$TMP/one.gz"; head -c 10240 /dev/zero; } >"$TMP/pad1.gz"
+    { cat "$TMP/two.gz"; head -c 300000 /dev/zero; } >"$TMP/pad2.gz"
+    gzip -t "$TMP/pad1.gz" "$TMP/pad2.gz" 2>"$TMP/gzip.err" || fail "gzip -t refuses the padding: $(cat "$TMP/gzip.err")"
+    for f in pad1.gz pad2.gz; do
+        run --separate-stderr "$KPCA" transform -q "$TMP/m.h5" "$TMP/$f" -o "$OUT/z.csv"
+        assert_status 0
+        cmp "$TMP/want.csv" "$OUT/z.csv" || fail "$f: not the 300 rows"
+        rm -f "$OUT/z.csv"
+    done
+    run --separate-stderr "$KPCA" fit -q -d 2 -k 8 "$TMP/pad1.gz" -o "$OUT/m.h5"
+    assert_status 0
+    # zeros, then more: gzip too calls it trailing garbage
+    { cat "$TMP/pad1.gz"; printf 'x'; } >"$TMP/padx.gz"
+    run --separate-stderr "$KPCA" transform -q "$TMP/m.h5" "$TMP/padx.gz" -o "$OUT/z.csv"
+    assert_status 3
+    assert_stderr_contains "'$TMP/padx.gz'" "corrupt or truncated gzip data"
+    assert_no_output "$OUT/z.csv"
 }

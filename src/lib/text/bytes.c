@@ -1,6 +1,7 @@
-/* bytes.c - a file's bytes, plain or compressed (bytes.h): zlib for plain
- * files and gzip, libbz2, liblzma and libzstd for the others, each behind
- * one read that fills the caller's buffer. */
+/* bytes.c - a file's bytes, plain or compressed (bytes.h): zlib's gzFile
+ * for plain files and streams, zlib's inflate, libbz2, liblzma and libzstd
+ * for the compressed files, each behind one read that fills the caller's
+ * buffer. */
 #include "text/bytes.h"
 
 #include <bzlib.h>
@@ -21,13 +22,17 @@
 struct kpca_bytes {
     char *path;
     kpca_codec codec;
-    gzFile gz; /* NONE, GZIP */
-    FILE *fp;  /* BZIP2, XZ, ZSTD: the compressed bytes */
+    gzFile gz; /* NONE (a stream: gzip or not, as zlib finds it) */
+    FILE *fp;  /* GZIP, BZIP2, XZ, ZSTD: the compressed bytes */
     unsigned char *in;
     size_t in_len, in_pos;
     int in_eof;
     int started;  /* a decoder is set up (bzip2: inside a stream) */
     int pending;  /* zstd: a frame begun and not ended */
+    int padding;  /* gzip: zero bytes seen after the last member */
+    const char *late; /* gzip: damage found after text this read handed out, for the next read */
+    int z_ready;  /* gzip: z set up (reset for each member) */
+    z_stream z;
     bz_stream bz;
     lzma_stream xz;
     ZSTD_DStream *zs;
@@ -45,6 +50,14 @@ kpca_codec kpca_bytes_codec(const kpca_bytes *b)
 static int decoder_start(kpca_bytes *b)
 {
     switch (b->codec) {
+    case KPCA_CODEC_GZIP:
+        if (b->z_ready)
+            return inflateReset(&b->z) == Z_OK ? 0 : -1;
+        memset(&b->z, 0, sizeof b->z);
+        if (inflateInit2(&b->z, 15 + 16) != Z_OK) /* (gzip only) */
+            return -1;
+        b->z_ready = 1;
+        return 0;
     case KPCA_CODEC_BZIP2:
         memset(&b->bz, 0, sizeof b->bz);
         return BZ2_bzDecompressInit(&b->bz, 0, 0) == BZ_OK ? 0 : -1;
@@ -75,6 +88,8 @@ void kpca_bytes_close(kpca_bytes *b)
     if (b == NULL)
         return;
     decoder_end(b);
+    if (b->z_ready)
+        inflateEnd(&b->z);
     if (b->zs != NULL)
         ZSTD_freeDStream(b->zs);
     if (b->gz != NULL)
@@ -112,7 +127,7 @@ kpca_status kpca_bytes_open(const char *path, kpca_bytes **out, kpca_error *err)
         const ssize_t n = pread(fd, head, sizeof head, 0);
         b->codec = kpca_codec_of(head, n > 0 ? (size_t)n : 0);
     }
-    if (b->codec == KPCA_CODEC_NONE || b->codec == KPCA_CODEC_GZIP) {
+    if (b->codec == KPCA_CODEC_NONE) {
         b->gz = gzdopen(fd, "rb"); /* (owns fd from here) */
         if (b->gz == NULL)
             close(fd);
@@ -167,6 +182,49 @@ static kpca_status gz_read(kpca_bytes *b, void *buf, size_t room, size_t near_li
     return st;
 }
 
+/* Between gzip members (avail > 0 bytes of b->in left): 1 when another
+ * member begins there (a first byte 1f: inflate checks the rest of its
+ * header); else 0, past zero bytes, which may pad the file to its end as
+ * tar pads (gzip reads on silently), or -1 at the first other byte: bytes
+ * after the last member, which gunzip ignores with a warning and kpca
+ * refuses, as it does after the last bzip2, xz or zstd stream. */
+static int gz_between(kpca_bytes *b, const char **why)
+{
+    if (!b->padding && b->in[b->in_pos] == 0x1f)
+        return 1;
+    while (b->in_pos < b->in_len && b->in[b->in_pos] == 0)
+        b->in_pos++;
+    b->padding = 1;
+    if (b->in_pos == b->in_len)
+        return 0;
+    *why = "bytes after the last member are not gzip data";
+    return -1;
+}
+
+/* one step of inflate (decode below) */
+static int gz_decode(kpca_bytes *b, unsigned char *out, size_t room, size_t *made, const char **why)
+{
+    b->z.next_in = b->in + b->in_pos;
+    b->z.avail_in = (uInt)(b->in_len - b->in_pos);
+    b->z.next_out = out;
+    b->z.avail_out = (uInt)room;
+    const int r = inflate(&b->z, Z_NO_FLUSH);
+    b->in_pos = b->in_len - b->z.avail_in;
+    *made = room - b->z.avail_out;
+    if (r == Z_STREAM_END) { /* another member may follow */
+        decoder_end(b);
+        return 0;
+    }
+    if (r == Z_OK && (*made > 0 || b->z.avail_in > 0 || !b->in_eof))
+        return 0;
+    if (r == Z_BUF_ERROR && b->z.avail_in == 0 && !b->in_eof) /* (more to read first) */
+        return 0;
+    *why = r == Z_OK || r == Z_BUF_ERROR ? "unexpected end of file"
+           : r == Z_MEM_ERROR ? "out of memory"
+           : r == Z_DATA_ERROR && b->z.msg != NULL ? b->z.msg : "bad data";
+    return -1;
+}
+
 /* one step of the decoder over b->in into [out, out + room): *made bytes
  * out; 1 at the end of the text, 0 to go on, -1 on damage (*why) */
 static int decode(kpca_bytes *b, unsigned char *out, size_t room, size_t *made, const char **why)
@@ -176,6 +234,11 @@ static int decode(kpca_bytes *b, unsigned char *out, size_t room, size_t *made, 
     if (!b->started) {
         if (avail == 0)
             return b->in_eof ? 1 : 0; /* the end, between streams; or more to read first */
+        if (b->codec == KPCA_CODEC_GZIP) { /* (the first member begins with 1f: its magic number) */
+            const int next = gz_between(b, why);
+            if (next <= 0)
+                return next;
+        }
         if (decoder_start(b) != 0) {
             *why = "out of memory";
             return -1;
@@ -183,6 +246,8 @@ static int decode(kpca_bytes *b, unsigned char *out, size_t room, size_t *made, 
         b->started = 1;
     }
     room = room > (1u << 30) ? (1u << 30) : room;
+    if (b->codec == KPCA_CODEC_GZIP)
+        return gz_decode(b, out, room, made, why);
     if (b->codec == KPCA_CODEC_BZIP2) {
         b->bz.next_in = (char *)b->in + b->in_pos;
         b->bz.avail_in = (unsigned)avail;
@@ -248,6 +313,8 @@ kpca_status kpca_bytes_read(kpca_bytes *b, void *buf, size_t room, size_t near_l
     *got = 0;
     if (b->failed != KPCA_OK)
         return kpca_fail(err, b->failed, "%s", b->msg);
+    if (b->late != NULL)
+        return damaged(b, strcmp(b->late, "out of memory") == 0 ? KPCA_ENOMEM : KPCA_EFORMAT, b->late, near_line, err);
     if (b->gz != NULL) {
         kpca_status st = gz_read(b, buf, room, near_line, got, err);
         b->pos += *got;
@@ -267,6 +334,12 @@ kpca_status kpca_bytes_read(kpca_bytes *b, void *buf, size_t room, size_t near_l
         size_t made;
         const char *why = "";
         const int r = decode(b, out + *got, room - *got, &made, &why);
+        if (r < 0 && b->codec == KPCA_CODEC_GZIP && *got > 0) {
+            /* the text before the damage first, and the damage at the next
+             * read, with the line near it (as zlib's gzread does) */
+            b->late = why;
+            break;
+        }
         *got += made;
         if (r < 0) {
             *got = 0;
@@ -293,7 +366,8 @@ int kpca_bytes_seek(kpca_bytes *b, unsigned long long off)
             return -1;
         clearerr(b->fp);
         b->in_len = b->in_pos = 0;
-        b->in_eof = b->pending = 0;
+        b->in_eof = b->pending = b->padding = 0;
+        b->late = NULL;
         b->pos = 0;
         b->failed = KPCA_OK;
     }

@@ -2,17 +2,25 @@
  * plain or compressed, the compression found from its first bytes (its
  * magic number), never from its name:
  *
- *   gzip   1f 8b              zlib (a plain file goes through zlib too)
+ *   gzip   1f 8b              zlib's inflate
  *   bzip2  "BZh" 1-9          libbz2
  *   xz     fd "7zXZ" 00       liblzma
  *   zstd   28 b5 2f fd        libzstd
  *
+ * (A plain file, and a path that is no regular file, a FIFO, go through
+ * zlib's gzFile, which reads gzip or plain text as it finds it and stops
+ * at a gzip stream's end: the commands spool streams into files first.)
  * Streams written one after another (`cat a.gz b.gz`, pbzip2, pixz, zstd
  * -T0) are read as the tools read them, one after the other.  Damaged or
  * truncated compressed data is an error naming the file, the format and,
  * when the caller knows it, the line near it:
  *
  *   "'PATH' near line N: corrupt or truncated CODEC data (WHY)"  (KPCA_EFORMAT)
+ *
+ * Bytes after the last stream that are no stream are damage too (WHY "not
+ * bzip2 data", "bytes after the last member are not gzip data", ...), but
+ * for zero bytes to the end after gzip's last member, tar's padding, read
+ * past as gzip reads them.
  *
  * A seek in a compressed file reads it again from its start up to the
  * byte (a plain file seeks).  Memory: one input buffer of 128 KiB and the

@@ -4,7 +4,9 @@
  * size; the compression is found from the content whatever the name; two
  * streams one after the other read as one text; seeks forward and back
  * land on their byte; a truncated stream, a damaged byte and bytes after
- * the last stream are refused, naming the file, the format and the line;
+ * the last stream are refused, naming the file, the format and the line
+ * (after gzip's last member, zero bytes to the end are read as gzip reads
+ * them);
  * which first bytes name a known format (file/magic.h). */
 #include "testutil.h"
 
@@ -221,12 +223,7 @@ static void test_damage(void **state)
         if (strstr(msg, want) == NULL)
             fail_msg("%s damaged: '%s'", name, msg);
         z[len / 2] ^= 0x55;
-        /* bytes after the stream that are no stream (zlib ignores them
-         * after gzip, as gunzip does) */
-        if (codecs[c] == KPCA_CODEC_GZIP) {
-            free(z);
-            continue;
-        }
+        /* bytes after the stream that are no stream */
         unsigned char *more = malloc(len + 64);
         assert_non_null(more);
         memcpy(more, z, len);
@@ -238,6 +235,79 @@ static void test_damage(void **state)
         free(more);
         free(z);
     }
+    free(text);
+}
+
+/* z (len bytes), then after it the bytes [tail, tail + tail_len), into
+ * tests/out/bytes.data */
+static void write_with_tail(const unsigned char *z, size_t len, const unsigned char *tail, size_t tail_len)
+{
+    unsigned char *all = malloc(len + tail_len);
+    assert_non_null(all);
+    memcpy(all, z, len);
+    memcpy(all + len, tail, tail_len);
+    write_bytes("tests/out/bytes.data", all, len + tail_len);
+    free(all);
+}
+
+/* after gzip's last member: bytes that are no member refused, after one
+ * member or two (gunzip warns and ignores them); zero bytes to the end
+ * read as gzip reads them, silently (tar's padding), across input
+ * buffers; zeros and then more, a lone first byte of a member: refused */
+static void test_gzip_after(void **state)
+{
+    (void)state;
+    char *text = make_text();
+    size_t len;
+    unsigned char *z = compress_with(KPCA_CODEC_GZIP, text, TEXT_LEN, &len);
+    unsigned char *two = malloc(2 * len);
+    assert_non_null(two);
+    memcpy(two, z, len);
+    memcpy(two + len, z, len);
+    const char *want = "'tests/out/bytes.data' near line 42: corrupt or truncated gzip data (";
+    char msg[KPCA_ERRMSG_MAX];
+    static const unsigned char words[] = "5,6\n7,8\n";
+    static unsigned char zeros[300000]; /* more than an input buffer */
+    write_with_tail(z, len, words, sizeof words - 1);
+    read_error("tests/out/bytes.data", msg, sizeof msg);
+    if (strstr(msg, want) == NULL || strstr(msg, "after the last member") == NULL)
+        fail_msg("text after a member: '%s'", msg);
+    write_with_tail(two, 2 * len, words, sizeof words - 1);
+    read_error("tests/out/bytes.data", msg, sizeof msg);
+    if (strstr(msg, want) == NULL || strstr(msg, "after the last member") == NULL)
+        fail_msg("text after two members: '%s'", msg);
+    static const size_t nzeros[] = {1, 512, sizeof zeros};
+    for (size_t k = 0; k < sizeof nzeros / sizeof nzeros[0]; k++) {
+        write_with_tail(z, len, zeros, nzeros[k]);
+        size_t n;
+        kpca_codec found;
+        char *back = read_all("tests/out/bytes.data", 100000, &n, &found);
+        assert_int_equal(n, TEXT_LEN);
+        assert_memory_equal(back, text, TEXT_LEN);
+        free(back);
+    }
+    write_with_tail(two, 2 * len, zeros, 512); /* two members, then padding */
+    size_t n;
+    kpca_codec found;
+    char *back = read_all("tests/out/bytes.data", 100000, &n, &found);
+    assert_int_equal(n, 2 * TEXT_LEN);
+    assert_memory_equal(back + TEXT_LEN, text, TEXT_LEN);
+    free(back);
+    unsigned char *padded = malloc(len + sizeof zeros);
+    assert_non_null(padded);
+    memcpy(padded, z, len);
+    memset(padded + len, 0, sizeof zeros);
+    write_with_tail(padded, len + sizeof zeros, z, len); /* zeros, then a member: gzip too calls it garbage */
+    read_error("tests/out/bytes.data", msg, sizeof msg);
+    if (strstr(msg, want) == NULL)
+        fail_msg("a member after zeros: '%s'", msg);
+    write_with_tail(z, len, (const unsigned char *)"\x1f", 1);
+    read_error("tests/out/bytes.data", msg, sizeof msg);
+    if (strstr(msg, want) == NULL)
+        fail_msg("a member's first byte after the last: '%s'", msg);
+    free(padded);
+    free(two);
+    free(z);
     free(text);
 }
 
@@ -278,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_read_back),
         cmocka_unit_test(test_seek),
         cmocka_unit_test(test_damage),
+        cmocka_unit_test(test_gzip_after),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
