@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "io/csvcols.h"
+#include "text/textnum.h"
 #include "support/mem.h"
 
 /* 1 when s is a column number: digits only */
@@ -59,6 +60,14 @@ static size_t find_column(const char *s, size_t len, char **hdr, size_t ncols, c
     return named != NO_COLUMN ? named : numbered;
 }
 
+/* The refusal of a list item or --label s[0..len) that is a number and
+ * also another column's name (find_column's "ambiguous"). */
+static kpca_status ambiguous_fail(const char *path, const char *optname, const char *s, size_t len, kpca_error *err)
+{
+    return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: '%.*s' is both a column's name and another column's number; give "
+                     "the other column's name instead", path, optname, (int)len, s);
+}
+
 /* Appends ", 'item'" (or "'item'" first) to buf (cap bytes, cut short
  * with "..." when full). */
 static void list_add(char *buf, size_t cap, const char *s, size_t len)
@@ -90,8 +99,7 @@ static kpca_status mark_list(const char *path, const char *optname, const char *
             return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: the header names several columns '%.*s'; name the one "
                              "meant by its number from 1", path, optname, (int)len, p);
         } else if (j == NO_COLUMN && strcmp(why, "ambiguous") == 0) {
-            return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: '%.*s' is both a column's name and another column's "
-                             "number; give the other column's name instead", path, optname, (int)len, p);
+            return ambiguous_fail(path, optname, p, len, err);
         } else if (j == NO_COLUMN) {
             list_add(missing, sizeof missing, p, len);
             nmissing++;
@@ -199,4 +207,67 @@ done:
     kpca_free(order);
     kpca_free(d);
     return st;
+}
+
+/* header names that mark the label column when no option names it */
+static const char *const usual_names[] = {"label", "target", "class", "y"};
+
+int kpca_csv_usual_name(char *field)
+{
+    for (size_t u = 0; u < sizeof usual_names / sizeof usual_names[0]; u++)
+        if (strcasecmp(kpca_text_trim(field), usual_names[u]) == 0)
+            return 1;
+    return 0;
+}
+
+int kpca_csv_label_by_position(const char *opt)
+{
+    return opt == NULL || strcmp(opt, "none") == 0 || strcmp(opt, "first") == 0 || strcmp(opt, "last") == 0 ||
+           (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt));
+}
+
+kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
+                                  kpca_error *err)
+{
+    *col = 0;
+    if (opt == NULL) { /* a column named for labels, else none */
+        for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++)
+            for (size_t j = 0; j < ncols; j++)
+                if (strcasecmp(hdr[j], usual_names[u]) == 0) {
+                    *col = j;
+                    return KPCA_OK;
+                }
+        *col = NO_COLUMN;
+        return KPCA_OK;
+    }
+    if (strcmp(opt, "none") == 0) {
+        *col = NO_COLUMN;
+        return KPCA_OK;
+    }
+    if (strcmp(opt, "first") == 0)
+        return KPCA_OK;
+    if (strcmp(opt, "last") == 0) {
+        *col = ncols - 1;
+        return KPCA_OK;
+    }
+    if (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt)) {
+        const char *why = ""; /* a number, as --columns and --drop take one */
+        if ((*col = find_column(opt, strlen(opt), hdr, ncols, &why)) != NO_COLUMN)
+            return KPCA_OK;
+        if (strcmp(why, "ambiguous") == 0)
+            return ambiguous_fail(path, "--label", opt, strlen(opt), err);
+        if (strcmp(why, "out of range") == 0)
+            return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: the file has %zu columns", path, opt, ncols);
+    }
+    if (hdr == NULL)
+        return kpca_fail(err, KPCA_EUSAGE,
+                         "'%s': --label %s names a column, but the file has no header row (--header yes if its "
+                         "first row is one)", path, opt);
+    size_t times;
+    if ((*col = kpca_csv_find_name(hdr, ncols, opt, strlen(opt), &times)) != NO_COLUMN && times == 1)
+        return KPCA_OK;
+    if (times > 1)
+        return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: the header names several columns '%s'; name the one "
+                         "meant by its number from 1", path, opt, opt);
+    return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
 }

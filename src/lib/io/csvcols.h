@@ -35,4 +35,23 @@ kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char 
  * more than 1 makes an option that names it ambiguous. */
 size_t kpca_csv_find_name(char **hdr, size_t ncols, const char *s, size_t len, size_t *count);
 
+/* The label column (from 0; NO_COLUMN: none) that the --label option opt
+ * places among the ncols columns of the header hdr (NULL: none): "none",
+ * "first", "last", a number from 1, a header name (exactly, else ignoring
+ * case); NULL: the first column named label, target, class or y, else
+ * none.  KPCA_EUSAGE for a number out of range, a name with no header or
+ * that names no column or several, and for a number that is another
+ * column's name (as --columns refuses it).  O(ncols).  (The ARFF reader,
+ * io/dataset_arff.c, places --label by it too.) */
+kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
+                                  kpca_error *err);
+
+/* 1 for a usual name of the label column's header field (label, target,
+ * class, y, ignoring case and blanks around it; field trimmed in place). */
+int kpca_csv_usual_name(char *field);
+
+/* 1 when the --label option opt places the column without a header: NULL
+ * (none when no header names one), none, first, last, a number. */
+int kpca_csv_label_by_position(const char *opt);
+
 #endif

@@ -253,72 +253,6 @@ static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, 
                      s->fline[j], j + 1, name, why == -2 ? "finite " : "", f, cut);
 }
 
-/* header names that mark the label column when no option names it */
-static const char *const usual_names[] = {"label", "target", "class", "y"};
-
-static int usual_name(char *field)
-{
-    for (size_t u = 0; u < sizeof usual_names / sizeof usual_names[0]; u++)
-        if (strcasecmp(kpca_text_trim(field), usual_names[u]) == 0)
-            return 1;
-    return 0;
-}
-
-/* 1 when the label option places the column without a header: NULL (none
- * when no header names one), none, first, last, a number. */
-static int label_by_position(const char *opt)
-{
-    return opt == NULL || strcmp(opt, "none") == 0 || strcmp(opt, "first") == 0 || strcmp(opt, "last") == 0 ||
-           (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt));
-}
-
-kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
-                                  kpca_error *err)
-{
-    *col = 0;
-    if (opt == NULL) { /* a column named for labels, else none */
-        for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++)
-            for (size_t j = 0; j < ncols; j++)
-                if (strcasecmp(hdr[j], usual_names[u]) == 0) {
-                    *col = j;
-                    return KPCA_OK;
-                }
-        *col = NO_COLUMN;
-        return KPCA_OK;
-    }
-    if (strcmp(opt, "none") == 0) {
-        *col = NO_COLUMN;
-        return KPCA_OK;
-    }
-    if (strcmp(opt, "first") == 0)
-        return KPCA_OK;
-    if (strcmp(opt, "last") == 0) {
-        *col = ncols - 1;
-        return KPCA_OK;
-    }
-    if (opt[0] >= '0' && opt[0] <= '9' && strspn(opt, "0123456789") == strlen(opt)) {
-        size_t c = 0;
-        for (const char *p = opt; *p && c <= ncols; p++)
-            c = c * 10 + (size_t)(*p - '0');
-        if (c < 1 || c > ncols)
-            return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: the file has %zu columns", path, opt, ncols);
-        *col = c - 1;
-        return KPCA_OK;
-    }
-    if (hdr == NULL)
-        return kpca_fail(err, KPCA_EUSAGE,
-                         "'%s': --label %s names a column, but the file has no header row (--header yes if its "
-                         "first row is one)", path, opt);
-    size_t times;
-    if ((*col = kpca_csv_find_name(hdr, ncols, opt, strlen(opt), &times)) != NO_COLUMN && times == 1)
-        return KPCA_OK;
-    if (times > 1)
-        return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: the header names several columns '%s'; name the one "
-                         "meant by its number from 1", path, opt, opt);
-    return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
-}
-
-
 /* Room in R for one more row: its values (values: 0, none) and, with a
  * label column, its label field and line.  0 when out of memory. */
 static int room(csv_rows *R, int values)
@@ -548,13 +482,13 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
      * unless one of the usual header names) */
     const char *lab = R->opt;
     size_t lcol = NO_COLUMN, col = NO_COLUMN;
-    if (hr == KPCA_HEADER_AUTO && label_by_position(lab) &&
+    if (hr == KPCA_HEADER_AUTO && kpca_csv_label_by_position(lab) &&
         (st = kpca_csv_label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
         return st;
     for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++) {
         double v;
         int why;
-        *header = j != lcol ? !parse_field(s->f[j], s->mark, &v, &why) : usual_name(s->f[j]);
+        *header = j != lcol ? !parse_field(s->f[j], s->mark, &v, &why) : kpca_csv_usual_name(s->f[j]);
     }
     if (hr == KPCA_HEADER_YES)
         *header = 1;

@@ -44,16 +44,6 @@ typedef struct {
     size_t taken;           /* rows read before x's first (a reader by windows) */
 } csv_rows;
 
-/* The label column (from 0; NO_COLUMN: none) that the --label option opt
- * places among the ncols columns of the header hdr (NULL: none): "none",
- * "first", "last", a number from 1, a header name (exactly, else ignoring
- * case); NULL: the first column named label, target, class or y, else
- * none.  KPCA_EUSAGE for a number out of range, a name with no header or
- * that names no column or several.  O(ncols).  (The ARFF reader,
- * io/dataset_arff.c, places --label by it too.) */
-kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr, size_t ncols, size_t *col,
-                                  kpca_error *err);
-
 /* The value columns' names (R->hdr in the order of the values, dim of
  * them) and the label column's into ds (colnames, label_name); nothing
  * without a header.  0, or -1 when out of memory. */
