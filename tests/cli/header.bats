@@ -31,3 +31,90 @@ mpi2() {
     assert_status 0
     assert_stderr_contains "3 rows x 2 values, labels from column 3 'x'"
 }
+
+# refused_everywhere FILE MESSAGE: fit, transform by windows of 7 rows and
+# kpca-mpi's fit on 2 ranks refuse FILE with MESSAGE (exit 3), no output
+refused_everywhere() {
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$1" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "$2"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" transform --block 7 "$TMP/plain.h5" "$1" -o "$OUT/z.npy"
+    assert_status 3
+    assert_stderr_contains "$2"
+    assert_no_output "$OUT/z.npy"
+    run --separate-stderr mpi2 fit -k 1 -d 1 "$1" -o "$OUT/mm.h5"
+    [ "$status" -ne 0 ] || fail "kpca-mpi read $1"
+    assert_stderr_contains "$2"
+    assert_no_output "$OUT/mm.h5"
+}
+
+# rows_read FILE ARGS...: the rows fit reads of FILE with ARGS
+rows_read() {
+    local f="$1"
+    shift
+    "$KPCA" fit -k 1 -d 1 "$@" "$f" -o "$TMP/r.h5" 2>&1 >/dev/null | sed -n "s/^read '.*': \([0-9]*\) rows.*/\1/p"
+}
+
+@test "a first line 0,1,...,D-1 or 1,...,D (pandas' default column names, np.savetxt's header): refused with --header auto, taken as --header says" {
+    [ -x "$PY" ] && "$PY" -c 'import numpy, pandas' 2>/dev/null || skip "$PY cannot import numpy and pandas"
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np, pandas as pd
+d = sys.argv[1]
+X = np.random.default_rng(0).normal(size=(12, 4))
+pd.DataFrame(X).to_csv(d + '/pandas.csv', index=False)
+pd.DataFrame(X).to_csv(d + '/quoted.csv', index=False, quoting=1)
+np.savetxt(d + '/numbered.csv', X, delimiter=',', header='1,2,3,4', comments='')
+np.savetxt(d + '/years.csv', X, delimiter=',', header='2019,2020,2021,2022', comments='')
+np.savetxt(d + '/plain.csv', X, delimiter=',')
+PYEOF
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/plain.csv" -o "$TMP/plain.h5"
+    refused_everywhere "$TMP/pandas.csv" "'$TMP/pandas.csv' line 1 holds 0, 1, ..., 3: pandas' default column names? or a data row? give --header yes to take it as the header, or --header no to read it as a data row"
+    refused_everywhere "$TMP/quoted.csv" "'$TMP/quoted.csv' line 1 holds 0, 1, ..., 3: pandas' default column names?"
+    refused_everywhere "$TMP/numbered.csv" "'$TMP/numbered.csv' line 1 holds 1, 2, ..., 4: column numbers as names? or a data row? give --header yes"
+    [ "$(rows_read "$TMP/pandas.csv" --header yes)" = 12 ] || fail "--header yes: not 12 rows"
+    [ "$(rows_read "$TMP/pandas.csv" --header no)" = 13 ] || fail "--header no: not 13 rows"
+    # years are numbers: a data row, as before
+    [ "$(rows_read "$TMP/years.csv")" = 13 ] || fail "2019,2020,...: not a data row"
+}
+
+@test "transform: a first line 0,1,2,3 that is the model's column names is its header, by windows and on 2 ranks" {
+    [ -x "$PY" ] && "$PY" -c 'import numpy, pandas' 2>/dev/null || skip "$PY cannot import numpy and pandas"
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np, pandas as pd
+r = np.random.default_rng(0)
+pd.DataFrame(r.normal(size=(12, 4))).to_csv(sys.argv[1] + '/a.csv', index=False)
+pd.DataFrame(r.normal(size=(5, 4))).to_csv(sys.argv[1] + '/b.csv', index=False)
+np.savetxt(sys.argv[1] + '/c.csv', r.normal(size=(5, 4)), delimiter=',', header='a,b,c,d', comments='')
+PYEOF
+    "$KPCA" fit -q -k 2 -d 1 --header yes "$TMP/a.csv" -o "$TMP/m.h5"
+    run --separate-stderr "$KPCA" transform --block 2 "$TMP/m.h5" "$TMP/b.csv" -o "$OUT/z.npy"
+    assert_status 0
+    assert_stderr_contains "read '$TMP/b.csv': 5 rows x 4 values"
+    run --separate-stderr mpi2 transform "$TMP/m.h5" "$TMP/b.csv" -o "$OUT/zm.npy"
+    assert_status 0
+    cmp "$OUT/z.npy" "$OUT/zm.npy" || fail "kpca-mpi's features differ"
+    # a model fit without those names: refused as fit refuses it
+    "$KPCA" fit -q -k 2 -d 1 --header yes "$TMP/c.csv" -o "$TMP/mc.h5"
+    run --separate-stderr "$KPCA" transform --block 2 "$TMP/mc.h5" "$TMP/b.csv" -o "$OUT/z2.npy"
+    assert_status 3
+    assert_stderr_contains "line 1 holds 0, 1, ..., 3: pandas' default column names?"
+}
+
+@test "a NaN, inf, empty or NA field makes no header: the first row of numbers with one is refused on its line, as line 3 is" {
+    printf '0.5,nan,2.5\n3.5,4.5,5.5\n6.5,7.5,8.5\n' >"$TMP/nan.csv"
+    printf '0.5,,2.5\n3.5,4.5,5.5\n6.5,7.5,8.5\n' >"$TMP/empty.csv"
+    printf '0.5,NA,-inf\n3.5,4.5,5.5\n6.5,7.5,8.5\n' >"$TMP/na.csv"
+    printf '3.5,4.5,5.5\n6.5,7.5,8.5\n0.5,nan,2.5\n' >"$TMP/nan3.csv"
+    printf '1.5,2,3\n4,5,6\n7,8,9\n' >"$TMP/plain.csv"
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/plain.csv" -o "$TMP/plain.h5"
+    refused_everywhere "$TMP/nan.csv" "'$TMP/nan.csv' line 1, column 2: expected a finite number, found 'nan'"
+    refused_everywhere "$TMP/nan3.csv" "'$TMP/nan3.csv' line 3, column 2: expected a finite number, found 'nan'"
+    refused_everywhere "$TMP/empty.csv" "'$TMP/empty.csv' line 1, column 2: expected a number, found an empty field"
+    refused_everywhere "$TMP/na.csv" "'$TMP/na.csv' line 1, column 2: expected a number, found 'NA'"
+    # a real name among them: a header, as before
+    printf 'a,,c\n3.5,4.5,5.5\n6.5,7.5,8.5\n' >"$TMP/named.csv"
+    [ "$(rows_read "$TMP/named.csv")" = 2 ] || fail "a,,c: not a header"
+}

@@ -271,3 +271,32 @@ kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr,
                          "meant by its number from 1", path, opt, opt);
     return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
 }
+
+int kpca_csv_numbered_row(char **f, size_t ncols)
+{
+    int from = -1;
+    for (size_t j = 0; ncols >= 2 && j < ncols; j++) {
+        const char *t = kpca_text_trim(f[j]);
+        size_t v = 0, len = strspn(t, "0123456789");
+        if (len == 0 || len > 9 || t[len] != '\0' || (t[0] == '0' && len > 1))
+            return -1;
+        for (size_t k = 0; k < len; k++)
+            v = v * 10 + (size_t)(t[k] - '0');
+        if (j == 0 && v > 1)
+            return -1;
+        if (j == 0)
+            from = (int)v;
+        else if (v != (size_t)from + j)
+            return -1;
+    }
+    return ncols >= 2 ? from : -1;
+}
+
+int kpca_csv_fitted_header(const kpca_read_opts *opts, char **f, size_t ncols, size_t lcol)
+{
+    size_t k = 0;
+    for (size_t j = 0; opts != NULL && opts->select != NULL && j < ncols; j++)
+        if (j != lcol && (k >= opts->nselect || strcmp(kpca_text_trim(f[j]), opts->select[k++]) != 0))
+            return 0;
+    return opts != NULL && opts->select != NULL && k == opts->nselect;
+}

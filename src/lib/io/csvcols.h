@@ -54,4 +54,18 @@ int kpca_csv_usual_name(char *field);
  * (none when no header names one), none, first, last, a number. */
 int kpca_csv_label_by_position(const char *opt);
 
+/* The first of the consecutive integers 0..D-1 or 1..D that the D >= 2
+ * fields f of a first row are (blanks around them trimmed in place),
+ * written plainly (digits only): pandas' default column names, a header of
+ * column numbers, or a data row, which --header decides; -1 for any other
+ * row (the years 2019,2020,... among them: data).  O(D). */
+int kpca_csv_numbered_row(char **f, size_t ncols);
+
+/* 1 when the fields f of a first row, but the label column's (lcol;
+ * NO_COLUMN: none), are the model's column names (opts->select, nselect),
+ * exactly and in order: the header the model was fitted with (transform's
+ * and denoise's read, where a row of numbers may be one); 0 without
+ * select.  O(D). */
+int kpca_csv_fitted_header(const kpca_read_opts *opts, char **f, size_t ncols, size_t lcol);
+
 #endif

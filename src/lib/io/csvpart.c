@@ -326,7 +326,7 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     s.p = head + bom;
     s.end = head + hend;
     s.line = 1 + skipped;
-    if (kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1 + skipped)
+    if (kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1 + skipped || R.numbered)
         goto out;
     /* the streamed text: after the header, or from the first row */
     off_t body = (off_t)(header ? (size_t)(s.p - head) : bom);

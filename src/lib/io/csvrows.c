@@ -197,6 +197,16 @@ static int parse_field(const char *field, char mark, double *v, int *why)
     return 0;
 }
 
+/* 1 when field f of a first row is a name, which makes the row a header:
+ * neither a number nor a missing value (empty, nan, inf, NA, #N/A, ?...:
+ * a data row with a hole, refused on its line as any row's). */
+static int name_field(char *f, char mark)
+{
+    double v;
+    int why;
+    return !parse_field(f, mark, &v, &why) && why == -1 && !kpca_labels_missing_mark(kpca_text_trim(f));
+}
+
 /* 1 when every header name but column j's is a number: the first row
  * was taken for a header for want of numbers in column j alone, and may
  * be data */
@@ -228,9 +238,16 @@ static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, 
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s', written with a decimal "
                          "comma: give --decimal , to read decimal commas", s->path, s->fline[j], j + 1, name, f, cut);
+    size_t empty = j; /* a first row of numbers, then empty fields: a line of counts (scikit-learn's Boston)? */
+    while (why == 0 && first_row && hdr == NULL && empty < R->ncols && kpca_text_trim(s->f[empty])[0] == '\0')
+        empty++;
+    char pre[160] = "";
+    if (empty == R->ncols && j > 0 && R->ncols - j >= 2)
+        snprintf(pre, sizeof pre, "; is line %zu a preamble (scikit-learn's files begin with a line of counts)? "
+                 "skip it: --skip-rows %zu", s->fline[j], s->fline[j]);
     if (why == 0)
-        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a number, found an empty field%s%zu",
-                         s->path, s->fline[j], j + 1, name,
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a number, found an empty field%s%s%zu",
+                         s->path, s->fline[j], j + 1, name, pre,
                          j + 1 == R->ncols ? " (a delimiter at the end of the line?); to leave the column out, give --drop "
                                            : "; to leave the column out, give --drop ", j + 1);
     size_t nums = 0; /* a first row of names only after the header: a preamble took the header's place */
@@ -240,7 +257,7 @@ static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, 
         return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: names, no number, after the header on line %zu; is line "
                          "%zu a preamble (scikit-learn's files begin with a line of counts)? skip it: --skip-rows %zu",
                          s->path, s->row_line, R->first_line, R->first_line, R->first_line);
-    if (first_row && why != -2 && R->opt == NULL) {
+    if (first_row && why != -2 && R->opt == NULL && !kpca_labels_missing_mark(kpca_text_trim(s->f[j]))) {
         char also[96] = "";
         if (hdr != NULL && hdr[j][0] != '\0' && !header_data_like(hdr, R->ncols, j, s->mark))
             snprintf(also, sizeof also, " (or '%.40s')", hdr[j]);
@@ -460,6 +477,16 @@ static int blank_numbers(const char *field, char mark)
     }
 }
 
+/* 1 when text other than blanks and line ends follows s->p (before s->end):
+ * a row after the first. */
+static int more_text(const csv_state *s)
+{
+    for (const char *p = s->p; p < s->end; p++)
+        if (!kpca_csvtok_blank(*p) && *p != '\n' && *p != '\r')
+            return 1;
+    return 0;
+}
+
 kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *opts, int *header,
                                kpca_error *err)
 {
@@ -477,18 +504,24 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
         return s->status;
     size_t ncols = s->nf, first_line = s->row_line;
     kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
-    /* a header is a first row with a field that is not a number, outside
-     * the label column when its position is known (names there are labels,
-     * unless one of the usual header names) */
+    /* a header is a first row with a name (no number, no missing value),
+     * outside the label column when its position is known (names there are
+     * labels, unless one of the usual header names); or the model's names */
     const char *lab = R->opt;
     size_t lcol = NO_COLUMN, col = NO_COLUMN;
     if (hr == KPCA_HEADER_AUTO && kpca_csv_label_by_position(lab) &&
         (st = kpca_csv_label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
         return st;
-    for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++) {
-        double v;
-        int why;
-        *header = j != lcol ? !parse_field(s->f[j], s->mark, &v, &why) : kpca_csv_usual_name(s->f[j]);
+    for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++)
+        *header = j != lcol ? name_field(s->f[j], s->mark) : kpca_csv_usual_name(s->f[j]);
+    *header = *header || (hr == KPCA_HEADER_AUTO && kpca_csv_fitted_header(opts, s->f, ncols, lcol));
+    const int from = hr == KPCA_HEADER_AUTO && !*header ? kpca_csv_numbered_row(s->f, ncols) : -1;
+    if ((R->numbered = from >= 0) && more_text(s)) { /* 0,1,...: only --header tells */
+        char held[80];
+        snprintf(held, sizeof held, ncols == 2 ? "%d, %d" : "%d, %d, ..., %zu", from, from + 1, from + ncols - 1);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu holds %s: %s? or a data row? give --header yes to take "
+                         "it as the header, or --header no to read it as a data row", path, first_line, held,
+                         from == 0 ? "pandas' default column names" : "column numbers as names");
     }
     if (hr == KPCA_HEADER_YES)
         *header = 1;

@@ -41,6 +41,8 @@ typedef struct {
                              * if all its values are integers; NO_COLUMN: none */
     const char *opt;        /* the --label option (NULL: default) */
     size_t first_line;      /* the line of the first row (the field count's model) */
+    int numbered;           /* the first row, a data row, holds 0,1,... or 1,2,...
+                             * (a header to --header yes), refused with more rows */
     size_t taken;           /* rows read before x's first (a reader by windows) */
 } csv_rows;
 

@@ -29,10 +29,7 @@ static int int_label(const char *s, int *v)
     return kpca_label_of_double(d, v) ? 1 : -1;
 }
 
-/* 1 for a label that says it is missing: an empty field, and what
- * pandas.read_csv reads as NaN by default ('NA', 'nan', 'NULL', 'None',
- * '#N/A'...), and '?' (UCI's and ARFF's mark). */
-static int missing_label(const char *t)
+int kpca_labels_missing_mark(const char *t)
 {
     if (t[0] != '\0' && strchr("?Nn#<-1", t[0]) == NULL)
         return 0; /* (a label's first byte rules out most: the labels' pass meets every row's) */
@@ -154,7 +151,7 @@ kpca_status kpca_labels_from_text(const char *path, char *const *tok, const size
     size_t first_missing = 0, first_not_utf8 = n;
     for (size_t i = 0; i < n; i++) {
         t[i] = kpca_text_trim(tok[i]);
-        if (missing_label(t[i])) {
+        if (kpca_labels_missing_mark(t[i])) {
             if (missing < KPCA_LABELS_MISSING_SHOWN)
                 at[missing] = line != NULL ? line[i] : i + 1;
             if (missing++ == 0)
@@ -601,7 +598,7 @@ kpca_status kpca_labelmap_see(kpca_labelmap *m, const char *path, char *tok, siz
     (void)path;
     (void)err;
     const char *t = kpca_text_trim(tok);
-    if (missing_label(t)) { /* said by the verdict: after the rows' own errors, as the whole read says it */
+    if (kpca_labels_missing_mark(t)) { /* said by the verdict: after the rows' own errors, as the whole read says it */
         if (m->seen.missing < KPCA_LABELS_MISSING_SHOWN)
             m->seen.missing_at[m->seen.missing] = line;
         if (m->seen.missing++ == 0)

@@ -83,6 +83,13 @@ char **kpca_labelmap_names(const kpca_labelmap *m, size_t *n);
  * that is no integer.
  * kpca_labelmap_seen_add merges a part's into m, parts in file order (the
  * lines counted in the whole file). */
+/* 1 for a field that says its value is missing: an empty one, and what
+ * pandas.read_csv reads as NaN by default ('NA', 'nan', 'NULL', 'None',
+ * '#N/A'...), and '?' (UCI's and ARFF's mark); exact, no blanks around.
+ * The labels' missing mark, and what does not make a CSV's first row a
+ * header (csvrows.c).  O(1). */
+int kpca_labels_missing_mark(const char *t);
+
 #define KPCA_LABELS_MISSING_SHOWN 3 /* the lines of missing labels a message names */
 typedef struct {
     unsigned long long first_bad;

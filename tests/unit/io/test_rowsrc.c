@@ -106,7 +106,7 @@ static void test_text_forms(void **state)
         {"rs.txt", "3 0.5 0.25\n1 0.5 0.75\n\n3 1e-3 2\n2 0 0\n1 1 1\n3 2 2\n1 3 3\n2 4 4\n"},
         {"rs.svm", "1 1:0.5 3:0.25\n2 2:1\n1\n3 1:1 2:2 3:3 5:1\n"},
         {"rs_pd.csv", ",a,b,target\n0,1,2,0\n1,3,4,1\n2,5,6,0\n3,7,8,1\n4,9,0,0\n"},
-        {"rs_nolab.csv", "1,2,3\n4,5,6\n7,8,9\n"},
+        {"rs_nolab.csv", "1,7,3\n4,5,6\n7,8,9\n"},
     };
     for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
         const char *path = tu_write_file(texts[t][0], texts[t][1]);
@@ -323,7 +323,7 @@ static void test_rewind(void **state)
 static void test_labels_file(void **state)
 {
     (void)state;
-    const char *p = tu_write_file("rs_u.csv", "1,2\n3,4\n5,6\n");
+    const char *p = tu_write_file("rs_u.csv", "1,7\n3,4\n5,6\n");
     char data[512];
     snprintf(data, sizeof data, "%s", p);
     p = tu_write_file("rs_u_labels.txt", "cat\ndog\ncat\n");
