@@ -118,3 +118,29 @@ PYEOF
     printf 'a,,c\n3.5,4.5,5.5\n6.5,7.5,8.5\n' >"$TMP/named.csv"
     [ "$(rows_read "$TMP/named.csv")" = 2 ] || fail "a,,c: not a header"
 }
+
+@test "R's write.table (a header one field short of the rows): refused naming R's layout, and the way out it names reads the values" {
+    {
+        printf '"a","b","c"\n'
+        for i in 1 2 3 4 5 6; do printf '"%d",%d.5,%d.25,-%d\n' "$i" "$i" "$((i * i))" "$i"; done
+    } >"$TMP/r.csv"
+    printf '1.5,1.25,-1\n2.5,4.25,-2\n3.5,9.25,-3\n4.5,16.25,-4\n5.5,25.25,-5\n6.5,36.25,-6\n' >"$TMP/values.csv"
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/values.csv" -o "$TMP/v.h5"
+    msg="'$TMP/r.csv' line 2: 4 fields, expected 3 as in line 1; a header one field short of the rows: R's write.table (row names without a header field)? write with row.names = FALSE, or read the values with --skip-rows 1 --header no --drop 1 (the column names lost)"
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/r.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "$msg"
+    [[ "$stderr" != *preamble* ]] || fail "the message names a preamble"
+    run --separate-stderr "$KPCA" transform --block 7 "$TMP/v.h5" "$TMP/r.csv" -o "$OUT/z.npy"
+    assert_status 3
+    assert_stderr_contains "$msg"
+    run --separate-stderr mpi2 fit -k 1 -d 1 "$TMP/r.csv" -o "$OUT/mm.h5"
+    [ "$status" -ne 0 ] || fail "kpca-mpi read it"
+    assert_stderr_contains "$msg"
+    # the way out named: the values, as in values.csv
+    "$KPCA" transform -q "$TMP/v.h5" "$TMP/values.csv" -o "$OUT/zv.csv"
+    run --separate-stderr "$KPCA" transform --skip-rows 1 --header no --drop 1 "$TMP/v.h5" "$TMP/r.csv" -o "$OUT/zr.csv"
+    assert_status 0
+    assert_stderr_contains "6 rows x 3 values"
+    cmp "$OUT/zv.csv" "$OUT/zr.csv" || fail "other features through the way out"
+}

@@ -310,8 +310,15 @@ static int whole_row(csv_state *s, const csv_rows *R, int have, kpca_status *st,
         /* the first row shorter than the one after it: a preamble line
          * (scikit-learn's files begin with a line of counts), which
          * --skip-rows skips with the lines before it */
-        char hint[200] = "";
-        if (s->nf > R->ncols && s->row_line == R->first_line + 1)
+        char hint[320] = "";
+        size_t names = 0; /* a header of names one field short: R's write.table, its row names unnamed */
+        for (size_t j = 0; R->hdr != NULL && j < R->ncols; j++)
+            names += (size_t)name_field(R->hdr[j], s->mark);
+        if (s->nf == R->ncols + 1 && names == R->ncols && s->row_line == R->first_line + 1)
+            snprintf(hint, sizeof hint, "; a header one field short of the rows: R's write.table (row names without "
+                     "a header field)? write with row.names = FALSE, or read the values with --skip-rows %zu "
+                     "--header no --drop 1 (the column names lost)", R->first_line);
+        else if (s->nf > R->ncols && s->row_line == R->first_line + 1)
             snprintf(hint, sizeof hint, "; is line %zu a preamble (scikit-learn's files begin with a line of "
                      "counts)? skip it: --skip-rows %zu", R->first_line, R->first_line);
         *st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu%s", s->path,
