@@ -257,7 +257,7 @@ PYEOF
 }
 
 @test "a labels header: a word above integer labels is skipped; above names the count names line 1 as a likely header" {
-    printf '1,2\n3,4\n5,6\n' >"$TMP/d.csv"
+    printf '1,7\n3,4\n5,6\n' >"$TMP/d.csv"
     printf 'species\n0\n1\n1\n' >"$TMP/int.txt"
     printf 'species\nsetosa\nvirginica\nsetosa\n' >"$TMP/names.txt"
     run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/d.csv" --labels "$TMP/int.txt" -o "$OUT/m.h5"

@@ -251,7 +251,7 @@ static int header_line(const char *s, char sep, int word)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcasecmp(t, names[i]) == 0)
             return 1;
-    return word && nf == 1 && int_label(t, &v) == 0 && !missing_label(t) && kpca_text_utf8(t);
+    return word && nf == 1 && int_label(t, &v) == 0 && !kpca_labels_missing_mark(t) && kpca_text_utf8(t);
 }
 
 /* 1 when the label of every line of tok[from, n) is an integer. */

@@ -357,7 +357,7 @@ static void test_labels_file_shapes(void **state)
         char lab[256], got[128] = "";
         snprintf(lab, sizeof lab, "%s", put("shape.txt", ok[k].text));
         kpca_read_opts o = {.format = KPCA_FMT_AUTO, .label = "none", .labels = lab};
-        if (kpca_dataset_read(put("u3.csv", "1,2\n3,4\n5,6\n"), &o, &ds, &err) != KPCA_OK)
+        if (kpca_dataset_read(put("u3.csv", "1,7\n3,4\n5,6\n"), &o, &ds, &err) != KPCA_OK)
             fail_msg("labels %zu: %s", k, err.msg);
         for (size_t i = 0; i < (ok[k].names ? ds.nnames : ds.n); i++)
             if (ok[k].names)
@@ -382,7 +382,7 @@ static void test_labels_file_shapes(void **state)
         char lab[256];
         snprintf(lab, sizeof lab, "%s", put("shape.txt", bad[k][0]));
         kpca_read_opts o = {.format = KPCA_FMT_AUTO, .label = "none", .labels = lab};
-        assert_int_equal(kpca_dataset_read(put("u3.csv", "1,2\n3,4\n5,6\n"), &o, &ds, &err), KPCA_EFORMAT);
+        assert_int_equal(kpca_dataset_read(put("u3.csv", "1,7\n3,4\n5,6\n"), &o, &ds, &err), KPCA_EFORMAT);
         if (strstr(err.msg, bad[k][1]) == NULL)
             fail_msg("labels %zu: %s", k, err.msg);
     }
