@@ -391,6 +391,7 @@ help:
 	@echo "make figures    the paper's toy figures 3-5 (results/paper-figures.md, fig3-5 PNGs)"
 	@echo "make unit-refblas libkpca, kpca and the unit tests on the reference BLAS (build-refblas/)"
 	@echo "make asan       the unit, fuzz-corpus and command-line tests under ASan + UBSan"
+	@echo "make san-test   what make asan runs, in the build it names (BUILD=build-asan with its flags: use make asan)"
 	@echo "make fuzz       run the libFuzzer targets, FUZZ_SECONDS (60) each"
 	@echo "make fuzz-sealed fuzz the model loader behind the seal, FUZZ_SECONDS (60)"
 	@echo "make valgrind   unit tests, fuzz corpus and small-data CLI tests under valgrind"
