@@ -14,8 +14,7 @@ KPCA_MPI="${KPCA_MPI:-$BATS_TEST_DIRNAME/../../build/kpca-mpi}"
 # test without mpirun or kpca-mpi
 mpi2() {
     command -v mpirun >/dev/null && [ -x "$KPCA_MPI" ] || skip "no mpirun or $KPCA_MPI ('make mpi')"
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 \
-        timeout 120 mpirun --oversubscribe -n 2 "$KPCA_MPI" "$@"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 mpirun_t -n 2 "$KPCA_MPI" "$@"
 }
 
 @test "--label N, N also another column's name: refused as --columns and --drop refuse it" {

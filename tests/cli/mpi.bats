@@ -30,14 +30,6 @@ setup() {
     head_rows "$DATA/zip.test.gz" 100 "$TMP/test.txt"
 }
 
-# mpirun_t ARGS...: mpirun ARGS, killed after two minutes.  Under ASan
-# (make asan) without leak detection: OpenMPI does not free what it
-# allocates in MPI_Init; kpca's own allocations are checked by the other
-# tests of the same library code.
-mpirun_t() {
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 120 mpirun --oversubscribe "$@"
-}
-
 # mpi P ARGS...: kpca-mpi ARGS on P ranks
 mpi() {
     local p="$1"
