@@ -98,6 +98,33 @@ refused_both() {
     cmp "$OUT/a.csv" "$OUT/b.csv" || fail "the duplicate names' model projects its file otherwise"
 }
 
+@test "two columns of a label name, or a transform input with more columns of a name than its model: refused, not the first taken" {
+    # pandas writes both 'label' columns of a frame that has two; which
+    # one holds the labels is unknown, and the other would be a value
+    printf 'label,a,b,label\n0,1,2,1\n1,2,3,0\n0,3,1,1\n1,4,4,0\n0,5,2,1\n' >"$TMP/two.csv"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/two.csv" -o "$OUT/m.h5"
+    assert_status 2
+    assert_stderr_contains "'$TMP/two.csv': the header names two columns 'label' (1 and 4), and either could hold the labels: give --label with the number from 1"
+    assert_no_output "$OUT/m.h5"
+    # the number picks one; the other is a value
+    run --separate-stderr "$KPCA" fit -k 1 --label 4 "$TMP/two.csv" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "5 rows x 3 values"
+    # a model of columns a, b; the input gives 'a' twice
+    printf 'label,a,b\n0,1,2\n1,2,3\n0,3,1\n1,4,4\n0,5,2\n' >"$TMP/fit.csv"
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/fit.csv" -o "$OUT/ab.h5"
+    printf 'label,a,b,a\n0,1,2,9\n1,2,3,9\n' >"$TMP/twoa.csv"
+    run --separate-stderr "$KPCA" transform "$OUT/ab.h5" "$TMP/twoa.csv" -o "$OUT/z.csv"
+    assert_status 3
+    assert_stderr_contains "'$TMP/twoa.csv': the header names 2 columns 'a' (2 and 4 among them), and the model has 1 of that name: which one is meant is unknown"
+    assert_no_output "$OUT/z.csv"
+    # --drop of the other reads it as the model's file
+    printf 'label,a,b\n0,1,2\n1,2,3\n' >"$TMP/onea.csv"
+    "$KPCA" transform -q "$OUT/ab.h5" "$TMP/onea.csv" -o "$OUT/want.csv"
+    "$KPCA" transform -q --drop 4 "$OUT/ab.h5" "$TMP/twoa.csv" -o "$OUT/got.csv"
+    cmp "$OUT/want.csv" "$OUT/got.csv" || fail "--drop 4 read another column"
+}
+
 @test "whitespace text of integers only (numpy.savetxt fmt='%d': USPS as 0..255 with the digit last, digits, a 0/1 matrix): no labels, the note names --label" {
     "$PY" - "$TMP" "$DATA/zip.train.gz" <<'PYEOF'
 import sys, gzip

@@ -1,5 +1,6 @@
 /* csvcols.c - which columns of delimited text become values (see csvcols.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -126,6 +127,52 @@ static kpca_status mark_list(const char *path, const char *optname, const char *
     return KPCA_OK;
 }
 
+typedef struct {
+    const char *name;
+    size_t col;
+} named_col;
+
+static int cmp_by_name(const void *a, const void *b)
+{
+    const named_col *x = a, *y = b;
+    const int c = strcmp(x->name, y->name);
+    return c != 0 ? c : (x->col > y->col) - (x->col < y->col);
+}
+
+/* A name that the header gives to more value columns (role 0) than the
+ * model uses it: which of them the model meant is unknown, so it is
+ * refused (KPCA_EFORMAT) rather than matched to the first.  Cost: a sort
+ * of the names, O(ncols log ncols) strcmps, and a pass over the model's
+ * names per name given twice; ENOMEM when the sort's ncols slots cannot
+ * be had. */
+static kpca_status select_unique(const char *path, const kpca_read_opts *opts, char **hdr, size_t ncols,
+                                 const int *role, kpca_error *err)
+{
+    named_col *v = kpca_alloc_array(ncols ? ncols : 1, 1, sizeof *v);
+    if (v == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    size_t n = 0;
+    for (size_t j = 0; j < ncols; j++)
+        if (role[j] == 0)
+            v[n++] = (named_col){hdr[j], j};
+    qsort(v, n, sizeof *v, cmp_by_name);
+    kpca_status st = KPCA_OK;
+    for (size_t a = 0, b; st == KPCA_OK && a < n; a = b) {
+        for (b = a + 1; b < n && strcmp(v[b].name, v[a].name) == 0; b++)
+            ;
+        size_t used = 0;
+        for (size_t i = 0; b - a > 1 && i < opts->nselect; i++)
+            used += strcmp(opts->select[i], v[a].name) == 0;
+        if (used > 0 && used < b - a)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s': the header names %zu columns '%.40s' (%zu and %zu among them), "
+                           "and the model has %zu of that name: which %s meant is unknown; rename them, or leave the "
+                           "others out with --drop", path, b - a, v[a].name, v[a].col + 1, v[a + 1].col + 1, used,
+                           used == 1 ? "one is" : "are");
+    }
+    kpca_free(v);
+    return st;
+}
+
 kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char **hdr, size_t ncols, size_t col,
                              int **dest, size_t *dim, kpca_error *err)
 {
@@ -153,6 +200,8 @@ kpca_status kpca_csv_columns(const char *path, const kpca_read_opts *opts, char 
         st = mark_list(path, "--drop", drop, hdr, ncols, role, CSV_ROLE_SKIP, NULL, NULL, err);
     if (st == KPCA_OK && keep != NULL)
         st = mark_list(path, "--columns", keep, hdr, ncols, role, CSV_ROLE_VALUE, order, &count, err);
+    if (st == KPCA_OK && select)
+        st = select_unique(path, opts, hdr, ncols, role, err);
     if (st == KPCA_OK && select) {
         /* a model's fit columns, by name only: every one must be there */
         char missing[512] = "";
@@ -230,13 +279,21 @@ kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr,
                                   kpca_error *err)
 {
     *col = 0;
-    if (opt == NULL) { /* a column named for labels, else none */
-        for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++)
+    if (opt == NULL) { /* a column named for labels, else none; two of one name are refused */
+        for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++) {
+            size_t first = NO_COLUMN;
             for (size_t j = 0; j < ncols; j++)
-                if (strcasecmp(hdr[j], usual_names[u]) == 0) {
-                    *col = j;
-                    return KPCA_OK;
-                }
+                if (strcasecmp(hdr[j], usual_names[u]) == 0 && first == NO_COLUMN)
+                    first = j;
+                else if (strcasecmp(hdr[j], usual_names[u]) == 0)
+                    return kpca_fail(err, KPCA_EUSAGE, "'%s': the header names two columns '%s' (%zu and %zu), and "
+                                     "either could hold the labels: give --label with the number from 1 of the one "
+                                     "that does", path, usual_names[u], first + 1, j + 1);
+            if (first != NO_COLUMN) {
+                *col = first;
+                return KPCA_OK;
+            }
+        }
         *col = NO_COLUMN;
         return KPCA_OK;
     }
