@@ -54,7 +54,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 
 .PHONY: build-deps check-kernels gpu-decl-check gpu-check bundle
-.PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan san-test deps fuzz fuzz-replay valgrind man install uninstall FORCE
+.PHONY: results kth claims precision scaling fuzz-sealed approx spectrum iris pictures denoise reduce all check test unit unit-refblas cli-test script-test data clean help experiment study bench bench-read asan san-test san-build test-build unit-build deps fuzz fuzz-replay valgrind man install uninstall FORCE
 
 all: $(BUILD)/kpca kpca data
 
@@ -186,10 +186,14 @@ script-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data mpi-if-available
 
 # The README's two commands.  Both install missing Debian packages first and
 # then re-enter make, so that pkg-config sees the freshly installed libraries.
+# The builds first, on every core (JOBS, default all of them); the tests
+# then run one at a time, as each needs the machine's cores to itself.
 check: deps
+	$(MAKE) -j$(JOBS) test-build
 	$(MAKE) test
 	$(MAKE) check-kernels
 	$(MAKE) asan
+
 
 # The tests that compare computed numbers with a stored file or constant,
 # again under a second BLAS: OpenBLAS's Haswell kernels where this machine
@@ -287,13 +291,17 @@ build-deps:
 # that it does not reach (docs/hacking.md).  Impossible allocations return
 # NULL as malloc does outside ASan, and leaks made inside libhdf5 on damaged
 # files are not kpca's (tests/fuzz/lsan.supp says why).
+SAN_MAKE = $(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	    LDFLAGS="-fsanitize=address,undefined"
+SAN_ENV = ASAN_OPTIONS=allocator_may_return_null=1 \
+	LSAN_OPTIONS=suppressions=$(abspath tests/fuzz/lsan.supp):print_suppressions=0 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 asan:
-	ASAN_OPTIONS=allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$(abspath tests/fuzz/lsan.supp):print_suppressions=0 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	    LDFLAGS="-fsanitize=address,undefined" san-test
+	$(SAN_ENV) $(SAN_MAKE) -j$(JOBS) san-build
+	$(SAN_ENV) $(SAN_MAKE) san-test
 
-# what `make asan` runs under the sanitizers
+# what `make asan` runs under the sanitizers (san-build: what it builds
+# for them, below)
 san-test: all unit fuzz-replay cli-test
 	@sh tests/bats-skips.sh $(BUILD)/bats/cli/report.tap
 
@@ -323,6 +331,20 @@ $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libkpca
 fuzz-replay: $(REPLAY_BIN)
 	@set -e; for t in $(FUZZ_REPLAY); do printf '== fuzz corpus %s: ' $$t; \
 	    $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t/*; done
+
+# The builds of make check and make asan, run on every core first (JOBS,
+# default all of them): make test and san-test then run their steps in
+# order, each test with the machine's cores to itself, and build only what
+# is missing.  (Here, below the lists they name.)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+unit-build: $(UNIT_BIN) $(BUILD)/kpca
+test-build: all unit-build $(REPLAY_BIN) $(BENCH_BIN) $(GPU_FAKE_LIBS) $(BUILD)/tools/matgen $(BUILD)/tools/uspsgen \
+    $(BUILD)/tools/toydata
+	@$(MAKE) --no-print-directory mpi-if-available
+	@$(MAKE) --no-print-directory BLAS=reference BUILD=$(REFBLAS_BUILD) unit-build
+	@$(MAKE) --no-print-directory $(BUILD)/kpca-bundle.tar.xz
+san-build: all unit-build $(REPLAY_BIN) $(GPU_FAKE_LIBS) $(BUILD)/tools/matgen
+	@$(MAKE) --no-print-directory mpi-if-available
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h FORCE
 	$(MAKE) BUILD=build-fuzz CC=clang OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" build-fuzz/libkpca.a

@@ -13,7 +13,7 @@ load ../helper
 # cli-test, script-test and fuzz-replay are the parts of `make test`; and
 # mpi-if-available is a step of cli-test and bench; build-deps is the check
 # before the first object that the compiler and libraries are there.
-INTERNAL="all help FORCE cli-test script-test fuzz-replay mpi-if-available build-deps"
+INTERNAL="all help FORCE cli-test script-test fuzz-replay mpi-if-available build-deps test-build san-build unit-build"
 
 # mk ARGS...: make ARGS in the repository root, free of the flags and
 # variables of a make this test runs under (make test, make asan)
