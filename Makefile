@@ -426,18 +426,29 @@ help:
 
 # performance figures of every phase, the grid and scikit-learn: results/bench.md
 bench: deps
-	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig $(BUILD)/bench/bench_read
+	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_phases $(BUILD)/bench/bench_eig $(BUILD)/bench/bench_read \
+	    $(BUILD)/bench/libs_floor $(BUILD)/bench/libs_floor_nohdf5
 	sh bench/run.sh
 
 # make bench's reading section alone, printed (not written to results/)
 bench-read: deps
-	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_read
+	$(MAKE) all mpi-if-available $(BUILD)/bench/bench_read $(BUILD)/bench/libs_floor $(BUILD)/bench/libs_floor_nohdf5
 	sh bench/read.sh
 
 # the benches pick OpenBLAS's kernels as kpca does (src/cli/coretype.h)
 $(BUILD)/bench/%: bench/%.c $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a | $(BLAS_HEADER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/src/cli/coretype.o $(BUILD)/libkpca.a $(LDLIBS)
+
+# bench/libs_floor.c: an empty main that loads kpca's libraries, and all of
+# them but HDF5's and libmatio's (bench/read.sh); --no-as-needed, since it
+# calls none of them
+$(BUILD)/bench/libs_floor: bench/libs_floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -Wl,--no-as-needed $(LDLIBS)
+$(BUILD)/bench/libs_floor_nohdf5: bench/libs_floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< -Wl,--no-as-needed $(filter-out -lhdf5 -lhdf5_serial -lmatio,$(LDLIBS))
 
 # ---- the distributed build: build/kpca-mpi (MPI + ScaLAPACK, src/mpi/) -----
 # The same command line as kpca, with the exact fit and the projection spread

@@ -96,7 +96,7 @@ gave $same. $pd_line"
         mv "$rd/lin.model.tmp" "$rd/lin.model"
     cat "$rd/data.txt" >/dev/null
     s_csv_w="" s_csv_r="" s_csv_wc="" s_csv_rc="" s_esl_w="" s_esl_r="" s_esl_wc="" s_esl_rc=""
-    t_csv="" t_esl="" t_npy="" t_cat="" t_start=""
+    t_csv="" t_esl="" t_npy="" t_cat="" t_start="" t_floor="" t_floor_nh=""
     for i in 1 2 3 4 5; do
         set -- $(build/bench/bench_read "$rd/data.csv" first)
         s_csv_w="$s_csv_w $1" s_csv_wc="$s_csv_wc $5" h_whole=$4
@@ -121,6 +121,12 @@ gave $same. $pd_line"
         t=$(now)
         "$KPCA" help >/dev/null # kpca's start alone: its shared libraries mapped and relocated
         t_start="$t_start $(since "$t" 3)"
+        t=$(now) # the floor of any kpca process: its libraries loaded, nothing run
+        build/bench/libs_floor
+        t_floor="$t_floor $(since "$t" 3)"
+        t=$(now)
+        build/bench/libs_floor_nohdf5
+        t_floor_nh="$t_floor_nh $(since "$t" 3)"
     done
     rm -f "$rd/z.csv"
     med() { medn "$@" | awk '{ print $1 }'; }
@@ -176,6 +182,8 @@ gave $same. $pd_line"
 | \`kpca transform\` of the ESL text against the whole read of it ($ew s) | $(medn $t_esl) s | $(ratio "$(med $t_esl)" "$ew")× | |
 | \`kpca transform\` of the .npy against \`cat\` ($(med $t_cat) s) | $(medn $t_npy) s | $(ratio "$(med $t_npy)" "$(med $t_cat)")× | ≤ 1.5× |
 | \`kpca\`'s start alone (\`kpca help\`: its $nlibs shared libraries mapped and relocated), against the same \`cat\` | $(medn $t_start) s | $(ratio "$(med $t_start)" "$(med $t_cat)")× | |
+| a process that only loads those libraries (\`bench/libs_floor.c\`: an empty \`main\`), against \`cat\`: the floor of any kpca command | $(medn $t_floor) s | $(ratio "$(med $t_floor)" "$(med $t_cat)")× | |
+| the same without HDF5, libmatio and what they bring ($((nlibs - $(ldd build/bench/libs_floor_nohdf5 2>/dev/null | grep -c '=>' || true))) of the $nlibs libraries; kpca's models are HDF5 files, so transform needs them) | $(medn $t_floor_nh) s | $(ratio "$(med $t_floor_nh)" "$(med $t_cat)")× | |
 | the .npy transform less that start, against \`cat\` | $(echo "$(med $t_npy) $(med $t_start)" | awk '{ printf "%.3f", $1 - $2 }') s | $(echo "$(med $t_npy) $(med $t_start) $(med $t_cat)" | awk '{ printf "%.2f", ($1 - $2) / $3 }')× | |
 | \`kpca fit --solver nystrom\`: the most a pass over the CSV spent reading (\`-v\`), against its whole read ($cw s) | $(medn $n_csv) s | $(ratio "$(med $n_csv)" "$cw")× | ≤ 1.1× |
 | the same over the ESL text, against its whole read ($ew s) | $(medn $n_esl) s | $(ratio "$(med $n_esl)" "$ew")× | ≤ 1.1× |
