@@ -123,3 +123,35 @@ background_rows() {
     assert_status 0
     cmp "$TMP/esl.svm" "$OUT/z.svm"
 }
+
+@test "SVMlight comments (scikit-learn's dump_svmlight_file(comment=...), '# ...' after a line's values) are skipped; query ids are refused by name" {
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+from sklearn.datasets import dump_svmlight_file
+rng = np.random.default_rng(0)
+X = rng.normal(size=(30, 5))
+X[X < 0.3] = 0
+y = rng.integers(0, 3, 30)
+d = sys.argv[1]
+dump_svmlight_file(X, y, d + '/plain.svm', zero_based=False)
+dump_svmlight_file(X, y, d + '/comment.svm', zero_based=False, comment='made by a test, with: a colon\nand a second line')
+dump_svmlight_file(X, y, d + '/qid.svm', zero_based=False, query_id=np.arange(30) // 10)
+PYEOF
+    grep -q '^# made by a test' "$TMP/comment.svm" || fail "scikit-learn wrote no comment"
+    sed '3s/$/ # a comment after the values/' "$TMP/plain.svm" >"$TMP/tail.svm"
+    "$KPCA" fit -q -d 2 -k 3 "$TMP/plain.svm" -o "$OUT/m.h5"
+    "$KPCA" transform -q "$OUT/m.h5" "$TMP/plain.svm" -o "$OUT/want.csv"
+    local f
+    for f in comment tail; do
+        run --separate-stderr "$KPCA" fit -d 2 -k 3 "$TMP/$f.svm" -o "$OUT/$f.h5"
+        assert_status 0
+        assert_stderr_contains "30 of 30 points x 5 values"
+        "$KPCA" transform -q "$OUT/$f.h5" "$TMP/$f.svm" -o "$OUT/$f.csv"
+        cmp "$OUT/want.csv" "$OUT/$f.csv" || fail "$f.svm: not the features of the file without comments"
+    done
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/qid.svm" -o "$OUT/q.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/qid.svm' line 1: 'qid:0' is a query id (SVMlight's ranking data), not a feature: kpca reads none; sed 's/ qid:[^ ]*//' removes them"
+    assert_no_output "$OUT/q.h5"
+}

@@ -386,7 +386,9 @@ static int libsvm_line(kpca_lines *lr, size_t dim, int *label, size_t **idx, dou
     char tok[64];
     const char *p = NULL;
     int r;
-    while ((r = kpca_lines_next(lr, err)) == 1 && *(p = skip_blanks(lr->line)) == '\0')
+    /* blank lines and SVMlight's comment lines ('#' first: scikit-learn's
+     * dump_svmlight_file(comment=...) writes them) are no rows */
+    while ((r = kpca_lines_next(lr, err)) == 1 && (*(p = skip_blanks(lr->line)) == '\0' || *p == '#'))
         ;
     if (r <= 0) {
         *status = lr->status;
@@ -398,8 +400,14 @@ static int libsvm_line(kpca_lines *lr, size_t dim, int *label, size_t **idx, dou
         st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'", path, lr->lineno,
                        token_at(lab_at, tok, sizeof tok));
     size_t prev = 0;
-    for (const char *q = skip_blanks(p); st == KPCA_OK && *q != '\0'; q = skip_blanks(q)) {
-        char *end;
+    for (const char *q = skip_blanks(p); st == KPCA_OK && *q != '\0' && *q != '#'; q = skip_blanks(q)) {
+        char *end; /* (a '#' starts SVMlight's comment, to the line's end) */
+        if (strncmp(q, "qid:", 4) == 0) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: '%s' is a query id (SVMlight's ranking data), not a "
+                           "feature: kpca reads none; sed 's/ qid:[^ ]*//' removes them", path, lr->lineno,
+                           token_at(q, tok, sizeof tok));
+            break;
+        }
         if (*q < '0' || *q > '9') {
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'", path, lr->lineno,
                            token_at(q, tok, sizeof tok));
