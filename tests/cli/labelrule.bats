@@ -338,3 +338,16 @@ PYEOF
     assert_status 3
     assert_stderr_contains "60 distinct class names ('row000', 'row001', ...) for 60 training points" "likely identifier"
 }
+
+@test "a whitespace test file of one class (read without labels: one value more than the model): the error names --label first, which reads it" {
+    "$KPCA" fit -q -d 2 -k 8 -m 300 "$DATA/zip.train.gz" -o "$OUT/m.h5"
+    zcat "$DATA/zip.test.gz" | awk '$1 == 3' >"$TMP/threes.txt"
+    run --separate-stderr "$KPCA" transform "$OUT/m.h5" "$TMP/threes.txt" -o "$OUT/z.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/threes.txt' has 257 values per point but the model '$OUT/m.h5' expects 256: one more, as when a column of labels is read as values" \
+        "give --label first, last or the column's number"
+    assert_no_output "$OUT/z.h5"
+    run --separate-stderr "$KPCA" transform --label first "$OUT/m.h5" "$TMP/threes.txt" -o "$OUT/z.csv"
+    assert_status 0
+    [ "$(cut -d, -f1 "$OUT/z.csv" | sed 1d | sort -u)" = 3 ] || fail "the labels read are not all 3"
+}
