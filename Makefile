@@ -149,6 +149,9 @@ uninstall:
 data: data/zip.train.gz data/zip.test.gz data/usps.h5
 data/%:
 	@sh scripts/get-data.sh $(notdir $@)
+# usps.h5 is built from the two, which get-data.sh fetches if missing: after
+# them, so that make -j never fetches one twice at once
+data/usps.h5: | data/zip.train.gz data/zip.test.gz
 
 # The tests run with the OpenBLAS kernels kpca itself picks (src/cli/coretype.h: an
 # OpenBLAS older than the CPU falls back to slow generic ones).
@@ -193,7 +196,6 @@ check: deps
 	$(MAKE) test
 	$(MAKE) check-kernels
 	$(MAKE) asan
-
 
 # The tests that compare computed numbers with a stored file or constant,
 # again under a second BLAS: OpenBLAS's Haswell kernels where this machine

@@ -111,10 +111,11 @@ int cli_check_model_dims(const kpca_model *model, const char *model_path, const 
             cli_error("'%s' has %zu values per point but the model '%s' of a precomputed kernel needs %zu: each point's "
                       "kernel values with all %zu points of its kernel matrix, in that matrix's order",
                       data_path, ds->dim, model_path, model->dim, model->dim);
-        else /* one more, without labels: a label column read as values (a file of one class has no
-              * labels by the guess of docs/own-data.md) */
+        else /* one more, without labels, in text (where --label applies): a label column read as
+              * values (a file of one class has no labels by the guess of docs/own-data.md) */
             cli_error("'%s' has %zu values per point but the model '%s' expects %zu%s", data_path, ds->dim, model_path,
-                      model->dim, ds->unlabelled && ds->dim == model->dim + 1
+                      model->dim, ds->unlabelled && ds->dim == model->dim + 1 &&
+                                  (ds->format == KPCA_FMT_ESL || ds->format == KPCA_FMT_CSV)
                           ? ": one more, as when a column of labels is read as values (whitespace text whose first "
                             "column holds one class only is read without labels): give --label first, last or the "
                             "column's number"

@@ -104,7 +104,7 @@ refused_both() {
     printf 'label,a,b,label\n0,1,2,1\n1,2,3,0\n0,3,1,1\n1,4,4,0\n0,5,2,1\n' >"$TMP/two.csv"
     run --separate-stderr "$KPCA" fit -k 1 "$TMP/two.csv" -o "$OUT/m.h5"
     assert_status 2
-    assert_stderr_contains "'$TMP/two.csv': the header names two columns 'label' (1 and 4), and either could hold the labels: give --label with the number from 1"
+    assert_stderr_contains "'$TMP/two.csv': the header names 2 columns 'label' (1 and 4), and any could hold the labels: give --label with the number from 1 of the one that does, or --label none if none does"
     assert_no_output "$OUT/m.h5"
     # the number picks one; the other is a value
     run --separate-stderr "$KPCA" fit -k 1 --label 4 "$TMP/two.csv" -o "$OUT/m.h5"
@@ -350,4 +350,10 @@ PYEOF
     run --separate-stderr "$KPCA" transform --label first "$OUT/m.h5" "$TMP/threes.txt" -o "$OUT/z.csv"
     assert_status 0
     [ "$(cut -d, -f1 "$OUT/z.csv" | sed 1d | sort -u)" = 3 ] || fail "the labels read are not all 3"
+    # an .npy one value wider: --label does not apply there, and is not named
+    "$PY" -c "import numpy as np, sys; np.save(sys.argv[1], np.loadtxt(sys.argv[2]))" "$TMP/threes.npy" "$TMP/threes.txt"
+    run --separate-stderr "$KPCA" transform "$OUT/m.h5" "$TMP/threes.npy" -o "$OUT/z.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/threes.npy' has 257 values per point but the model '$OUT/m.h5' expects 256"
+    [[ "$stderr" != *--label* ]] || fail "--label named for an .npy: $stderr"
 }

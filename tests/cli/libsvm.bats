@@ -140,10 +140,12 @@ dump_svmlight_file(X, y, d + '/qid.svm', zero_based=False, query_id=np.arange(30
 PYEOF
     grep -q '^# made by a test' "$TMP/comment.svm" || fail "scikit-learn wrote no comment"
     sed '3s/$/ # a comment after the values/' "$TMP/plain.svm" >"$TMP/tail.svm"
+    # a first line with a comma or semicolon, or twenty without a colon, do not make it CSV or ESL
+    { printf '# made by hand; with a comma, and no colon\n'; for i in $(seq 20); do echo '#'; done; cat "$TMP/plain.svm"; } >"$TMP/first.svm"
     "$KPCA" fit -q -d 2 -k 3 "$TMP/plain.svm" -o "$OUT/m.h5"
     "$KPCA" transform -q "$OUT/m.h5" "$TMP/plain.svm" -o "$OUT/want.csv"
     local f
-    for f in comment tail; do
+    for f in comment tail first; do
         run --separate-stderr "$KPCA" fit -d 2 -k 3 "$TMP/$f.svm" -o "$OUT/$f.h5"
         assert_status 0
         assert_stderr_contains "30 of 30 points x 5 values"

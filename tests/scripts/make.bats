@@ -12,7 +12,9 @@ load ../helper
 # help and FORCE (a prerequisite that forces a rebuild) are plumbing;
 # cli-test, script-test and fuzz-replay are the parts of `make test`; and
 # mpi-if-available is a step of cli-test and bench; build-deps is the check
-# before the first object that the compiler and libraries are there.
+# before the first object that the compiler and libraries are there;
+# test-build, san-build and unit-build are the builds make check and make
+# asan run on every core before their tests.
 INTERNAL="all help FORCE cli-test script-test fuzz-replay mpi-if-available build-deps test-build san-build unit-build"
 
 # mk ARGS...: make ARGS in the repository root, free of the flags and

@@ -281,14 +281,17 @@ kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr,
     *col = 0;
     if (opt == NULL) { /* a column named for labels, else none; two of one name are refused */
         for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++) {
-            size_t first = NO_COLUMN;
+            size_t first = NO_COLUMN, second = NO_COLUMN, times = 0;
             for (size_t j = 0; j < ncols; j++)
-                if (strcasecmp(hdr[j], usual_names[u]) == 0 && first == NO_COLUMN)
+                if (strcasecmp(hdr[j], usual_names[u]) == 0 && times++ == 0)
                     first = j;
-                else if (strcasecmp(hdr[j], usual_names[u]) == 0)
-                    return kpca_fail(err, KPCA_EUSAGE, "'%s': the header names two columns '%s' (%zu and %zu), and "
-                                     "either could hold the labels: give --label with the number from 1 of the one "
-                                     "that does", path, usual_names[u], first + 1, j + 1);
+                else if (strcasecmp(hdr[j], usual_names[u]) == 0 && times == 2)
+                    second = j;
+            if (times > 1)
+                return kpca_fail(err, KPCA_EUSAGE, "'%s': the header names %zu columns '%s' (%zu and %zu%s), and any "
+                                 "could hold the labels: give --label with the number from 1 of the one that does, "
+                                 "or --label none if none does", path, times, hdr[first], first + 1, second + 1,
+                                 times > 2 ? " among them" : "");
             if (first != NO_COLUMN) {
                 *col = first;
                 return KPCA_OK;

@@ -354,7 +354,8 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
             *nl = '\0';
         while (*p == ' ' || *p == '\t' || *p == '\r')
             p++;
-        if (*p == '\0') { /* blank line */
+        if (*p == '\0' || *p == '#') { /* a blank line, or a comment (SVMlight's, numpy.savetxt's header):
+                                         * no data line tells the format */
             p = next;
             continue;
         }

@@ -275,6 +275,26 @@ static void test_columns_drop(void **state)
     assert_int_equal(read_text("sel3.csv", "1,7,3\n4,5,6\n", &sel, &ds, &err), KPCA_OK);
     assert_true(ds.x[0] == 1 && ds.dim == 3);
     kpca_dataset_free(&ds);
+    /* a name given to more value columns than the model uses it: refused,
+     * naming the first two; as many as the model's: its k-th is the k-th */
+    assert_int_equal(read_text("dup.csv", "a,c,b,a,x\n1,3,2,9,0\n", &sel, &ds, &err), KPCA_EFORMAT);
+    expect_msg(&err, "the header names 2 columns 'a' (1 and 4 among them), and the model has 1 of that name");
+    assert_int_equal(read_text("dup.csv", "a,c,b,a,x\n1,3,2,9,0\n", &(kpca_read_opts){.select = names, .nselect = 3,
+                                                                                     .drop = "4"}, &ds, &err), KPCA_OK);
+    assert_true(ds.dim == 3 && ds.x[0] == 3 && ds.x[1] == 1 && ds.x[2] == 2);
+    kpca_dataset_free(&ds);
+    const char *const twice[3] = {"a", "b", "a"};
+    assert_int_equal(read_text("dup2.csv", "a,b,a\n1,2,3\n", &(kpca_read_opts){.select = twice, .nselect = 3}, &ds,
+                               &err), KPCA_OK);
+    assert_true(ds.dim == 3 && ds.x[0] == 1 && ds.x[1] == 2 && ds.x[2] == 3);
+    kpca_dataset_free(&ds);
+    /* two columns of a label name, without --label: refused; --label picks */
+    assert_int_equal(read_text("twolab.csv", "Label,a,label\n0,1,1\n1,2,0\n", NULL, &ds, &err), KPCA_EUSAGE);
+    expect_msg(&err, "the header names 2 columns 'Label' (1 and 3), and any could hold the labels");
+    assert_int_equal(read_text("twolab.csv", "Label,a,label\n0,1,1\n1,2,0\n", &(kpca_read_opts){.label = "3"}, &ds,
+                               &err), KPCA_OK);
+    assert_true(ds.dim == 2 && ds.y[0] == 1 && ds.x[0] == 0);
+    kpca_dataset_free(&ds);
 }
 
 /* pandas' to_csv() writes the row index first, under an empty name: left
