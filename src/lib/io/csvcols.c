@@ -282,11 +282,15 @@ kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr,
     if (opt == NULL) { /* a column named for labels, else none; two of one name are refused */
         for (size_t u = 0; hdr != NULL && u < sizeof usual_names / sizeof usual_names[0]; u++) {
             size_t first = NO_COLUMN, second = NO_COLUMN, times = 0;
-            for (size_t j = 0; j < ncols; j++)
-                if (strcasecmp(hdr[j], usual_names[u]) == 0 && times++ == 0)
+            for (size_t j = 0; j < ncols; j++) {
+                if (strcasecmp(hdr[j], usual_names[u]) != 0)
+                    continue;
+                if (times == 0)
                     first = j;
-                else if (strcasecmp(hdr[j], usual_names[u]) == 0 && times == 2)
+                else if (times == 1)
                     second = j;
+                times++;
+            }
             if (times > 1)
                 return kpca_fail(err, KPCA_EUSAGE, "'%s': the header names %zu columns '%s' (%zu and %zu%s), and any "
                                  "could hold the labels: give --label with the number from 1 of the one that does, "
