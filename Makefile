@@ -180,7 +180,7 @@ TEST_ENV = OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_C
 # Each run leaves a TAP report in $(BUILD)/bats/<folder>/report.tap, from
 # which `make test` prints the skipped tests and why (tests/bats-skips.sh).
 BATS = rm -rf $(BUILD)/bats/$(1) && mkdir -p $(BUILD)/bats/$(1) && \
-	$(TEST_ENV) bats --report-formatter tap --output $(BUILD)/bats/$(1) tests/$(1)
+	$(TEST_ENV) bats --timing --report-formatter tap --output $(BUILD)/bats/$(1) tests/$(1)
 cli-test: $(BUILD)/kpca data mpi-if-available
 	$(call BATS,cli)
 
