@@ -64,9 +64,40 @@ static int content(const char *s, const char *end)
     return s < end && *s != '\n' && *s != '%';
 }
 
+/* Where the line s (NUL-terminated at e) ends without its comment: at a
+ * '%' that starts a token outside quotes (after the line's start, a blank,
+ * a comma, a '{' or a closing quote), as Weka's tokenizer reads
+ * "1,2 % why" (1 and 2); e when there is none.  A quote that starts a
+ * token is skipped to its close (a backslash takes the next byte); one
+ * left open is split()'s to refuse.  '50%' keeps its '%', and is then no
+ * number.  O(e - s). */
+static char *cut_comment(char *s, char *e)
+{
+    int start = 1;
+    for (char *p = s; p < e; p++) {
+        if (start && (*p == '\'' || *p == '"')) {
+            const char q = *p;
+            for (p++; p < e && *p != q; p++)
+                if (*p == '\\' && p + 1 < e)
+                    p++;
+            if (p == e)
+                return e;
+            start = 1; /* the quote ends the token: "'a'% why" */
+            continue;
+        }
+        if (start && *p == '%') {
+            *p = '\0';
+            return p;
+        }
+        start = kpca_text_blank(*p) || *p == ',' || *p == '{';
+    }
+    return e;
+}
+
 /* The next line that is neither blank nor a comment, NUL-terminated in
- * the text without its leading and trailing blanks (CR among them), its
- * number in *line; NULL at the end of the text. */
+ * the text without its leading and trailing blanks (CR among them) and
+ * its trailing comment (cut_comment), its number in *line; NULL at the
+ * end of the text. */
 static char *next_line(arff *a, size_t *line)
 {
     while (a->p < a->end) {
@@ -79,6 +110,7 @@ static char *next_line(arff *a, size_t *line)
         if (!content(s, e))
             continue;
         *e = '\0'; /* (the text's own NUL at its end) */
+        e = cut_comment(s, e);
         while (e > s && kpca_text_blank(e[-1]))
             *--e = '\0';
         return s;
@@ -122,14 +154,41 @@ static char *unquote(char *q)
     return r + 1;
 }
 
-/* Splits the line s at the commas outside quotes into a->f (a->nf fields,
- * unquoted fields without their surrounding blanks) and a->quoted. */
+/* 1 when the line s has a comma outside quotes (a quote opens a token:
+ * at the line's start or after a blank or comma).  O(strlen(s)). */
+static int has_comma(const char *s)
+{
+    for (int start = 1; *s != '\0'; s++) {
+        if (start && (*s == '\'' || *s == '"')) {
+            const char q = *s;
+            for (s++; *s != '\0' && *s != q; s++)
+                if (*s == '\\' && s[1] != '\0')
+                    s++;
+            if (*s == '\0')
+                return 0;
+        } else if (*s == ',') {
+            return 1;
+        }
+        start = kpca_text_blank(*s) || *s == ',';
+    }
+    return 0;
+}
+
+/* Splits the line s into a->f (a->nf fields, unquoted fields without
+ * their surrounding blanks) and a->quoted: at the commas outside quotes,
+ * or, on a line without one, at runs of blanks ("1 2 'a b'" is three
+ * fields, as Weka's tokenizer reads it).  A comma line keeps the blanks
+ * inside a field ("1,Iris setosa" is two), so no line is split both
+ * ways; "1,,3" has an empty second field. */
 static kpca_status split(arff *a, char *s, size_t line, kpca_error *err)
 {
+    const char sep = has_comma(s) ? ',' : ' ';
     a->nf = 0;
     for (;;) {
         while (kpca_text_blank(*s))
             s++;
+        if (sep == ' ' && *s == '\0' && a->nf > 0) /* blanks after the last field ("{a b }") */
+            return KPCA_OK;
         char *field = s, *next;
         const char qc = *s;
         const int q = qc == '\'' || qc == '"';
@@ -137,14 +196,17 @@ static kpca_status split(arff *a, char *s, size_t line, kpca_error *err)
             if ((next = unquote(s)) == NULL)
                 return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: a quote (%c) that is not closed",
                                  a->path, line, a->nf + 1, qc);
-            while (kpca_text_blank(*next))
+            if (*next != '\0' && !kpca_text_blank(*next) && *next != sep)
+                return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: text after the closing quote: '%.40s'",
+                                 a->path, line, a->nf + 1, next);
+            while (sep == ',' && kpca_text_blank(*next))
                 next++;
-            if (*next != ',' && *next != '\0')
+            if (sep == ',' && *next != ',' && *next != '\0')
                 return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: text after the closing quote: '%.40s'",
                                  a->path, line, a->nf + 1, next);
         } else {
-            next = s + strcspn(s, ",");
-            for (char *e = next; e > s && kpca_text_blank(e[-1]); e--)
+            next = s + strcspn(s, sep == ',' ? "," : " \t\r\v\f");
+            for (char *e = next; sep == ',' && e > s && kpca_text_blank(e[-1]); e--)
                 e[-1] = '\0';
         }
         const int last = *next == '\0';

@@ -1,5 +1,6 @@
 /* test_arff.c - the ARFF reader (io/dataset_arff.h): OpenML's USPS layout,
- * quoted names, comments, CRLF, a nominal in the middle, gzip; the
+ * quoted names, comments (whole lines and trailing), CRLF, values
+ * separated by blanks, a nominal in the middle, gzip; the
  * detection from @relation; each refusal's message; the labels of two
  * files that declare one list; the allocation-failure loop. */
 #include "testutil.h"
@@ -204,6 +205,57 @@ static void test_refusals(void **state)
             "line 3: expected @relation, @attribute or @data, found 'foo'", NULL);
 }
 
+/* Weka's tokenizer: values separated by blanks on a line without a comma,
+ * a '%' that starts a token ends the line (in the header too), a comma
+ * line keeps the blanks inside a field; both give the comma file's read */
+static void test_blanks_and_trailing_comments(void **state)
+{
+    (void)state;
+    const char *commas = "@relation r\n@attribute a numeric\n@attribute 'b %' numeric\n"
+                         "@attribute c {x,'y z',w}\n@data\n1,-2.5,x\n3,4e1,'y z'\n5,6,w\n7,8,w\n";
+    const char *blanks = "@relation r % why\n@attribute a numeric % the first\n@attribute 'b %' numeric\n"
+                         "@attribute c {x 'y z' w } % three\n@data\n1 -2.5\tx % one\n"
+                         "  3   4e1 'y z'%two\n5 , 6, w\n7 8 w %\n";
+    kpca_dataset a, b;
+    kpca_error err;
+    if (read_text("commas.arff", commas, NULL, NULL, &a, &err) != KPCA_OK)
+        fail_msg("%s", err.msg);
+    if (read_text("blanks.arff", blanks, NULL, NULL, &b, &err) != KPCA_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(a.n, 4);
+    assert_int_equal(b.n, 4);
+    assert_int_equal(b.dim, 2);
+    assert_memory_equal(a.x, b.x, 8 * sizeof *a.x);
+    assert_memory_equal(a.y, b.y, 4 * sizeof *a.y);
+    assert_true(b.x[2] == 3 && b.x[3] == 40);
+    assert_int_equal(b.nnames, 3);
+    assert_string_equal(b.names[1], "y z");
+    assert_string_equal(b.colnames[1], "b %");
+    kpca_dataset_free(&a);
+    kpca_dataset_free(&b);
+    /* a comma line: 'Iris setosa' unquoted is one field, as declared */
+    const char *iris = "@relation r\n@attribute a numeric\n@attribute c {Iris setosa,Iris virginica}\n@data\n"
+                       "1,Iris virginica\n2 , Iris setosa\n";
+    if (read_text("iris.arff", iris, NULL, NULL, &a, &err) != KPCA_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(a.nnames, 2);
+    assert_string_equal(a.names[1], "Iris virginica");
+    assert_int_equal(a.y[0], 1);
+    assert_int_equal(a.y[1], 0);
+    kpca_dataset_free(&a);
+    /* what is still no number, or no field */
+    const char *h = "@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n";
+    char text[256];
+    snprintf(text, sizeof text, "%s1 50%%\n", h);
+    refused(text, NULL, KPCA_EFORMAT, "line 5, column 2 ('b'): expected a number, found '50%'", NULL);
+    snprintf(text, sizeof text, "%s1 2,3\n", h);
+    refused(text, NULL, KPCA_EFORMAT, "line 5, column 1 ('a'): expected a number, found '1 2'", NULL);
+    snprintf(text, sizeof text, "%s'1'2 3\n", h);
+    refused(text, NULL, KPCA_EFORMAT, "line 5, column 1: text after the closing quote: '2 3'", NULL);
+    snprintf(text, sizeof text, "%s1 2 3\n", h);
+    refused(text, NULL, KPCA_EFORMAT, "line 5: 3 values, expected 2", NULL);
+}
+
 /* --header and --decimal are CSV's; a group is HDF5's */
 static void test_text_options(void **state)
 {
@@ -260,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_same_list_same_codes),
         cmocka_unit_test(test_unlabelled_and_numeric_label),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_blanks_and_trailing_comments),
         cmocka_unit_test(test_text_options),
         cmocka_unit_test(test_alloc_failures),
     };
