@@ -61,6 +61,32 @@ mpirun_t() {
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 120 mpirun --oversubscribe "$@"
 }
 
+# mpi2 ARGS...: kpca-mpi ($KPCA_MPI, default build/kpca-mpi) ARGS on 2
+# ranks, bounded by mpirun_t; skips the test without mpirun or kpca-mpi
+mpi2() {
+    local k="${KPCA_MPI:-$BATS_TEST_DIRNAME/../../build/kpca-mpi}"
+    command -v mpirun >/dev/null && [ -x "$k" ] || skip "no mpirun or $k ('make mpi')"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 mpirun_t -n 2 "$k" "$@"
+}
+
+# refused_everywhere FILE MESSAGE: fit, transform by windows of 7 rows
+# (the model $TMP/plain.h5) and kpca-mpi's fit on 2 ranks (mpi2) refuse
+# FILE with MESSAGE (exit 3), no output
+refused_everywhere() {
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$1" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "$2"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" transform --block 7 "$TMP/plain.h5" "$1" -o "$OUT/z.npy"
+    assert_status 3
+    assert_stderr_contains "$2"
+    assert_no_output "$OUT/z.npy"
+    run --separate-stderr mpi2 fit -k 1 -d 1 "$1" -o "$OUT/mm.h5"
+    [ "$status" -ne 0 ] || fail "kpca-mpi read $1"
+    assert_stderr_contains "$2"
+    assert_no_output "$OUT/mm.h5"
+}
+
 fail() {
     printf '%s\n' "$@" >&2
     return 1

@@ -8,15 +8,6 @@
 
 load ../helper
 
-KPCA_MPI="${KPCA_MPI:-$BATS_TEST_DIRNAME/../../build/kpca-mpi}"
-
-# mpi2 ARGS...: kpca-mpi ARGS on 2 ranks, bounded by timeout; skips the
-# test without mpirun or kpca-mpi
-mpi2() {
-    command -v mpirun >/dev/null && [ -x "$KPCA_MPI" ] || skip "no mpirun or $KPCA_MPI ('make mpi')"
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 mpirun_t -n 2 "$KPCA_MPI" "$@"
-}
-
 @test "--label N, N also another column's name: refused as --columns and --drop refuse it" {
     printf '2,1,x\n1,10,100\n2,20,200\n3,30,300\n' >"$TMP/a.csv"
     for opt in --label --columns --drop; do
@@ -29,23 +20,6 @@ mpi2() {
     run --separate-stderr "$KPCA" fit -k 1 -d 1 --label x "$TMP/a.csv" -o "$OUT/m.h5"
     assert_status 0
     assert_stderr_contains "3 rows x 2 values, labels from column 3 'x'"
-}
-
-# refused_everywhere FILE MESSAGE: fit, transform by windows of 7 rows and
-# kpca-mpi's fit on 2 ranks refuse FILE with MESSAGE (exit 3), no output
-refused_everywhere() {
-    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$1" -o "$OUT/m.h5"
-    assert_status 3
-    assert_stderr_contains "$2"
-    assert_no_output "$OUT/m.h5"
-    run --separate-stderr "$KPCA" transform --block 7 "$TMP/plain.h5" "$1" -o "$OUT/z.npy"
-    assert_status 3
-    assert_stderr_contains "$2"
-    assert_no_output "$OUT/z.npy"
-    run --separate-stderr mpi2 fit -k 1 -d 1 "$1" -o "$OUT/mm.h5"
-    [ "$status" -ne 0 ] || fail "kpca-mpi read $1"
-    assert_stderr_contains "$2"
-    assert_no_output "$OUT/mm.h5"
 }
 
 # rows_read FILE ARGS...: the rows fit reads of FILE with ARGS

@@ -321,6 +321,9 @@ static int whole_row(csv_state *s, const csv_rows *R, int have, kpca_status *st,
         else if (s->nf > R->ncols && s->row_line == R->first_line + 1)
             snprintf(hint, sizeof hint, "; is line %zu a preamble (scikit-learn's files begin with a line of "
                      "counts)? skip it: --skip-rows %zu", R->first_line, R->first_line);
+        else if (*kpca_text_trim(s->f[0]) == '#')
+            snprintf(hint, sizeof hint, "; a comment (numpy.savetxt writes its header and footer after '#')? "
+                     "delimited text has none: delete the line (grep -v '^#'), or save it without a footer");
         *st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: %zu fields, expected %zu as in line %zu%s", s->path,
                         s->row_line, s->nf, R->ncols, R->first_line, hint);
         return -1;
@@ -533,12 +536,22 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     if (hr == KPCA_HEADER_YES)
         *header = 1;
     if (*header) {
+        /* numpy.savetxt writes its header after '# ' (its comment mark):
+         * "# a b c" in blank-separated text, the '#' a field of its own and
+         * no column's, and "# a,b,c", the first name "a" */
+        if (s->delim == ' ' && ncols >= 2 && strcmp(kpca_text_trim(s->f[0]), "#") == 0) {
+            memmove(s->f, s->f + 1, (ncols - 1) * sizeof *s->f);
+            memmove(s->fline, s->fline + 1, (ncols - 1) * sizeof *s->fline);
+            s->nf = --ncols;
+        }
         R->hdr = kpca_alloc_array(ncols, 1, sizeof *R->hdr);
         if (R->hdr == NULL)
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
         for (size_t j = 0; j < ncols; j++)
             if (!kpca_text_utf8(R->hdr[j] = kpca_text_trim(s->f[j])))
                 return kpca_text_utf8_fail(path, s->fline[j], j + 1, "column name", R->hdr[j], err);
+        if (R->hdr[0][0] == '#' && kpca_csvtok_blank(R->hdr[0][1]) && *kpca_text_trim(R->hdr[0] + 1) != '\0')
+            R->hdr[0] = kpca_text_trim(R->hdr[0] + 1);
     }
     if ((st = kpca_csv_label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
         return st;

@@ -129,7 +129,9 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     char tok[64];
     int got;
     const char *p = NULL;
-    while ((got = kpca_lines_next(&r->lr, err)) == 1 && *(p = skip_blanks(r->lr.line)) == '\0')
+    /* blank lines and comment lines ('#' first, as numpy.loadtxt skips
+     * them: numpy.savetxt's header and footer) are no rows */
+    while ((got = kpca_lines_next(&r->lr, err)) == 1 && (*(p = skip_blanks(r->lr.line)) == '\0' || *p == '#'))
         ;
     if (got <= 0) {
         if (got < 0)
@@ -138,7 +140,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     }
     size_t count = 0;
     kpca_status st = KPCA_OK;
-    for (const char *q = p; *q != '\0'; q = skip_blanks(q)) {
+    for (const char *q = p; *q != '\0' && *q != '#'; q = skip_blanks(q)) { /* '#': a comment to the line's end */
         double v;
         const char *at = q;
         if (parse_value(&q, '\0', &v) != 0) {
@@ -158,7 +160,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
         }
         if (r->ncol != 0 && count == r->ncol) { /* more than the first row: count them for the message */
             count++;
-            for (q = skip_blanks(q); *q != '\0'; q = skip_blanks(q)) {
+            for (q = skip_blanks(q); *q != '\0' && *q != '#'; q = skip_blanks(q)) {
                 while (*q != '\0' && !is_blank(*q))
                     q++;
                 count++;

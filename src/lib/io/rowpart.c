@@ -78,11 +78,12 @@ static kpca_status line_start(int fd, const char *path, unsigned long long size,
 }
 
 /* The line ends of the bytes [from, to), and the lines at or after byte
- * `first` with more than blanks (csvrows.c's rule). */
+ * `first` with more than blanks (csvrows.c's rule); with comments (ESL),
+ * not those whose first byte that is no blank is '#' (dataset_text.c's). */
 static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to,
-                              unsigned long long first, char *buf, part_facts *f, kpca_error *err)
+                              unsigned long long first, int comments, char *buf, part_facts *f, kpca_error *err)
 {
-    int filled = 0;
+    int filled = 0, comment = 0;
     while (from < to) {
         const size_t want = to - from < SCAN_BYTES ? (size_t)(to - from) : SCAN_BYTES;
         ssize_t got = pread(fd, buf, want, (off_t)from);
@@ -92,15 +93,16 @@ static kpca_status scan_bytes(int fd, const char *path, unsigned long long from,
             const char c = buf[i];
             if (c == '\n') {
                 f->lines++;
-                f->filled += (unsigned long long)filled;
-                filled = 0;
-            } else {
-                filled |= c != ' ' && c != '\t' && c != '\r' && from + (unsigned long long)i >= first;
+                f->filled += (unsigned long long)(filled && !comment);
+                filled = comment = 0;
+            } else if (!filled && c != ' ' && c != '\t' && c != '\r' && from + (unsigned long long)i >= first) {
+                filled = 1;
+                comment = comments && c == '#';
             }
         }
         from += (unsigned long long)got;
     }
-    f->filled += (unsigned long long)filled;
+    f->filled += (unsigned long long)(filled && !comment);
     return KPCA_OK;
 }
 
@@ -290,7 +292,7 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     if (st == KPCA_OK)
         st = cut_at(fd, s->file, size, first, me + 1, np, buf, &to, err);
     if (st == KPCA_OK)
-        st = scan_bytes(fd, s->file, from, to, first, buf, &mine, err);
+        st = scan_bytes(fd, s->file, from, to, first, !csv, buf, &mine, err);
     mine.bytes = to - from;
     if (fd >= 0)
         close(fd);

@@ -162,24 +162,24 @@ kpca_status kpca_textfile_count_rows(const char *path, size_t skip, size_t *n, k
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     }
     size_t rows = 0, lines = 0, got; /* lines: the line ends before the stretch (damage is near the next) */
-    int filled = 0, first = 1; /* the line so far has a byte that is no blank; the first stretch */
+    int seen = 0, first = 1; /* the line so far: blanks (0), a row (1), a comment (2); the first stretch */
     while ((st = kpca_bytes_read(b, buf, cap, lines + 1, &got, err)) == KPCA_OK && got > 0) {
         size_t at = first ? kpca_text_bom(buf, got) : 0;
         first = 0;
         while (at < got) {
             const char *nl = memchr(buf + at, '\n', got - at);
             const size_t end = nl != NULL ? (size_t)(nl - buf) : got;
-            for (size_t i = at; !filled && i < end; i++)
-                filled = !kpca_text_blank(buf[i]);
+            for (size_t i = at; !seen && i < end; i++)
+                seen = kpca_text_blank(buf[i]) ? 0 : buf[i] == '#' ? 2 : 1;
             if (nl == NULL)
                 break;
-            rows += (size_t)(filled && lines >= skip);
+            rows += (size_t)(seen == 1 && lines >= skip);
             lines++;
-            filled = 0;
+            seen = 0;
             at = end + 1;
         }
     }
-    rows += (size_t)(filled && lines >= skip); /* a last line without a line end */
+    rows += (size_t)(seen == 1 && lines >= skip); /* a last line without a line end */
     kpca_free(buf);
     kpca_bytes_close(b);
     if (st == KPCA_OK)

@@ -16,7 +16,8 @@
 #include "support/error.h"
 
 /* The lines of path (plain or compressed) with a byte that is no blank
- * (kpca_text_blank; a UTF-8 BOM on the first line is none), after its
+ * (kpca_text_blank; a UTF-8 BOM on the first line is none), the first of
+ * them no '#' (a comment line, as numpy.loadtxt reads one), after its
  * first `skip` lines (--skip-rows, as kpca_textfile_skip counts them): the
  * rows of whitespace text, which a reader of its rows hands out when it
  * reads to the end without an error.  Counted at memchr's pace, nothing

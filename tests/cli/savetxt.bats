@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# savetxt.bats - numpy.savetxt's files as numpy writes them: its header and
+# footer are lines after '# ' (its default comment mark).  Whitespace text
+# skips '#' lines and what follows a '#' on a line, as numpy.loadtxt does,
+# alike in the whole read (fit), the streamed read (transform --block),
+# the Nystrom fit's passes and kpca-mpi's parts; a CSV header after '# '
+# gives the names without it; a '#' line among a CSV's rows is refused
+# with the way out (docs/own-data.md).
+
+load ../helper
+
+# the same 120 rows (a label 0..2 first, then 5 values) as plain.txt, and
+# with numpy.savetxt's header (one line and two) and footer, and with '#'
+# lines and trailing comments among the rows as numpy.loadtxt skips them;
+# the CSV the same with a header, as savetxt writes it and without '# '
+write_files() {
+    [ -x "$PY" ] && "$PY" -c 'import numpy' 2>/dev/null || skip "$PY cannot import numpy"
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+d = sys.argv[1]
+r = np.random.default_rng(3)
+X = np.column_stack([r.integers(0, 3, 120), r.normal(size=(120, 5))])
+np.savetxt(d + '/plain.txt', X)
+np.savetxt(d + '/header.txt', X, header='label a b c d e')
+np.savetxt(d + '/two.txt', X, header='made by numpy\nlabel a b c d e', footer='the end')
+lines = open(d + '/plain.txt').read().splitlines()
+with open(d + '/mixed.txt', 'w') as f:
+    for i, l in enumerate(lines):
+        if i % 17 == 3:
+            f.write('   # a comment line\n')
+        f.write(l + (' # why' if i % 5 == 0 else '') + '\n')
+    f.write('#\n')
+assert all(np.array_equal(np.loadtxt(d + '/' + n), X) for n in ('header.txt', 'two.txt', 'mixed.txt'))
+Y = X[:, [1, 2, 3, 4, 5, 0]]
+np.savetxt(d + '/plain.csv', Y, delimiter=',', header='a,b,c,d,e,label', comments='')
+np.savetxt(d + '/hash.csv', Y, delimiter=',', header='a,b,c,d,e,label')
+np.savetxt(d + '/footer.csv', Y, delimiter=',', header='a,b,c,d,e,label', footer='the end')
+PYEOF
+}
+
+@test "whitespace text with numpy.savetxt's header and footer, and '#' comments among the rows: read as numpy.loadtxt reads it, by every path" {
+    write_files
+    "$KPCA" fit -q -k 3 -d 2 "$TMP/plain.txt" -o "$TMP/m.h5"
+    "$KPCA" transform -q "$TMP/m.h5" "$TMP/plain.txt" -o "$TMP/z.csv"
+    "$KPCA" fit -q -k 3 -d 2 --solver nystrom --landmarks 40 "$TMP/plain.txt" -o "$TMP/n.h5"
+    "$KPCA" transform -q "$TMP/n.h5" "$TMP/plain.txt" -o "$TMP/zn.csv"
+    for f in header two mixed; do
+        run --separate-stderr "$KPCA" fit -k 3 -d 2 "$TMP/$f.txt" -o "$OUT/m-$f.h5"
+        assert_status 0
+        assert_stderr_contains "read '$TMP/$f.txt': 120 rows x 5 values, labels from column 1 (3 classes)"
+        "$KPCA" transform -q "$OUT/m-$f.h5" "$TMP/plain.txt" -o "$OUT/z-$f.csv"
+        cmp "$TMP/z.csv" "$OUT/z-$f.csv" || fail "the model fit on $f.txt differs"
+        run --separate-stderr "$KPCA" transform --block 7 "$TMP/m.h5" "$TMP/$f.txt" -o "$OUT/zb-$f.csv"
+        assert_status 0
+        cmp "$TMP/z.csv" "$OUT/zb-$f.csv" || fail "transform --block 7 of $f.txt differs"
+        "$KPCA" fit -q -k 3 -d 2 --solver nystrom --landmarks 40 "$TMP/$f.txt" -o "$OUT/n-$f.h5"
+        "$KPCA" transform -q "$OUT/n-$f.h5" "$TMP/plain.txt" -o "$OUT/zn-$f.csv"
+        cmp "$TMP/zn.csv" "$OUT/zn-$f.csv" || fail "the Nystrom fit's passes over $f.txt differ"
+        run --separate-stderr mpi2 transform "$TMP/m.h5" "$TMP/$f.txt" -o "$OUT/zm-$f.csv"
+        assert_status 0
+        cmp "$TMP/z.csv" "$OUT/zm-$f.csv" || fail "kpca-mpi's parts of $f.txt differ"
+    done
+}
+
+@test "numpy.savetxt's header as names: '# a b c' with --header yes and '# a,b,c' in a CSV name a, b, c, not '#'" {
+    write_files
+    run --separate-stderr "$KPCA" fit -k 2 -d 1 --header yes --label label --columns a,c "$TMP/header.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "120 rows x 2 values, labels from column 1 'label' (3 classes)"
+    "$KPCA" fit -q -k 2 -d 1 --columns a,c "$TMP/plain.csv" -o "$TMP/p.h5"
+    "$KPCA" transform -q "$TMP/p.h5" "$TMP/plain.csv" -o "$TMP/z.csv"
+    run --separate-stderr "$KPCA" fit -k 2 -d 1 --columns a,c "$TMP/hash.csv" -o "$OUT/h.h5"
+    assert_status 0
+    assert_stderr_contains "120 rows x 2 values, labels from column 6 'label' (3 classes)"
+    # the model's names match the other file's, by windows and on 2 ranks
+    run --separate-stderr "$KPCA" transform --block 7 "$OUT/h.h5" "$TMP/plain.csv" -o "$OUT/z.csv"
+    assert_status 0
+    cmp "$TMP/z.csv" "$OUT/z.csv" || fail "features through the names of hash.csv differ"
+    run --separate-stderr mpi2 transform "$TMP/p.h5" "$TMP/hash.csv" -o "$OUT/zm.csv"
+    assert_status 0
+    cmp "$TMP/z.csv" "$OUT/zm.csv" || fail "kpca-mpi's read of hash.csv differs"
+}
+
+@test "a '#' line among a CSV's rows (numpy.savetxt's footer): refused on its line with the way out, by every path, no output" {
+    write_files
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/plain.csv" -o "$TMP/plain.h5"
+    refused_everywhere "$TMP/footer.csv" "'$TMP/footer.csv' line 122: 1 fields, expected 6 as in line 1; a comment (numpy.savetxt writes its header and footer after '#')? delimited text has none: delete the line (grep -v '^#')"
+}
