@@ -3,9 +3,11 @@
 # footer are lines after '# ' (its default comment mark).  Whitespace text
 # skips '#' lines and what follows a '#' on a line, as numpy.loadtxt does,
 # alike in the whole read (fit), the streamed read (transform --block),
-# the Nystrom fit's passes and kpca-mpi's parts; a CSV header after '# '
-# gives the names without it; a '#' line among a CSV's rows is refused
-# with the way out (docs/own-data.md).
+# the Nystrom fit's passes and kpca-mpi's parts, read as ESL or, with a
+# text option, as delimited text; --header yes takes savetxt's one '#'
+# line for the names; a CSV header after '# ' keeps its name, and the
+# name without it is refused naming it; a '#' line among a CSV's rows is
+# refused with the way out (docs/own-data.md).
 
 load ../helper
 
@@ -29,7 +31,7 @@ with open(d + '/mixed.txt', 'w') as f:
     for i, l in enumerate(lines):
         if i % 17 == 3:
             f.write('   # a comment line\n')
-        f.write(l + (' # why' if i % 5 == 0 else '') + '\n')
+        f.write(l + (' # why, how: "q' if i % 5 == 0 else '') + '\n')
     f.write('#\n')
 assert all(np.array_equal(np.loadtxt(d + '/' + n), X) for n in ('header.txt', 'two.txt', 'mixed.txt'))
 Y = X[:, [1, 2, 3, 4, 5, 0]]
@@ -60,30 +62,47 @@ PYEOF
         run --separate-stderr mpi2 transform "$TMP/m.h5" "$TMP/$f.txt" -o "$OUT/zm-$f.csv"
         assert_status 0
         cmp "$TMP/z.csv" "$OUT/zm-$f.csv" || fail "kpca-mpi's parts of $f.txt differ"
+        # a text option: the delimited reader, its comments the same
+        run --separate-stderr "$KPCA" fit -k 3 -d 2 --label 1 "$TMP/$f.txt" -o "$OUT/l-$f.h5"
+        assert_status 0
+        assert_stderr_contains "read '$TMP/$f.txt': 120 rows x 5 values, labels from column 1 (3 classes)"
+        "$KPCA" transform -q "$OUT/l-$f.h5" "$TMP/plain.txt" -o "$OUT/zl-$f.csv"
+        cmp "$TMP/z.csv" "$OUT/zl-$f.csv" || fail "the model fit on $f.txt with --label 1 differs"
+        "$KPCA" transform -q --block 7 --label 1 "$TMP/m.h5" "$TMP/$f.txt" -o "$OUT/zlb-$f.csv"
+        cmp "$TMP/z.csv" "$OUT/zlb-$f.csv" || fail "transform --block 7 --label 1 of $f.txt differs"
+        run --separate-stderr mpi2 transform --label 1 "$TMP/m.h5" "$TMP/$f.txt" -o "$OUT/zlm-$f.csv"
+        assert_status 0
+        cmp "$TMP/z.csv" "$OUT/zlm-$f.csv" || fail "kpca-mpi's parts of $f.txt with --label 1 differ"
     done
 }
 
-@test "numpy.savetxt's header as names: '# a b c' with --header yes and '# a,b,c' in a CSV name a, b, c, not '#'" {
+@test "numpy.savetxt's header as names: '# a b c' with --header yes; two '#' lines refused; a CSV's '# a' kept, 'a' refused naming it" {
     write_files
     run --separate-stderr "$KPCA" fit -k 2 -d 1 --header yes --label label --columns a,c "$TMP/header.txt" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "120 rows x 2 values, labels from column 1 'label' (3 classes)"
+    run --separate-stderr "$KPCA" fit -k 2 -d 1 --header yes "$TMP/two.txt" -o "$OUT/t.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/two.txt' line 1 begins with '#', and so does the next line: which one names the columns (--header yes)? give --skip-rows N to start at it"
+    assert_no_output "$OUT/t.h5"
+    run --separate-stderr "$KPCA" fit -k 2 -d 1 --header yes --skip-rows 1 --columns a,c "$TMP/two.txt" -o "$OUT/t.h5"
     assert_status 0
     assert_stderr_contains "120 rows x 2 values, labels from column 1 'label' (3 classes)"
     "$KPCA" fit -q -k 2 -d 1 --columns a,c "$TMP/plain.csv" -o "$TMP/p.h5"
     "$KPCA" transform -q "$TMP/p.h5" "$TMP/plain.csv" -o "$TMP/z.csv"
     run --separate-stderr "$KPCA" fit -k 2 -d 1 --columns a,c "$TMP/hash.csv" -o "$OUT/h.h5"
+    assert_status 2
+    assert_stderr_contains "'$TMP/hash.csv': --columns: no column 'a' (the first column is named '# a', as numpy.savetxt writes its header after '# ': name it so, or by number, or save with comments='')"
+    assert_no_output "$OUT/h.h5"
+    run --separate-stderr "$KPCA" fit -k 2 -d 1 --columns '# a,c' "$TMP/hash.csv" -o "$OUT/h.h5"
     assert_status 0
     assert_stderr_contains "120 rows x 2 values, labels from column 6 'label' (3 classes)"
-    # the model's names match the other file's, by windows and on 2 ranks
-    run --separate-stderr "$KPCA" transform --block 7 "$OUT/h.h5" "$TMP/plain.csv" -o "$OUT/z.csv"
-    assert_status 0
-    cmp "$TMP/z.csv" "$OUT/z.csv" || fail "features through the names of hash.csv differ"
-    run --separate-stderr mpi2 transform "$TMP/p.h5" "$TMP/hash.csv" -o "$OUT/zm.csv"
-    assert_status 0
-    cmp "$TMP/z.csv" "$OUT/zm.csv" || fail "kpca-mpi's read of hash.csv differs"
+    "$KPCA" transform -q "$OUT/h.h5" "$TMP/hash.csv" -o "$OUT/z.csv"
+    cmp "$TMP/z.csv" "$OUT/z.csv" || fail "the features of hash.csv's columns differ"
 }
 
 @test "a '#' line among a CSV's rows (numpy.savetxt's footer): refused on its line with the way out, by every path, no output" {
     write_files
-    "$KPCA" fit -q -k 1 -d 1 "$TMP/plain.csv" -o "$TMP/plain.h5"
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/hash.csv" -o "$TMP/plain.h5"
     refused_everywhere "$TMP/footer.csv" "'$TMP/footer.csv' line 122: 1 fields, expected 6 as in line 1; a comment (numpy.savetxt writes its header and footer after '#')? delimited text has none: delete the line (grep -v '^#')"
 }

@@ -87,7 +87,7 @@ static void list_add(char *buf, size_t cap, const char *s, size_t len)
 static kpca_status mark_list(const char *path, const char *optname, const char *list, char **hdr, size_t ncols,
                              int *role, int mark, size_t *order, size_t *count, kpca_error *err)
 {
-    char missing[512] = "", why_text[160] = "";
+    char missing[512] = "", why_text[256] = "";
     size_t nmissing = 0;
     for (const char *p = list;; p++) {
         size_t len = strcspn(p, ",");
@@ -109,6 +109,10 @@ static kpca_status mark_list(const char *path, const char *optname, const char *
                          "or give --header yes if its first row names them)");
             else if (why_text[0] == '\0' && strcmp(why, "out of range") == 0)
                 snprintf(why_text, sizeof why_text, " (the file has %zu columns)", ncols);
+            else if (why_text[0] == '\0' && hdr != NULL && hdr[0][0] == '#' && hdr[0][1] == ' ' &&
+                     strlen(hdr[0] + 2) == len && strncmp(hdr[0] + 2, p, len) == 0)
+                snprintf(why_text, sizeof why_text, " (the first column is named '%.40s', as numpy.savetxt writes "
+                         "its header after '# ': name it so, or by number, or save with comments='')", hdr[0]);
         } else if (role[j] != 0) {
             return kpca_fail(err, KPCA_EUSAGE, "'%s': %s: column %zu%s%s%s is %s", path, optname, j + 1,
                              hdr ? " ('" : "", hdr ? hdr[j] : "", hdr ? "')" : "",
@@ -363,4 +367,24 @@ int kpca_csv_fitted_header(const kpca_read_opts *opts, char **f, size_t ncols, s
         if (j != lcol && (k >= opts->nselect || strcmp(kpca_text_trim(f[j]), opts->select[k++]) != 0))
             return 0;
     return opts != NULL && opts->select != NULL && k == opts->nselect;
+}
+
+kpca_status kpca_csv_hash_header(const char *path, size_t line, char **f, size_t *fline, size_t *ncols,
+                                 const char *next, const char *end, kpca_error *err)
+{
+    while (next < end && (kpca_text_blank(*next) || *next == '\n'))
+        next++;
+    if (next < end && *next == '#')
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu begins with '#', and so does the next line: which one "
+                         "names the columns (--header yes)? give --skip-rows N to start at it", path, line);
+    if (f[0][1] != '\0') {
+        f[0]++;
+        return KPCA_OK;
+    }
+    if (*ncols < 2)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: a header of no names ('#')", path, line);
+    memmove(f, f + 1, (*ncols - 1) * sizeof *f);
+    memmove(fline, fline + 1, (*ncols - 1) * sizeof *fline);
+    --*ncols;
+    return KPCA_OK;
 }

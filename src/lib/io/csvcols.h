@@ -68,4 +68,15 @@ int kpca_csv_numbered_row(char **f, size_t ncols);
  * select.  O(D). */
 int kpca_csv_fitted_header(const kpca_read_opts *opts, char **f, size_t ncols, size_t lcol);
 
+/* The header of whitespace text on a '#' line of `line` (--header yes,
+ * whose first line the row reader keeps): numpy.savetxt's header after its
+ * comment mark, "# a b c" or "#a b c", the '#' no part of a name: f[0]
+ * moves past it, or, a field of its own, is dropped (f and fline shift
+ * down, *ncols one less).  Refused when the next line (in next, up to end)
+ * begins with '#' too (savetxt's header of two lines): which one names the
+ * columns is for --skip-rows to say.  O(D) and the blanks before the next
+ * line. */
+kpca_status kpca_csv_hash_header(const char *path, size_t line, char **f, size_t *fline, size_t *ncols,
+                                 const char *next, const char *end, kpca_error *err);
+
 #endif

@@ -33,16 +33,32 @@ static int add_field(csv_state *s, char *field, size_t line)
     return 0;
 }
 
-/* Reads the next non-blank row into s->f.  1: a row; 0: end; -1: error. */
+/* s->p to the byte after the line end at or after s->p (the text's end
+ * when none): a comment's rest skipped */
+static void skip_line(csv_state *s)
+{
+    char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+    s->p = nl != NULL ? nl + 1 : s->end;
+    s->line += nl != NULL;
+}
+
+/* Reads the next non-blank row into s->f.  In whitespace text a '#' that
+ * starts a field starts a comment to the line's end (text/csvtok.h): a
+ * line of one is no row (but for s->keep_hash's first), and one after a
+ * row's fields ends the row.  1: a row; 0: end; -1: error. */
 static int next_row(csv_state *s, kpca_error *err)
 {
-    for (;;) { /* skip blank lines */
+    for (;;) { /* skip blank lines and comment lines */
         char *q = s->p;
         while (q < s->end && kpca_csvtok_blank(*q))
             q++;
         if (q < s->end && *q == '\n') {
             s->p = q + 1;
             s->line++;
+            continue;
+        }
+        if (q < s->end && *q == '#' && s->delim == ' ' && !s->keep_hash) {
+            skip_line(s);
             continue;
         }
         if (q == s->end)
@@ -55,6 +71,10 @@ static int next_row(csv_state *s, kpca_error *err)
         if (s->delim == ' ')
             while (s->p < s->end && kpca_csvtok_blank(*s->p))
                 s->p++;
+        if (s->delim == ' ' && s->nf > 0 && s->p < s->end && *s->p == '#') {
+            skip_line(s);
+            return 1;
+        }
         char *q = s->p;
         size_t line = s->line;
         char *field = q;
@@ -507,13 +527,15 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     if (s->mark == ',' && s->delim == ',')
         return kpca_fail(err, KPCA_EUSAGE, "'%s': --decimal , reads decimal commas between fields separated by ';', "
                          "a tab or blanks, but this file separates its fields by commas", path);
+    kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
+    s->keep_hash = hr == KPCA_HEADER_YES; /* whitespace text's '#' first line: the header */
     int r = next_row(s, err);
+    s->keep_hash = 0;
     if (r == 0)
         return kpca_fail(err, KPCA_EFORMAT, "'%s': no data rows", path);
     if (r < 0)
         return s->status;
     size_t ncols = s->nf, first_line = s->row_line;
-    kpca_header hr = opts != NULL ? opts->header : KPCA_HEADER_AUTO;
     /* a header is a first row with a name (no number, no missing value),
      * outside the label column when its position is known (names there are
      * labels, unless one of the usual header names); or the model's names */
@@ -536,22 +558,16 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     if (hr == KPCA_HEADER_YES)
         *header = 1;
     if (*header) {
-        /* numpy.savetxt writes its header after '# ' (its comment mark):
-         * "# a b c" in blank-separated text, the '#' a field of its own and
-         * no column's, and "# a,b,c", the first name "a" */
-        if (s->delim == ' ' && ncols >= 2 && strcmp(kpca_text_trim(s->f[0]), "#") == 0) {
-            memmove(s->f, s->f + 1, (ncols - 1) * sizeof *s->f);
-            memmove(s->fline, s->fline + 1, (ncols - 1) * sizeof *s->fline);
-            s->nf = --ncols;
-        }
+        if (s->delim == ' ' && s->f[0][0] == '#' &&
+            (st = kpca_csv_hash_header(path, s->row_line, s->f, s->fline, &ncols, s->p, s->end, err)) != KPCA_OK)
+            return st;
+        s->nf = ncols;
         R->hdr = kpca_alloc_array(ncols, 1, sizeof *R->hdr);
         if (R->hdr == NULL)
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
         for (size_t j = 0; j < ncols; j++)
             if (!kpca_text_utf8(R->hdr[j] = kpca_text_trim(s->f[j])))
                 return kpca_text_utf8_fail(path, s->fline[j], j + 1, "column name", R->hdr[j], err);
-        if (R->hdr[0][0] == '#' && kpca_csvtok_blank(R->hdr[0][1]) && *kpca_text_trim(R->hdr[0] + 1) != '\0')
-            R->hdr[0] = kpca_text_trim(R->hdr[0] + 1);
     }
     if ((st = kpca_csv_label_column(path, lab, R->hdr, ncols, &col, err)) != KPCA_OK)
         return st;

@@ -23,6 +23,7 @@ typedef struct {
     size_t *fline;
     size_t nf, capf;
     size_t row_line;
+    int keep_hash;      /* whitespace text: the first row read may be a '#' line (a header) */
     kpca_status status; /* why next_row returned -1 */
 } csv_state;
 

@@ -254,6 +254,23 @@ static kpca_status named_refusal(const char *path, const unsigned char *head, si
     return KPCA_OK;
 }
 
+/* Ends a data line (NUL-terminated, blanks skipped) at a '#' after a blank,
+ * when the line starts with a number: whitespace text's and SVMlight's
+ * comment after the values ("1 2 3 # a, b: c"), whose commas and colons
+ * tell no format.  A line of names ("Item #;Price") is left whole. */
+static void cut_comment(char *p)
+{
+    const char *q = p;
+    double v;
+    if (kpca_parse_number(&q, '\0', &v) != 0)
+        return;
+    for (char *h = strchr(p, '#'); h != NULL; h = strchr(h + 1, '#'))
+        if (h > p && (h[-1] == ' ' || h[-1] == '\t')) {
+            *h = '\0';
+            return;
+        }
+}
+
 /* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */
 static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_error *err)
 {
@@ -359,6 +376,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
             p = next;
             continue;
         }
+        cut_comment(p);
         if (strlen(p) > sizeof first - 1)
             p[sizeof first - 1] = '\0';
         if (lines++ == 0) {

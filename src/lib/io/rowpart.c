@@ -78,8 +78,9 @@ static kpca_status line_start(int fd, const char *path, unsigned long long size,
 }
 
 /* The line ends of the bytes [from, to), and the lines at or after byte
- * `first` with more than blanks (csvrows.c's rule); with comments (ESL),
- * not those whose first byte that is no blank is '#' (dataset_text.c's). */
+ * `first` with more than blanks (csvrows.c's rule); with comments
+ * (whitespace text, ESL or read as delimited text), not those whose first
+ * byte that is no blank is '#' (a comment line, text/csvtok.h). */
 static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to,
                               unsigned long long first, int comments, char *buf, part_facts *f, kpca_error *err)
 {
@@ -292,7 +293,7 @@ static kpca_status part_passes(kpca_rowsrc *s, const kpca_rowsrc_share *sh, unsi
     if (st == KPCA_OK)
         st = cut_at(fd, s->file, size, first, me + 1, np, buf, &to, err);
     if (st == KPCA_OK)
-        st = scan_bytes(fd, s->file, from, to, first, !csv, buf, &mine, err);
+        st = scan_bytes(fd, s->file, from, to, first, !csv || s->delim == ' ', buf, &mine, err);
     mine.bytes = to - from;
     if (fd >= 0)
         close(fd);

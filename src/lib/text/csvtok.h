@@ -10,7 +10,10 @@
  * that starts a field opens a quoted field: inside it "" is a quote, line
  * ends are text, and the next lone '"' closes it.  Any other '"' is text
  * ('size"in' is one field of seven bytes).  A row ends at a line end
- * outside a quoted field. */
+ * outside a quoted field.  In whitespace text a '#' that starts a field
+ * starts a comment to the line's end, in which no quote opens (as
+ * numpy.loadtxt reads numpy.savetxt's header and footer); the row parser
+ * (io/csvrows.c) skips it, and so does the row-end scan here. */
 #ifndef KPCA_CSVTOK_H
 #define KPCA_CSVTOK_H
 

@@ -60,6 +60,23 @@ static void test_rows_end(void **state)
     assert_int_equal(kpca_csvtok_rows_end("1  \"a\nb\"\n2", 11, ' '), 9);
 }
 
+/* whitespace text: a '#' that starts a field starts a comment to the
+ * line's end, a quote in it opening nothing; the scan and the parser agree */
+static long parser_rows_end(const char *text, size_t len, char delim);
+static void test_rows_end_comments(void **state)
+{
+    (void)state;
+    const char *line = "1 2\n# \"x\n3 4\n5", *tail = "1 2 # \"x\n3 4\n5", *field = "1 a#\"x\n3 4\n";
+    assert_int_equal(kpca_csvtok_rows_end(line, strlen(line), ' '), 13);
+    assert_int_equal(parser_rows_end(line, strlen(line), ' '), 13);
+    assert_int_equal(kpca_csvtok_rows_end(tail, strlen(tail), ' '), 13);
+    assert_int_equal(parser_rows_end(tail, strlen(tail), ' '), 13);
+    /* no comment: a '#' inside a field, and a '#' in delimited text */
+    assert_int_equal(kpca_csvtok_rows_end(field, strlen(field), ' '), 11);
+    assert_int_equal(parser_rows_end(field, strlen(field), ' '), 11);
+    assert_int_equal(kpca_csvtok_rows_end("1,2\n#,\"x\n3,4\n", 14, ','), 4);
+}
+
 static void test_sniff(void **state)
 {
     (void)state;
@@ -178,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_close),
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_rows_end),
+        cmocka_unit_test(test_rows_end_comments),
         cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_rows_end_is_the_parsers),
     };
