@@ -56,9 +56,14 @@ file_tmp() {
 # mpirun_t ARGS...: mpirun ARGS, killed after two minutes.  Under ASan
 # (make asan) without leak detection: OpenMPI does not free what it
 # allocates in MPI_Init; kpca's own allocations are checked by the other
-# tests of the same library code.
+# tests of the same library code.  The ranks share one machine, so they
+# talk through shared memory (pml ob1, btl self and vader), and neither
+# UCX's network probe nor hwloc's look for X displays (the gl component)
+# delays their start: a third less wall time a run on the 2-core VM, and
+# mpi.bats starts some hundred of them.
 mpirun_t() {
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 120 mpirun --oversubscribe "$@"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader \
+        OMPI_MCA_osc=^ucx HWLOC_COMPONENTS=-gl timeout 120 mpirun --oversubscribe "$@"
 }
 
 # mpi2 ARGS...: kpca-mpi ($KPCA_MPI, default build/kpca-mpi) ARGS on 2
