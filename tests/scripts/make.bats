@@ -134,12 +134,22 @@ without_rule() {
     grep -q 'CI=true and no .*no-kpca-mpi' <<<"$output" || { show_run; fail "under CI: no reason given"; }
 }
 
-@test "make test prints the skip summary from the bats reports of tests/cli and tests/scripts" {
+@test "make test prints the skip summary from the bats reports of tests/cli and tests/scripts, each test's time in them" {
     run mk -s -n test
-    grep -q 'bats --report-formatter tap --output build/bats/cli tests/cli' <<<"$output" || fail "cli-test writes no report"
-    grep -q 'bats --report-formatter tap --output build/bats/scripts tests/scripts' <<<"$output" || fail "script-test writes no report"
+    grep -q 'bats --timing --report-formatter tap --output build/bats/cli tests/cli' <<<"$output" || fail "cli-test writes no report"
+    grep -q 'bats --timing --report-formatter tap --output build/bats/scripts tests/scripts' <<<"$output" || fail "script-test writes no report"
     grep -q 'tests/bats-skips.sh build/bats/cli/report.tap build/bats/scripts/report.tap' <<<"$output" ||
         fail "make test prints no skip summary"
+}
+
+@test "make check runs the command-line tests once, under the sanitizers; the release build runs the rest" {
+    run mk -s -n check-release
+    ! grep -q 'output build/bats/cli tests/cli' <<<"$output" || fail "check-release runs the CLI tests"
+    grep -q 'output build/bats/scripts tests/scripts' <<<"$output" || fail "check-release runs no script tests"
+    run mk -s -n san-test BUILD=build-asan
+    grep -q 'output build-asan/bats/cli tests/cli' <<<"$output" || fail "san-test runs no CLI tests"
+    run mk -s -n check
+    grep -q 'check-release' <<<"$output" && grep -q 'san-test' <<<"$output" || { show_run; fail "check runs not both"; }
 }
 
 # bare_path DIR: DIR filled with links to every program of /usr/bin and /bin
