@@ -64,24 +64,40 @@ static int content(const char *s, const char *end)
     return s < end && *s != '\n' && *s != '%';
 }
 
+/* The closing quote of the quoted token that opens at q (' or "): the
+ * next q[0], a backslash taking the byte after it as it is; NULL when the
+ * line (NUL-terminated) ends first.  ARFF's one quoting rule: cut_comment,
+ * has_comma and unquote all go by it.  O(length of the token). */
+static const char *quote_end(const char *q)
+{
+    const char c = *q;
+    for (q++; *q != '\0' && *q != c; q++)
+        if (*q == '\\' && q[1] != '\0')
+            q++;
+    return *q == c ? q : NULL;
+}
+
+/* 1 for a byte that opens a quoted token where a token starts */
+static int opens_quote(char c)
+{
+    return c == '\'' || c == '"';
+}
+
 /* Where the line s (NUL-terminated at e) ends without its comment: at a
  * '%' that starts a token outside quotes (after the line's start, a blank,
  * a comma, a '{' or a closing quote), as Weka's tokenizer reads
  * "1,2 % why" (1 and 2); e when there is none.  A quote that starts a
- * token is skipped to its close (a backslash takes the next byte); one
- * left open is split()'s to refuse.  '50%' keeps its '%', and is then no
- * number.  O(e - s). */
+ * token is skipped to its close (quote_end); one left open is split()'s
+ * to refuse.  '50%' keeps its '%', and is then no number.  O(e - s). */
 static char *cut_comment(char *s, char *e)
 {
     int start = 1;
     for (char *p = s; p < e; p++) {
-        if (start && (*p == '\'' || *p == '"')) {
-            const char q = *p;
-            for (p++; p < e && *p != q; p++)
-                if (*p == '\\' && p + 1 < e)
-                    p++;
-            if (p == e)
+        if (start && opens_quote(*p)) {
+            const char *close = quote_end(p);
+            if (close == NULL)
                 return e;
+            p += close - p;
             start = 1; /* the quote ends the token: "'a'% why" */
             continue;
         }
@@ -132,39 +148,36 @@ static size_t count_rows(const char *p, const char *end)
     return n;
 }
 
-/* Undoes the quotes of the token that opens at q (' or "), in place: its
- * text NUL-terminated from q; the byte after the closing quote, NULL when
- * the line ends first.  A backslash takes the next byte as it is (\n, \t
- * and \r: those controls). */
+/* Undoes the quotes of the token that opens at q (' or ", closed where
+ * quote_end says), in place: its text NUL-terminated from q; the byte
+ * after the closing quote, NULL when the line ends first.  A backslash
+ * takes the next byte as it is (\n, \t and \r: those controls). */
 static char *unquote(char *q)
 {
-    const char c = *q;
-    char *r = q + 1, *w = q;
-    for (; *r != '\0' && *r != c; r++) {
-        if (*r == '\\' && r[1] != '\0') {
+    const char *close = quote_end(q);
+    if (close == NULL)
+        return NULL;
+    char *w = q, *r = q + 1, *const end = q + (close - q);
+    for (; r < end; r++) {
+        if (*r == '\\') { /* (a backslash is never the last byte before the close) */
             r++;
             *w++ = *r == 'n' ? '\n' : *r == 't' ? '\t' : *r == 'r' ? '\r' : *r;
         } else {
             *w++ = *r;
         }
     }
-    if (*r != c)
-        return NULL;
     *w = '\0';
-    return r + 1;
+    return end + 1;
 }
 
 /* 1 when the line s has a comma outside quotes (a quote opens a token:
- * at the line's start or after a blank or comma).  O(strlen(s)). */
+ * at the line's start or after a blank or comma; quote_end closes it).
+ * O(strlen(s)). */
 static int has_comma(const char *s)
 {
     for (int start = 1; *s != '\0'; s++) {
-        if (start && (*s == '\'' || *s == '"')) {
-            const char q = *s;
-            for (s++; *s != '\0' && *s != q; s++)
-                if (*s == '\\' && s[1] != '\0')
-                    s++;
-            if (*s == '\0')
+        if (start && opens_quote(*s)) {
+            if ((s = quote_end(s)) == NULL)
                 return 0;
         } else if (*s == ',') {
             return 1;
@@ -191,7 +204,7 @@ static kpca_status split(arff *a, char *s, size_t line, kpca_error *err)
             return KPCA_OK;
         char *field = s, *next;
         const char qc = *s;
-        const int q = qc == '\'' || qc == '"';
+        const int q = opens_quote(qc);
         if (q) {
             if ((next = unquote(s)) == NULL)
                 return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: a quote (%c) that is not closed",
