@@ -7,7 +7,8 @@
 # text option, as delimited text; --header yes takes savetxt's one '#'
 # line for the names; a CSV header after '# ' keeps its name, and the
 # name without it is refused naming it; a '#' line among a CSV's rows is
-# refused with the way out (docs/own-data.md).
+# refused with the way out (docs/own-data.md).  Its blanks are
+# str.split()'s (numpy.loadtxt's): space, tab, CR, VT and FF, by every path.
 
 load ../helper
 
@@ -33,7 +34,10 @@ with open(d + '/mixed.txt', 'w') as f:
             f.write('   # a comment line\n')
         f.write(l + (' # why, how: "q' if i % 5 == 0 else '') + '\n')
     f.write('#\n')
-assert all(np.array_equal(np.loadtxt(d + '/' + n), X) for n in ('header.txt', 'two.txt', 'mixed.txt'))
+with open(d + '/blanks.txt', 'w') as f:
+    for i, l in enumerate(lines):
+        f.write(l.replace(' ', '\v\f' if i % 2 else ' \v', 2).replace(' ', '\f') + '\n')
+assert all(np.array_equal(np.loadtxt(d + '/' + n), X) for n in ('header.txt', 'two.txt', 'mixed.txt', 'blanks.txt'))
 Y = X[:, [1, 2, 3, 4, 5, 0]]
 np.savetxt(d + '/plain.csv', Y, delimiter=',', header='a,b,c,d,e,label', comments='')
 np.savetxt(d + '/hash.csv', Y, delimiter=',', header='a,b,c,d,e,label')
@@ -41,13 +45,13 @@ np.savetxt(d + '/footer.csv', Y, delimiter=',', header='a,b,c,d,e,label', footer
 PYEOF
 }
 
-@test "whitespace text with numpy.savetxt's header and footer, and '#' comments among the rows: read as numpy.loadtxt reads it, by every path" {
+@test "whitespace text with numpy.savetxt's header and footer, '#' comments among the rows, VT and FF for blanks: read as numpy.loadtxt reads it, by every path" {
     write_files
     "$KPCA" fit -q -k 3 -d 2 "$TMP/plain.txt" -o "$TMP/m.h5"
     "$KPCA" transform -q "$TMP/m.h5" "$TMP/plain.txt" -o "$TMP/z.csv"
     "$KPCA" fit -q -k 3 -d 2 --solver nystrom --landmarks 40 "$TMP/plain.txt" -o "$TMP/n.h5"
     "$KPCA" transform -q "$TMP/n.h5" "$TMP/plain.txt" -o "$TMP/zn.csv"
-    for f in header two mixed; do
+    for f in header two mixed blanks; do
         run --separate-stderr "$KPCA" fit -k 3 -d 2 "$TMP/$f.txt" -o "$OUT/m-$f.h5"
         assert_status 0
         assert_stderr_contains "read '$TMP/$f.txt': 120 rows x 5 values, labels from column 1 (3 classes)"

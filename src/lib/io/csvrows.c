@@ -57,7 +57,7 @@ static int next_row(csv_state *s, kpca_error *err)
             s->line++;
             continue;
         }
-        if (q < s->end && *q == '#' && s->delim == ' ' && !s->keep_hash) {
+        if (q < s->end && kpca_csvtok_comment(*q, s->delim) && !s->keep_hash) {
             skip_line(s);
             continue;
         }
@@ -71,7 +71,7 @@ static int next_row(csv_state *s, kpca_error *err)
         if (s->delim == ' ')
             while (s->p < s->end && kpca_csvtok_blank(*s->p))
                 s->p++;
-        if (s->delim == ' ' && s->nf > 0 && s->p < s->end && *s->p == '#') {
+        if (s->nf > 0 && s->p < s->end && kpca_csvtok_comment(*s->p, s->delim)) {
             skip_line(s);
             return 1;
         }

@@ -8,6 +8,7 @@
 
 #include "io/dataset_text.h"
 #include "io/labels.h"
+#include "text/csvtok.h"
 #include "text/lines.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
@@ -131,7 +132,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     const char *p = NULL;
     /* blank lines and comment lines ('#' first, as numpy.loadtxt skips
      * them: numpy.savetxt's header and footer) are no rows */
-    while ((got = kpca_lines_next(&r->lr, err)) == 1 && (*(p = skip_blanks(r->lr.line)) == '\0' || *p == '#'))
+    while ((got = kpca_lines_next(&r->lr, err)) == 1 && (*(p = skip_blanks(r->lr.line)) == '\0' || kpca_csvtok_comment(*p, ' ')))
         ;
     if (got <= 0) {
         if (got < 0)
@@ -140,7 +141,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     }
     size_t count = 0;
     kpca_status st = KPCA_OK;
-    for (const char *q = p; *q != '\0' && *q != '#'; q = skip_blanks(q)) { /* '#': a comment to the line's end */
+    for (const char *q = p; *q != '\0' && !kpca_csvtok_comment(*q, ' '); q = skip_blanks(q)) { /* (text/csvtok.h) */
         double v;
         const char *at = q;
         if (parse_value(&q, '\0', &v) != 0) {
@@ -160,7 +161,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
         }
         if (r->ncol != 0 && count == r->ncol) { /* more than the first row: count them for the message */
             count++;
-            for (q = skip_blanks(q); *q != '\0' && *q != '#'; q = skip_blanks(q)) {
+            for (q = skip_blanks(q); *q != '\0' && !kpca_csvtok_comment(*q, ' '); q = skip_blanks(q)) {
                 while (*q != '\0' && !is_blank(*q))
                     q++;
                 count++;

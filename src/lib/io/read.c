@@ -23,6 +23,7 @@
 #include "io/labels.h"
 #include "io/npy.h"
 #include "text/bytes.h"
+#include "text/csvtok.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
@@ -254,10 +255,11 @@ static kpca_status named_refusal(const char *path, const unsigned char *head, si
     return KPCA_OK;
 }
 
-/* Ends a data line (NUL-terminated, blanks skipped) at a '#' after a blank,
- * when the line starts with a number: whitespace text's and SVMlight's
- * comment after the values ("1 2 3 # a, b: c"), whose commas and colons
- * tell no format.  A line of names ("Item #;Price") is left whole. */
+/* Ends a data line (NUL-terminated, blanks skipped) where a comment of
+ * whitespace text starts (kpca_csvtok_comment: a '#' after a blank), when
+ * the line starts with a number: whitespace text's and SVMlight's comment
+ * after the values ("1 2 3 # a, b: c"), whose commas and colons tell no
+ * format.  A line of names ("Item #;Price") is left whole. */
 static void cut_comment(char *p)
 {
     const char *q = p;
@@ -265,7 +267,7 @@ static void cut_comment(char *p)
     if (kpca_parse_number(&q, '\0', &v) != 0)
         return;
     for (char *h = strchr(p, '#'); h != NULL; h = strchr(h + 1, '#'))
-        if (h > p && (h[-1] == ' ' || h[-1] == '\t')) {
+        if (h > p && kpca_csvtok_blank(h[-1]) && kpca_csvtok_comment(*h, ' ')) {
             *h = '\0';
             return;
         }

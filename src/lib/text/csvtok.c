@@ -97,7 +97,7 @@ size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim)
             start = 0;
             continue;
         }
-        if (*p == '#' && start && delim == ' ') { /* a comment: no quote opens in it */
+        if (start && kpca_csvtok_comment(*p, delim)) { /* a comment: no quote opens in it */
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             if (nl == NULL)
                 break;
