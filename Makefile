@@ -74,9 +74,14 @@ kpca: $(BUILD)/kpca
 	@ln -sf $(BUILD)/kpca kpca
 
 # a test of a program-side module (tests/unit/cli/) links its object as well
+# Each test writes its files in a folder of its own, TEST_OUT
+# (tests/out/<build>/<layer>/test_x, emptied before it runs), so that the
+# tests can run side by side (make unit)
+UNIT_OUT = tests/out/$(notdir $(BUILD))
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkpca.a | $(BLAS_HEADER)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit $(CFLAGS) -o $@ $< $(filter %.o,$^) $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit -DTEST_OUT='"$(UNIT_OUT)/$*"' $(CFLAGS) -o $@ $< $(filter %.o,$^) \
+	    $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/cli/test_coretype: $(BUILD)/src/cli/coretype.o
 
@@ -160,8 +165,12 @@ BLAS_CORE = $$($(BUILD)/kpca --version | awk 'NR == 2 { print $$2 }')
 ifeq ($(BLAS),openblas)
 UNIT_ENV = OPENBLAS_CORETYPE=$(BLAS_CORE)
 endif
+# JOBS at a time, each test's output whole when it ends (make -O)
 unit: $(UNIT_BIN) $(BUILD)/kpca
-	@set -e; env="$(UNIT_ENV)"; for t in $(UNIT_BIN); do echo "== $$t ($${env:-BLAS=$(BLAS)})"; env $$env $$t; done
+	@$(MAKE) --no-print-directory -j$(JOBS) -O $(UNIT_BIN:%=%.run)
+$(BUILD)/tests/%.run: FORCE
+	@rm -rf $(UNIT_OUT)/$* && mkdir -p $(UNIT_OUT)/$*
+	@env="$(UNIT_ENV)"; echo "== $(BUILD)/tests/$* ($${env:-BLAS=$(BLAS)})"; env $$env $(BUILD)/tests/$*
 
 # libkpca, kpca and the unit tests built on Debian's reference BLAS and LAPACK
 # in $(BUILD)-refblas, and run: kpca needs no OpenBLAS (src/lib/support/blas.h).
@@ -179,8 +188,16 @@ TEST_ENV = OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_C
 	    KPCA_MPI=$(abspath $(BUILD)/kpca-mpi)
 # Each run leaves a TAP report in $(BUILD)/bats/<folder>/report.tap, from
 # which `make test` prints the skipped tests and why (tests/bats-skips.sh).
+# The files run JOBS at a time (GNU parallel; each file's tests in order):
+# a test runs kpca one process at a time and leaves the other core idle.
+# The longest files (BATS_FIRST, from the reports' times) start first, so
+# that none of them is left running alone at the end.
+BATS_FIRST = tests/cli/mpi.bats tests/cli/errors.bats tests/cli/steps.bats tests/cli/nystream.bats \
+	tests/scripts/kth.bats tests/scripts/gpu-check.bats tests/scripts/docs.bats tests/scripts/iris.bats
+BATS_FILES = $(filter tests/$(1)/%,$(BATS_FIRST)) $(filter-out $(BATS_FIRST),$(sort $(wildcard tests/$(1)/*.bats)))
 BATS = rm -rf $(BUILD)/bats/$(1) && mkdir -p $(BUILD)/bats/$(1) && \
-	$(TEST_ENV) bats --timing --report-formatter tap --output $(BUILD)/bats/$(1) tests/$(1)
+	$(TEST_ENV) bats --timing $(if $(filter-out 0 1,$(JOBS)),--jobs $(JOBS) --no-parallelize-within-files) \
+	    --report-formatter tap --output $(BUILD)/bats/$(1) $(call BATS_FILES,$(1))
 cli-test: $(BUILD)/kpca data mpi-if-available
 	$(call BATS,cli)
 
@@ -189,8 +206,10 @@ script-test: $(BUILD)/kpca $(BUILD)/bench/approx_compare data mpi-if-available
 
 # The README's two commands.  Both install missing Debian packages first and
 # then re-enter make, so that pkg-config sees the freshly installed libraries.
-# The builds first, on every core (JOBS, default all of them); the tests
-# then run one at a time, as each needs the machine's cores to itself.
+# The builds first, on every core (JOBS, default all of them); then each
+# step's tests, JOBS of them side by side (unit tests and fuzz corpora with
+# make -O, bats files with GNU parallel): most run one kpca process at a
+# time, which leaves a core idle.
 # check runs the command-line tests once, under the sanitizers, where they
 # also check every command for memory and undefined-behaviour errors; a
 # second pass on the release build (make test has it) would test the same
@@ -344,13 +363,14 @@ $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libkpca
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(BUILD)/libkpca.a $(LDLIBS)
 
 fuzz-replay: $(REPLAY_BIN)
-	@set -e; for t in $(FUZZ_REPLAY); do printf '== fuzz corpus %s: ' $$t; \
-	    $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t/*; done
+	@$(MAKE) --no-print-directory -j$(JOBS) -O $(REPLAY_BIN:%=%.run)
+$(BUILD)/fuzz/replay_%.run: FORCE
+	@printf '== fuzz corpus %s: ' $*; $(BUILD)/fuzz/replay_$* tests/fuzz/corpus/$*/*
 
 # The builds of make check and make asan, run on every core first (JOBS,
 # default all of them): make test and san-test then run their steps in
-# order, each test with the machine's cores to itself, and build only what
-# is missing.  (Here, below the lists they name.)
+# order, JOBS tests of a step at a time, and build only what is missing.
+# (Here, below the lists they name.)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 unit-build: $(UNIT_BIN) $(BUILD)/kpca
 test-build: all unit-build $(REPLAY_BIN) $(BENCH_BIN) $(GPU_FAKE_LIBS) $(BUILD)/tools/matgen $(BUILD)/tools/uspsgen \

@@ -134,10 +134,14 @@ without_rule() {
     grep -q 'CI=true and no .*no-kpca-mpi' <<<"$output" || { show_run; fail "under CI: no reason given"; }
 }
 
-@test "make test prints the skip summary from the bats reports of tests/cli and tests/scripts, each test's time in them" {
-    run mk -s -n test
-    grep -q 'bats --timing --report-formatter tap --output build/bats/cli tests/cli' <<<"$output" || fail "cli-test writes no report"
-    grep -q 'bats --timing --report-formatter tap --output build/bats/scripts tests/scripts' <<<"$output" || fail "script-test writes no report"
+@test "make test prints the skip summary from the bats reports of tests/cli and tests/scripts, each test's time in them; JOBS files side by side" {
+    run mk -s -n test JOBS=1
+    grep -q 'bats --timing  *--report-formatter tap --output build/bats/cli tests/cli/mpi.bats' <<<"$output" || fail "JOBS=1: not one file at a time"
+    grep -q 'make --no-print-directory -j1 -O build/tests/' <<<"$output" || fail "JOBS=1: unit tests not one at a time"
+    run mk -s -n test JOBS=2
+    grep -q 'make --no-print-directory -j2 -O build/tests/test_alloc.run' <<<"$output" || fail "JOBS=2: unit tests not two at a time"
+    grep -q 'bats --timing --jobs 2 --no-parallelize-within-files --report-formatter tap --output build/bats/cli tests/cli/mpi.bats .* tests/cli/values.bats' <<<"$output" || fail "cli-test writes no report, or runs no files side by side, mpi.bats first"
+    grep -q 'bats --timing --jobs 2 --no-parallelize-within-files --report-formatter tap --output build/bats/scripts tests/scripts/kth.bats .* tests/scripts/spectrum.bats' <<<"$output" || fail "script-test writes no report, or runs no files side by side, kth.bats first"
     grep -q 'tests/bats-skips.sh build/bats/cli/report.tap build/bats/scripts/report.tap' <<<"$output" ||
         fail "make test prints no skip summary"
 }

@@ -35,17 +35,17 @@ static void loop_both(const char *name, op_fn op)
 
 /* ---- fixtures ----------------------------------------------------------------- */
 
-#define ESL_PATH "tests/out/alloc.txt"
-#define ESL_GZ_PATH "tests/out/alloc.txt.gz"
-#define ESL_LONG_PATH "tests/out/alloc_long.txt"
-#define SVM_PATH "tests/out/alloc.svm"
-#define MODEL_PATH "tests/out/alloc_model.h5"
-#define CSV_PATH "tests/out/alloc.csv"
-#define CSV_NOLABEL_PATH "tests/out/alloc_nolabel.csv"
-#define CSV_PARTS_PATH "tests/out/alloc_parts.csv"
-#define NAMES_PATH "tests/out/alloc_names.txt"
-#define NPY_PATH "tests/out/alloc.npy"
-#define NPY_LABELS_PATH "tests/out/alloc_labels.npy"
+#define ESL_PATH TEST_OUT "/alloc.txt"
+#define ESL_GZ_PATH TEST_OUT "/alloc.txt.gz"
+#define ESL_LONG_PATH TEST_OUT "/alloc_long.txt"
+#define SVM_PATH TEST_OUT "/alloc.svm"
+#define MODEL_PATH TEST_OUT "/alloc_model.h5"
+#define CSV_PATH TEST_OUT "/alloc.csv"
+#define CSV_NOLABEL_PATH TEST_OUT "/alloc_nolabel.csv"
+#define CSV_PARTS_PATH TEST_OUT "/alloc_parts.csv"
+#define NAMES_PATH TEST_OUT "/alloc_names.txt"
+#define NPY_PATH TEST_OUT "/alloc.npy"
+#define NPY_LABELS_PATH TEST_OUT "/alloc_labels.npy"
 
 static const char *const class_names[3] = {"setosa", "versicolor", "virginica"};
 
@@ -78,7 +78,7 @@ static int setup(void **state)
 {
     (void)state;
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     kpca_mem_fail_after(-1);
     uint64_t s = 99;
     FILE *f = fopen(ESL_PATH, "w");
@@ -382,11 +382,11 @@ static kpca_status op_features(kpca_error *err)
     kpca_status st = kpca_model_transform(&g_model, g_fit.x, 40, 16, 3, z, err);
     const kpca_features_meta meta = {MODEL_PATH, ESL_PATH, g_model.eigval, NULL, 0, 1, NULL, 0};
     if (st == KPCA_OK)
-        st = kpca_features_write("tests/out/alloc_feat.h5", KPCA_FMT_HDF5, z, 40, 3, g_fit.y, &meta, err);
+        st = kpca_features_write(TEST_OUT "/alloc_feat.h5", KPCA_FMT_HDF5, z, 40, 3, g_fit.y, &meta, err);
     if (st == KPCA_OK)
-        st = kpca_features_write("tests/out/alloc_feat.svm", KPCA_FMT_LIBSVM, z, 40, 3, g_fit.y, NULL, err);
+        st = kpca_features_write(TEST_OUT "/alloc_feat.svm", KPCA_FMT_LIBSVM, z, 40, 3, g_fit.y, NULL, err);
     if (st == KPCA_OK)
-        st = kpca_features_write("tests/out/alloc_feat.csv", KPCA_FMT_CSV, z, 40, 3, g_fit.y, NULL, err);
+        st = kpca_features_write(TEST_OUT "/alloc_feat.csv", KPCA_FMT_CSV, z, 40, 3, g_fit.y, NULL, err);
     return st;
 }
 

@@ -72,12 +72,14 @@ static inline void tu_usps(kpca_dataset *ds, const char *file, size_t n)
     kpca_dataset_free(&all);
 }
 
-/* Writes text to a file under tests/out/ and returns its path (static buffer). */
+/* Writes text to a file under TEST_OUT (the test's own folder, which the
+ * Makefile names: tests/out/<build>/<layer>/test_x) and returns its path
+ * (static buffer). */
 static inline const char *tu_write_file(const char *name, const char *text)
 {
     static char path[256];
-    (void)system("mkdir -p tests/out");
-    snprintf(path, sizeof path, "tests/out/%s", name);
+    (void)system("mkdir -p " TEST_OUT);
+    snprintf(path, sizeof path, TEST_OUT "/%s", name);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     fputs(text, f);
@@ -157,7 +159,7 @@ static inline void tu_reseal(const char *path)
  * left in tests/out. */
 static inline int tu_temp_files_left(void)
 {
-    DIR *d = opendir("tests/out");
+    DIR *d = opendir(TEST_OUT);
     assert_non_null(d);
     struct dirent *e;
     int n = 0;
@@ -190,7 +192,7 @@ static inline long tu_fail_loop(const char *name, tu_alloc_op op, int with_err)
         if (open != 0)
             fail_msg("%s, failing after %ld: %d HDF5 objects left open (status %d)", name, n, open, (int)st);
         if (tu_temp_files_left() != 0)
-            fail_msg("%s, failing after %ld: a temporary file was left in tests/out", name, n);
+            fail_msg("%s, failing after %ld: a temporary file was left in " TEST_OUT, name, n);
         if (st == KPCA_OK) {
             if (count > n)
                 fail_msg("%s: succeeded although allocation %ld of %ld failed", name, n + 1, count);

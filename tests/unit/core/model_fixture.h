@@ -35,7 +35,7 @@ static inline int teardown_all(void **state)
 static inline void ensure_out(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
 }
 
 static inline void fit(const kpca_dataset *ds, int degree, size_t comps, kpca_eig_method eig, kpca_model *md,
@@ -51,7 +51,7 @@ static inline void fit(const kpca_dataset *ds, int degree, size_t comps, kpca_ei
 }
 
 
-static const char *const model_path = "tests/out/model_d2.h5";
+static const char *const model_path = TEST_OUT "/model_d2.h5";
 
 static inline void save_model(kpca_model *md)
 {

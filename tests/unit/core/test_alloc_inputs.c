@@ -11,7 +11,7 @@
 #include <hdf5.h>
 #include <sys/stat.h>
 
-#define MODEL_PATH "tests/out/alloc_inputs.h5"
+#define MODEL_PATH TEST_OUT "/alloc_inputs.h5"
 
 static kpca_model g_model;
 static int g_y[300];
@@ -55,7 +55,7 @@ static int setup(void **state)
 {
     (void)state;
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     kpca_dataset ds;
     tu_random_dataset(&ds, 30, 16, 3, 7);
     for (size_t i = 0; i < 300; i++)

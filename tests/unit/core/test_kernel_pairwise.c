@@ -255,9 +255,9 @@ static void test_eig_lowest(void **state)
 /* Writes the n x dim values (%.17g) to tests/out/NAME */
 static void write_matrix(const char *name, const double *x, size_t n, size_t dim)
 {
-    (void)system("mkdir -p tests/out");
+    (void)system("mkdir -p " TEST_OUT);
     char path[256];
-    snprintf(path, sizeof path, "tests/out/%s", name);
+    snprintf(path, sizeof path, TEST_OUT "/%s", name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     for (size_t i = 0; i < n; i++)
@@ -274,15 +274,15 @@ static int sklearn_kernel(const char *call, size_t na, size_t nb, double *out)
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "/usr/bin/python3 -c 'import numpy as np; import sklearn.metrics.pairwise as P; "
-             "A = np.loadtxt(\"tests/out/pw_a.txt\", ndmin=2); B = np.loadtxt(\"tests/out/pw_b.txt\", ndmin=2); "
-             "np.save(\"tests/out/pw_k.npy\", P.%s)' 2>/dev/null",
+             "A = np.loadtxt(\"" TEST_OUT "/pw_a.txt\", ndmin=2); B = np.loadtxt(\"" TEST_OUT "/pw_b.txt\", ndmin=2); "
+             "np.save(\"" TEST_OUT "/pw_k.npy\", P.%s)' 2>/dev/null",
              call);
     if (system(cmd) != 0)
         return 0;
     kpca_dataset ds;
     kpca_error err;
     kpca_read_opts ro = {.format = KPCA_FMT_NPY};
-    assert_int_equal(kpca_dataset_read("tests/out/pw_k.npy", &ro, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/pw_k.npy", &ro, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, na);
     assert_int_equal(ds.dim, nb);
     memcpy(out, ds.x, na * nb * sizeof(double));

@@ -38,7 +38,7 @@ static void fit_small(kpca_kernel kernel, kpca_solver solver, kpca_model *md)
 static void save(const kpca_model *md, const char *path)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     kpca_error err;
     if (kpca_model_save(md, path, &err) != KPCA_OK)
         fail_msg("save '%s': %s", path, err.msg);
@@ -152,9 +152,9 @@ static void test_smooth_roundtrip(void **state)
     assert_int_equal(md.version, 0); /* made in memory */
     assert_true(md.smooth == 0.0);   /* kpca_model_fit does not smooth */
     md.smooth = 0.75;
-    save(&md, "tests/out/io_v3.h5");
-    assert_int_equal(get_long("tests/out/io_v3.h5", "version"), KPCA_MODEL_VERSION);
-    load("tests/out/io_v3.h5", &back);
+    save(&md, TEST_OUT "/io_v3.h5");
+    assert_int_equal(get_long(TEST_OUT "/io_v3.h5", "version"), KPCA_MODEL_VERSION);
+    load(TEST_OUT "/io_v3.h5", &back);
     assert_int_equal(back.version, KPCA_MODEL_VERSION);
     assert_same_fields(&md, &back);
     assert_int_equal(kpca_model_fingerprint(&md), kpca_model_fingerprint(&back));
@@ -165,10 +165,10 @@ static void test_smooth_roundtrip(void **state)
     kpca_error err;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         md.smooth = bad[i];
-        assert_int_equal(kpca_model_save(&md, "tests/out/io_bad.h5", &err), KPCA_EFORMAT);
+        assert_int_equal(kpca_model_save(&md, TEST_OUT "/io_bad.h5", &err), KPCA_EFORMAT);
         assert_non_null(strstr(err.msg, "smoothing sigma"));
         struct stat sb;
-        assert_int_not_equal(stat("tests/out/io_bad.h5", &sb), 0);
+        assert_int_not_equal(stat(TEST_OUT "/io_bad.h5", &sb), 0);
     }
     kpca_model_free(&md);
 }
@@ -183,14 +183,14 @@ static void test_v3_checksum_covers_every_field(void **state)
     poly.smooth = 0.5;
     fit_small(kpca_kernel_rbf(3.0), KPCA_SOLVER_EXACT, &rbf);
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_NYSTROM, &ny);
-    save(&poly, "tests/out/io_poly.h5");
-    save(&rbf, "tests/out/io_rbf.h5");
-    save(&ny, "tests/out/io_ny.h5");
-    const char *bad = "tests/out/io_edit.h5";
+    save(&poly, TEST_OUT "/io_poly.h5");
+    save(&rbf, TEST_OUT "/io_rbf.h5");
+    save(&ny, TEST_OUT "/io_ny.h5");
+    const char *bad = TEST_OUT "/io_edit.h5";
     kpca_model md;
 
     /* the controls: sealed again unchanged, or with kpca_version edited, it loads */
-    copy_file("tests/out/io_poly.h5", bad);
+    copy_file(TEST_OUT "/io_poly.h5", bad);
     tu_reseal(bad);
     load(bad, &md);
     kpca_model_free(&md);
@@ -198,7 +198,7 @@ static void test_v3_checksum_covers_every_field(void **state)
     load(bad, &md);
     kpca_model_free(&md);
 
-    const char *P = "tests/out/io_poly.h5", *R = "tests/out/io_rbf.h5", *N = "tests/out/io_ny.h5";
+    const char *P = TEST_OUT "/io_poly.h5", *R = TEST_OUT "/io_rbf.h5", *N = TEST_OUT "/io_ny.h5";
     const struct {
         const char *file, *name;
         char type; /* d: double, i: integer, s: string */
@@ -238,8 +238,8 @@ static void test_v3_control_character_in_source(void **state)
     kpca_model md, back;
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
     snprintf(md.source, sizeof md.source, "a\nb.txt: first 30 rows");
-    save(&md, "tests/out/io_ctrl.h5");
-    load("tests/out/io_ctrl.h5", &back);
+    save(&md, TEST_OUT "/io_ctrl.h5");
+    load(TEST_OUT "/io_ctrl.h5", &back);
     assert_string_equal(back.source, "a?b.txt: first 30 rows");
     kpca_model_free(&back);
     kpca_model_free(&md);
@@ -257,8 +257,8 @@ static void test_v2_models_load(void **state)
         assert_int_equal(md.version, 2);
         assert_true(md.smooth == 0.0);
         assert_int_equal((long long)kpca_model_fingerprint(&md), get_long(v2_models[i], "checksum"));
-        save(&md, "tests/out/io_resaved.h5");
-        load("tests/out/io_resaved.h5", &back);
+        save(&md, TEST_OUT "/io_resaved.h5");
+        load(TEST_OUT "/io_resaved.h5", &back);
         assert_int_equal(back.version, KPCA_MODEL_VERSION);
         assert_same_fields(&md, &back);
         assert_int_equal(kpca_model_fingerprint(&md), kpca_model_fingerprint(&back));
@@ -272,7 +272,7 @@ static void test_v2_models_load(void **state)
 static void test_v2_rules(void **state)
 {
     (void)state;
-    const char *bad = "tests/out/io_v2.h5";
+    const char *bad = TEST_OUT "/io_v2.h5";
     kpca_model md;
     copy_file(v2_models[0], bad);
     set_double(bad, "trace", 1.0);
@@ -299,13 +299,13 @@ static void test_versions_out_of_range(void **state)
     (void)state;
     kpca_model md;
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
-    save(&md, "tests/out/io_version.h5");
+    save(&md, TEST_OUT "/io_version.h5");
     kpca_model_free(&md);
     const long long versions[] = {0, 1, KPCA_MODEL_VERSION + 1};
     for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
-        copy_file("tests/out/io_version.h5", "tests/out/io_edit.h5");
-        set_long("tests/out/io_edit.h5", "version", versions[i]);
-        expect_refused("tests/out/io_edit.h5", "versions 2 to 5", "a version out of range");
+        copy_file(TEST_OUT "/io_version.h5", TEST_OUT "/io_edit.h5");
+        set_long(TEST_OUT "/io_edit.h5", "version", versions[i]);
+        expect_refused(TEST_OUT "/io_edit.h5", "versions 2 to 5", "a version out of range");
     }
 }
 
@@ -346,8 +346,8 @@ static void test_v4_inputs_roundtrip(void **state)
         add_inputs(&md, mask & 1, mask & 2);
         if (mask == 0)
             md.subset[0] = '\0';
-        save(&md, "tests/out/io_v4.h5");
-        load("tests/out/io_v4.h5", &back);
+        save(&md, TEST_OUT "/io_v4.h5");
+        load(TEST_OUT "/io_v4.h5", &back);
         assert_int_equal(back.version, KPCA_MODEL_VERSION);
         assert_same_fields(&md, &back);
         assert_string_equal(back.subset, md.subset);
@@ -419,7 +419,7 @@ static void test_v4_inputs_checked(void **state)
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &plain);
     add_inputs(&md, 1, 1);
-    const char *M = "tests/out/io_in.h5", *P = "tests/out/io_plain.h5", *bad = "tests/out/io_edit.h5";
+    const char *M = TEST_OUT "/io_in.h5", *P = TEST_OUT "/io_plain.h5", *bad = TEST_OUT "/io_edit.h5";
     save(&md, M);
     save(&plain, P);
     const char *chk = "checksum mismatch: the file is damaged";
@@ -472,12 +472,12 @@ static void test_v4_inputs_checked(void **state)
     for (size_t i = 0; i < sizeof bad_scale / sizeof bad_scale[0]; i++) {
         double keep = md.std_scale[7];
         md.std_scale[7] = bad_scale[i];
-        assert_int_equal(kpca_model_save(&md, "tests/out/io_bad.h5", &err), KPCA_EFORMAT);
+        assert_int_equal(kpca_model_save(&md, TEST_OUT "/io_bad.h5", &err), KPCA_EFORMAT);
         assert_non_null(strstr(err.msg, "scale of column 8"));
         md.std_scale[7] = keep;
     }
     md.std_mean[0] = NAN;
-    assert_int_equal(kpca_model_save(&md, "tests/out/io_bad.h5", &err), KPCA_EFORMAT);
+    assert_int_equal(kpca_model_save(&md, TEST_OUT "/io_bad.h5", &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "mean of column 1 is not finite"));
     kpca_model_free(&md);
     kpca_model_free(&plain);
@@ -489,15 +489,15 @@ static void test_v4_inputs_checked(void **state)
 static void test_v3_file_has_no_inputs(void **state)
 {
     (void)state;
-    const char *v3 = "tests/ref/model-v3-double/poly2.h5", *bad = "tests/out/io_edit.h5";
+    const char *v3 = "tests/ref/model-v3-double/poly2.h5", *bad = TEST_OUT "/io_edit.h5";
     kpca_model md, back;
     load(v3, &md);
     assert_int_equal(md.version, 3);
     assert_null(md.colnames);
     assert_null(md.std_mean);
     assert_string_equal(md.subset, "");
-    save(&md, "tests/out/io_resaved.h5");
-    load("tests/out/io_resaved.h5", &back);
+    save(&md, TEST_OUT "/io_resaved.h5");
+    load(TEST_OUT "/io_resaved.h5", &back);
     assert_int_equal(back.version, KPCA_MODEL_VERSION);
     assert_same_fields(&md, &back);
     kpca_model_free(&back);
@@ -524,43 +524,43 @@ static void test_v5_steps(void **state)
     (void)state;
     kpca_model md, back;
     fit_small(kpca_kernel_poly(2), KPCA_SOLVER_EXACT, &md);
-    save(&md, "tests/out/io_nosteps.h5");
+    save(&md, TEST_OUT "/io_nosteps.h5");
     md.ranged = 1;
     md.range_lo = 0.0;
     md.range_hi = 255.0;
     md.rounded = 1;
     md.round = 3;
-    save(&md, "tests/out/io_steps.h5");
-    load("tests/out/io_steps.h5", &back);
+    save(&md, TEST_OUT "/io_steps.h5");
+    load(TEST_OUT "/io_steps.h5", &back);
     assert_int_equal(back.version, 5);
     assert_true(back.ranged && back.range_lo == 0.0 && back.range_hi == 255.0);
     assert_true(back.rounded && back.round == 3);
     assert_false(back.steps_unknown);
     assert_int_equal(kpca_model_fingerprint(&back), kpca_model_fingerprint(&md)); /* (version 2's rule) */
     kpca_model_free(&back);
-    load("tests/out/io_nosteps.h5", &back);
+    load(TEST_OUT "/io_nosteps.h5", &back);
     assert_false(back.ranged || back.rounded || back.steps_unknown);
     kpca_model_free(&back);
     const double other[2] = {0.0, 1.0};
-    copy_file("tests/out/io_steps.h5", "tests/out/io_edit.h5");
-    set_long("tests/out/io_edit.h5", "round", 2);
-    expect_refused("tests/out/io_edit.h5", "checksum", "another round");
-    copy_file("tests/out/io_steps.h5", "tests/out/io_edit.h5");
-    set_doubles("tests/out/io_edit.h5", "input_range", other, 2);
-    expect_refused("tests/out/io_edit.h5", "checksum", "another input range");
-    copy_file("tests/out/io_steps.h5", "tests/out/io_edit.h5");
-    drop("tests/out/io_edit.h5", "round", 1);
-    expect_refused("tests/out/io_edit.h5", "checksum", "a round dropped");
-    copy_file("tests/out/io_nosteps.h5", "tests/out/io_edit.h5");
-    set_doubles("tests/out/io_edit.h5", "input_range", other, 2);
-    expect_refused("tests/out/io_edit.h5", "checksum", "an input range added");
+    copy_file(TEST_OUT "/io_steps.h5", TEST_OUT "/io_edit.h5");
+    set_long(TEST_OUT "/io_edit.h5", "round", 2);
+    expect_refused(TEST_OUT "/io_edit.h5", "checksum", "another round");
+    copy_file(TEST_OUT "/io_steps.h5", TEST_OUT "/io_edit.h5");
+    set_doubles(TEST_OUT "/io_edit.h5", "input_range", other, 2);
+    expect_refused(TEST_OUT "/io_edit.h5", "checksum", "another input range");
+    copy_file(TEST_OUT "/io_steps.h5", TEST_OUT "/io_edit.h5");
+    drop(TEST_OUT "/io_edit.h5", "round", 1);
+    expect_refused(TEST_OUT "/io_edit.h5", "checksum", "a round dropped");
+    copy_file(TEST_OUT "/io_nosteps.h5", TEST_OUT "/io_edit.h5");
+    set_doubles(TEST_OUT "/io_edit.h5", "input_range", other, 2);
+    expect_refused(TEST_OUT "/io_edit.h5", "checksum", "an input range added");
     kpca_model_free(&md);
     load("tests/ref/model-v4/ranged.h5", &md);
     assert_int_equal(md.version, 4);
     assert_true(md.steps_unknown);
     assert_false(md.ranged || md.rounded);
-    save(&md, "tests/out/io_resaved.h5");
-    load("tests/out/io_resaved.h5", &back);
+    save(&md, TEST_OUT "/io_resaved.h5");
+    load(TEST_OUT "/io_resaved.h5", &back);
     assert_false(back.steps_unknown || back.ranged || back.rounded);
     kpca_model_free(&back);
     kpca_model_free(&md);

@@ -41,12 +41,12 @@ static void test_save_load_roundtrip(void **state)
     /* an invalid model is not written */
     double saved = md.eigval[0];
     md.eigval[0] = -1.0;
-    assert_int_equal(kpca_model_save(&md, "tests/out/model_bad.h5", &err), KPCA_EFORMAT);
+    assert_int_equal(kpca_model_save(&md, TEST_OUT "/model_bad.h5", &err), KPCA_EFORMAT);
     struct stat sb;
-    assert_int_not_equal(stat("tests/out/model_bad.h5", &sb), 0);
+    assert_int_not_equal(stat(TEST_OUT "/model_bad.h5", &sb), 0);
     md.eigval[0] = saved;
     /* nor one into a missing directory */
-    assert_int_equal(kpca_model_save(&md, "tests/out/no/such/dir/m.h5", &err), KPCA_EIO);
+    assert_int_equal(kpca_model_save(&md, TEST_OUT "/no/such/dir/m.h5", &err), KPCA_EIO);
     assert_int_equal(tu_temp_files_left(), 0);
     kpca_model_free(&md);
 
@@ -112,7 +112,7 @@ static void test_damaged_model_files(void **state)
     kpca_model_free(&md);
     size_t len;
     unsigned char *buf = tu_slurp(model_path, &len);
-    const char *bad = "tests/out/model_damaged.h5";
+    const char *bad = TEST_OUT "/model_damaged.h5";
 
     /* truncated copies */
     const size_t cuts[] = {0, 100, 2048, len / 2, len - 8, len - 1};
@@ -220,12 +220,12 @@ static void test_damaged_model_files(void **state)
     const double z[6] = {1, 2, 3, 4, 5, 6};
     const int y[3] = {0, 1, 2};
     kpca_error err;
-    assert_int_equal(kpca_features_write("tests/out/features.h5", KPCA_FMT_HDF5, z, 3, 2, y, NULL, &err), KPCA_OK);
-    expect_load_fails("tests/out/features.h5", KPCA_EFORMAT, "not a kpca model", "a features file");
+    assert_int_equal(kpca_features_write(TEST_OUT "/features.h5", KPCA_FMT_HDF5, z, 3, 2, y, NULL, &err), KPCA_OK);
+    expect_load_fails(TEST_OUT "/features.h5", KPCA_EFORMAT, "not a kpca model", "a features file");
     /* a text file, and a missing one */
     tu_write_file("not_a_model.txt", "1 2 3\n");
-    expect_load_fails("tests/out/not_a_model.txt", KPCA_EFORMAT, "no kpca seal", "a text file");
-    expect_load_fails("tests/out/no_such_model.h5", KPCA_EIO, "No such file", "a missing file");
+    expect_load_fails(TEST_OUT "/not_a_model.txt", KPCA_EFORMAT, "no kpca seal", "a text file");
+    expect_load_fails(TEST_OUT "/no_such_model.h5", KPCA_EIO, "No such file", "a missing file");
 }
 
 

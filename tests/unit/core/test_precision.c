@@ -280,7 +280,7 @@ static void test_transform_single_vs_double(void **state)
 static void save(const kpca_model *md, const char *path)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     kpca_error err;
     if (kpca_model_save(md, path, &err) != KPCA_OK)
         fail_msg("save '%s': %s", path, err.msg);
@@ -333,7 +333,7 @@ static void test_model_file_precision(void **state)
     kpca_error err;
     fit_prec(&ds, KPCA_PRECISION_DOUBLE, 3, &d, NULL);
     fit_prec(&ds, KPCA_PRECISION_SINGLE, 3, &s, NULL);
-    const char *D = "tests/out/prec_double.h5", *S = "tests/out/prec_single.h5", *E = "tests/out/prec_edit.h5";
+    const char *D = TEST_OUT "/prec_double.h5", *S = TEST_OUT "/prec_single.h5", *E = TEST_OUT "/prec_edit.h5";
     save(&d, D);
     save(&s, S);
     char text[32];

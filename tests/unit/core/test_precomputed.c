@@ -178,8 +178,8 @@ static void test_file(void **state)
     kpca_model md, back;
     fit_ok(&Gs, &p, &md, NULL);
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
-    const char *path = "tests/out/precomputed.h5";
+    mkdir(TEST_OUT, 0777);
+    const char *path = TEST_OUT "/precomputed.h5";
     assert_int_equal(kpca_model_save(&md, path, &err), KPCA_OK);
     assert_int_equal(kpca_model_load(path, &back, &err), KPCA_OK);
     assert_int_equal(back.kernel.type, KPCA_KERNEL_PRECOMPUTED);
@@ -407,9 +407,9 @@ static kpca_status op_transform_save_load(kpca_error *err)
     kpca_status st = kpca_model_transform(&a_model, a_cross.x, NNEW, NPTS, 4, z, err);
     if (st != KPCA_OK)
         return st;
-    st = kpca_model_save(&a_model, "tests/out/precomputed_alloc.h5", err);
+    st = kpca_model_save(&a_model, TEST_OUT "/precomputed_alloc.h5", err);
     kpca_model back;
-    if (st == KPCA_OK && (st = kpca_model_load("tests/out/precomputed_alloc.h5", &back, err)) == KPCA_OK)
+    if (st == KPCA_OK && (st = kpca_model_load(TEST_OUT "/precomputed_alloc.h5", &back, err)) == KPCA_OK)
         kpca_model_free(&back);
     return st;
 }
@@ -428,7 +428,7 @@ static void test_alloc_failures(void **state)
     assert_int_equal(kpca_subset_indices(NPTS, 30, 4, a_idx, NULL), KPCA_OK);
     assert_int_equal(kpca_dataset_select(&G, a_idx, 30, &a_rows, NULL), KPCA_OK);
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     assert_int_equal(op_fit_exact(NULL), KPCA_OK);
     kpca_fit_params p = kpca_fit_defaults(1);
     p.kernel = kpca_kernel_precomputed();

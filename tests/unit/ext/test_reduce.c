@@ -326,7 +326,7 @@ static void test_file_round_trip(void **state)
 {
     (void)state;
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     kpca_dataset ds;
     tu_random_dataset(&ds, 30, 4, 2, 61);
     kpca_model full;
@@ -339,7 +339,7 @@ static void test_file_round_trip(void **state)
         kpca_model small, back;
         reduce_ok(&full, &p, &small, NULL);
         kpca_error err;
-        const char *path = "tests/out/reduced.h5";
+        const char *path = TEST_OUT "/reduced.h5";
         if (kpca_model_save(&small, path, &err) != KPCA_OK)
             fail_msg("save: %s", err.msg);
         if (kpca_model_load(path, &back, &err) != KPCA_OK)

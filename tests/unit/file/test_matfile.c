@@ -12,7 +12,7 @@
 #include "lib/file/matfile.h"
 #include "lib/support/mem.h"
 
-#define OUT_DIR "tests/out"
+#define OUT_DIR TEST_OUT
 
 static const enum mat_ft versions[] = {MAT_FT_MAT5, MAT_FT_MAT5, MAT_FT_MAT73};
 static const enum matio_compression packs[] = {MAT_COMPRESSION_NONE, MAT_COMPRESSION_ZLIB, MAT_COMPRESSION_NONE};

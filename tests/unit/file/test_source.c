@@ -12,7 +12,7 @@
 
 #include "lib/file/source.h"
 
-#define OUT_DIR "tests/out"
+#define OUT_DIR TEST_OUT
 
 /* byte i of the test streams: not periodic in any small power of two */
 /* byte i of the streams written here: every value but 0 (a first block
@@ -141,8 +141,8 @@ static void test_stdin_pipe(void **state)
 static void test_fifo_once(void **state)
 {
     (void)state;
-    assert_int_equal(system("mkdir -p tests/out"), 0);
-    const char *fifo = "tests/out/spool.fifo";
+    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
+    const char *fifo = TEST_OUT "/spool.fifo";
     unlink(fifo);
     assert_int_equal(mkfifo(fifo, 0600), 0);
     assert_true(kpca_source_is_stream(fifo));
@@ -206,7 +206,7 @@ static void test_large(void **state)
 static void test_tmpdir_unwritable(void **state)
 {
     (void)state;
-    const char *bad[] = {"/nonexistent/kpca-tmp", "tests/out/spool-not-a-dir"};
+    const char *bad[] = {"/nonexistent/kpca-tmp", TEST_OUT "/spool-not-a-dir"};
     tu_write_file("spool-not-a-dir", "x");
     for (size_t i = 0; i < 2; i++) {
         assert_int_equal(setenv("TMPDIR", bad[i], 1), 0);
@@ -240,8 +240,8 @@ static void test_tmpdir_unwritable(void **state)
 static void test_tmpdir_full(void **state)
 {
     (void)state;
-    assert_int_equal(system("rm -rf tests/out/spooldir && mkdir -p tests/out/spooldir"), 0);
-    assert_int_equal(setenv("TMPDIR", "tests/out/spooldir", 1), 0);
+    assert_int_equal(system("rm -rf " TEST_OUT "/spooldir && mkdir -p " TEST_OUT "/spooldir"), 0);
+    assert_int_equal(setenv("TMPDIR", TEST_OUT "/spooldir", 1), 0);
     struct rlimit old, lim;
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
     lim = old;
@@ -265,10 +265,10 @@ static void test_tmpdir_full(void **state)
     signal(SIGXFSZ, was);
     setenv("TMPDIR", OUT_DIR, 1);
     assert_int_equal(st, KPCA_EIO);
-    if (strstr(err.msg, "TMPDIR 'tests/out/spooldir'") == NULL || strstr(err.msg, "after 1048576 bytes") == NULL ||
+    if (strstr(err.msg, "TMPDIR '" TEST_OUT "/spooldir'") == NULL || strstr(err.msg, "after 1048576 bytes") == NULL ||
         strstr(err.msg, "room") == NULL)
         fail_msg("unclear message: %s", err.msg);
-    assert_int_equal(system("test -z \"$(ls -A tests/out/spooldir)\""), 0); /* nothing left behind */
+    assert_int_equal(system("test -z \"$(ls -A " TEST_OUT "/spooldir)\""), 0); /* nothing left behind */
 }
 
 /* spools a pipe fed `bytes` bytes (first: its first bytes, then the
@@ -299,8 +299,8 @@ static kpca_status spool_pipe(const char *first, size_t nfirst, unsigned long lo
 static void test_limit_and_first_block(void **state)
 {
     (void)state;
-    assert_int_equal(system("rm -rf tests/out/spooldir && mkdir -p tests/out/spooldir"), 0);
-    assert_int_equal(setenv("TMPDIR", "tests/out/spooldir", 1), 0);
+    assert_int_equal(system("rm -rf " TEST_OUT "/spooldir && mkdir -p " TEST_OUT "/spooldir"), 0);
+    assert_int_equal(setenv("TMPDIR", TEST_OUT "/spooldir", 1), 0);
     void (*was)(int) = signal(SIGPIPE, SIG_IGN);
     kpca_spool sp;
     kpca_error err;
@@ -308,7 +308,7 @@ static void test_limit_and_first_block(void **state)
     assert_int_equal(spool_pipe(NULL, 0, 300000, &sp, &err), KPCA_ENOMEM);
     if (strstr(err.msg, "100000 bytes") == NULL || strstr(err.msg, "--spool-limit") == NULL)
         fail_msg("unclear message: %s", err.msg);
-    assert_int_equal(system("test -z \"$(ls -A tests/out/spooldir)\""), 0);
+    assert_int_equal(system("test -z \"$(ls -A " TEST_OUT "/spooldir)\""), 0);
     assert_int_equal(spool_pipe(NULL, 0, 100000, &sp, &err), KPCA_OK); /* exactly the cap */
     kpca_spool_close(&sp);
     kpca_spool_set_limit(1, 0); /* no cap */
@@ -319,7 +319,7 @@ static void test_limit_and_first_block(void **state)
     assert_int_equal(spool_pipe("\0\0\0\0", 4, 200000, &sp, &err), KPCA_EFORMAT);
     if (strstr(err.msg, "'<stdin>' starts with bytes 00 00 00 00") == NULL)
         fail_msg("unclear message: %s", err.msg);
-    assert_int_equal(system("test -z \"$(ls -A tests/out/spooldir)\""), 0);
+    assert_int_equal(system("test -z \"$(ls -A " TEST_OUT "/spooldir)\""), 0);
     assert_int_equal(spool_pipe("\x93NUMPY\x01\x00", 8, 1000, &sp, &err), KPCA_OK);
     kpca_spool_close(&sp);
     signal(SIGPIPE, was);
@@ -374,7 +374,7 @@ static void test_rename(void **state)
     assert_true(kpca_source_is_stream("-"));
     assert_true(kpca_source_is_stream("/dev/null"));
     assert_false(kpca_source_is_stream("tests"));
-    assert_false(kpca_source_is_stream("tests/out/no-such-file"));
+    assert_false(kpca_source_is_stream(TEST_OUT "/no-such-file"));
 }
 
 /* The library's reader, handed a FIFO, reads it through a spool: all the
@@ -394,7 +394,7 @@ static void *csv_writer(void *arg)
 static void test_dataset_fifo(void **state)
 {
     (void)state;
-    const char *good = "tests/out/spool-good", *bad = "tests/out/spool-bad";
+    const char *good = TEST_OUT "/spool-good", *bad = TEST_OUT "/spool-bad";
     for (int k = 0; k < 2; k++) {
         const char *fifo = k == 0 ? good : bad;
         unlink(fifo);
@@ -457,12 +457,12 @@ static void test_model_fifo(void **state)
     kpca_model m, back;
     kpca_error err;
     assert_int_equal(kpca_model_fit(&ds, &p, &m, NULL, &err), KPCA_OK);
-    assert_int_equal(system("mkdir -p tests/out"), 0);
-    assert_int_equal(kpca_model_save(&m, "tests/out/spool.model", &err), KPCA_OK);
-    const char *fifo = "tests/out/spool-model.fifo";
+    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
+    assert_int_equal(kpca_model_save(&m, TEST_OUT "/spool.model", &err), KPCA_OK);
+    const char *fifo = TEST_OUT "/spool-model.fifo";
     unlink(fifo);
     assert_int_equal(mkfifo(fifo, 0600), 0);
-    copy_job job = {"tests/out/spool.model", fifo};
+    copy_job job = {TEST_OUT "/spool.model", fifo};
     pthread_t w;
     assert_int_equal(pthread_create(&w, NULL, copier, &job), 0);
     alarm(20);

@@ -47,10 +47,10 @@ static kpca_cuda *open_expect(const char *a, const char *b, kpca_status want, co
 static void test_no_driver(void **state)
 {
     (void)state;
-    const char *dir = "tests/out/gpu-empty";
-    mkdir("tests/out", 0777);
+    const char *dir = TEST_OUT "/gpu-empty";
+    mkdir(TEST_OUT, 0777);
     mkdir(dir, 0777);
-    open_expect(dir, NULL, KPCA_EIO, "no NVIDIA driver", "tests/out/gpu-empty/libcuda.so.1");
+    open_expect(dir, NULL, KPCA_EIO, "no NVIDIA driver", TEST_OUT "/gpu-empty/libcuda.so.1");
     /* the toolkit's folder has cuBLAS and cuSOLVER but no driver */
     if (access(TOOLKIT, F_OK) == 0)
         open_expect(TOOLKIT, NULL, KPCA_EIO, "no NVIDIA driver", TOOLKIT "/libcuda.so.1");
@@ -72,14 +72,14 @@ static void test_stub_driver(void **state)
         print_message("no %s: NVIDIA's stub not tried\n", stub);
         return;
     }
-    const char *dir = "tests/out/gpu-stub";
-    mkdir("tests/out", 0777);
+    const char *dir = TEST_OUT "/gpu-stub";
+    mkdir(TEST_OUT, 0777);
     mkdir(dir, 0777);
-    unlink("tests/out/gpu-stub/libcuda.so.1");
-    assert_int_equal(symlink(stub, "tests/out/gpu-stub/libcuda.so.1"), 0);
+    unlink(TEST_OUT "/gpu-stub/libcuda.so.1");
+    assert_int_equal(symlink(stub, TEST_OUT "/gpu-stub/libcuda.so.1"), 0);
     /* the loader reports the link's target path, under stubs/ */
     open_expect(dir, NULL, KPCA_EIO, "stub libcuda", NULL);
-    unlink("tests/out/gpu-stub/libcuda.so.1");
+    unlink(TEST_OUT "/gpu-stub/libcuda.so.1");
     rmdir(dir);
 }
 

@@ -7,13 +7,13 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#define OUT "tests/out/"
+#define OUT TEST_OUT "/"
 
 
 static inline void ensure_out(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
 }
 
 /* Writes text to tests/out/NAME and copies the path into path (cap bytes). */

@@ -70,11 +70,11 @@ static void test_usps_layout(void **state)
     kpca_dataset_free(&ds);
 
     /* gzip'd: the same, detected through the compression */
-    assert_int_equal(system("gzip -c tests/out/u.arff >tests/out/u.arff.gz"), 0);
+    assert_int_equal(system("gzip -c " TEST_OUT "/u.arff >" TEST_OUT "/u.arff.gz"), 0);
     kpca_format fmt;
-    assert_int_equal(kpca_detect_format("tests/out/u.arff.gz", &fmt, &err), KPCA_OK);
+    assert_int_equal(kpca_detect_format(TEST_OUT "/u.arff.gz", &fmt, &err), KPCA_OK);
     assert_int_equal(fmt, KPCA_FMT_ARFF);
-    assert_int_equal(kpca_dataset_read("tests/out/u.arff.gz", NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/u.arff.gz", NULL, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 3);
     assert_int_equal(ds.y[0], 10);
     kpca_dataset_free(&ds);
@@ -82,7 +82,7 @@ static void test_usps_layout(void **state)
     /* the sniff's description */
     kpca_file_info fi;
     char desc[200];
-    kpca_file_sniff("tests/out/u.arff", &fi);
+    kpca_file_sniff(TEST_OUT "/u.arff", &fi);
     kpca_file_describe(&fi, desc, sizeof desc);
     assert_string_equal(desc, "holds ARFF data (3 x 3)");
 }
@@ -168,9 +168,9 @@ static void test_refusals(void **state)
     const char *h = "@relation r\n@attribute a numeric\n@attribute b numeric\n@attribute c {x,y}\n@data\n";
     char text[512];
     snprintf(text, sizeof text, "%s1,2,x\n{0 1, 2 y}\n", h);
-    refused(text, NULL, KPCA_EFORMAT, "'tests/out/r.arff' line 7: sparse ARFF data", NULL);
+    refused(text, NULL, KPCA_EFORMAT, "'" TEST_OUT "/r.arff' line 7: sparse ARFF data", NULL);
     snprintf(text, sizeof text, "%s1,2,x\n3,?,y\n", h);
-    refused(text, NULL, KPCA_EFORMAT, "'tests/out/r.arff' line 7, column 2 ('b'): missing value '?'",
+    refused(text, NULL, KPCA_EFORMAT, "'" TEST_OUT "/r.arff' line 7, column 2 ('b'): missing value '?'",
             "kpca needs every value", NULL);
     snprintf(text, sizeof text, "%s1,2,x\n3,4,?\n", h);
     refused(text, NULL, KPCA_EFORMAT, "line 7, column 3 ('c'): missing value '?'", NULL);
@@ -282,7 +282,7 @@ static kpca_status alloc_read(kpca_error *err)
 {
     kpca_dataset ds;
     kpca_read_opts o = {.format = KPCA_FMT_ARFF, .label = "kind", .drop = "two"};
-    kpca_status st = kpca_dataset_read("tests/out/q.arff", &o, &ds, err);
+    kpca_status st = kpca_dataset_read(TEST_OUT "/q.arff", &o, &ds, err);
     if (st == KPCA_OK)
         kpca_dataset_free(&ds);
     return st;
@@ -291,7 +291,7 @@ static kpca_status alloc_read(kpca_error *err)
 static kpca_status alloc_read_usps(kpca_error *err)
 {
     kpca_dataset ds;
-    kpca_status st = kpca_dataset_read("tests/out/u.arff.gz", NULL, &ds, err);
+    kpca_status st = kpca_dataset_read(TEST_OUT "/u.arff.gz", NULL, &ds, err);
     if (st == KPCA_OK)
         kpca_dataset_free(&ds);
     return st;

@@ -106,7 +106,7 @@ static void test_header_quoting_crlf(void **state)
 static void test_gzip(void **state)
 {
     (void)state;
-    const char *path = "tests/out/g.csv.gz";
+    const char *path = TEST_OUT "/g.csv.gz";
     gzFile gz = gzopen(path, "wb");
     assert_non_null(gz);
     const char *text = "y;a;b\n-1;1.5;2\n1;3;4e1\n";
@@ -541,7 +541,7 @@ static void test_stream(void **state)
     }
     /* 9 MiB of rows, a label column of names last: streamed by the default
      * read, in 1 MiB stretches, as the read in memory reads it */
-    FILE *f = fopen("tests/out/stream9.csv", "wb");
+    FILE *f = fopen(TEST_OUT "/stream9.csv", "wb");
     assert_non_null(f);
     fprintf(f, "x1,x2,x3,x4,class\n");
     size_t rows = 0;
@@ -551,8 +551,8 @@ static void test_stream(void **state)
     fclose(f);
     kpca_dataset big, mem;
     kpca_error err;
-    assert_int_equal(kpca_read_csv("tests/out/stream9.csv", 0, NULL, &big, &err), KPCA_OK);
-    assert_int_equal(kpca_read_csv_parts("tests/out/stream9.csv", 0, NULL, 1, 0, KPCA_CSV_IN_MEMORY, &mem, &err),
+    assert_int_equal(kpca_read_csv(TEST_OUT "/stream9.csv", 0, NULL, &big, &err), KPCA_OK);
+    assert_int_equal(kpca_read_csv_parts(TEST_OUT "/stream9.csv", 0, NULL, 1, 0, KPCA_CSV_IN_MEMORY, &mem, &err),
                      KPCA_OK);
     assert_int_equal(big.n, rows);
     assert_int_equal(big.dim, 4);
@@ -573,11 +573,11 @@ static void test_stream(void **state)
     assert_true(big.x[2] == 1 && big.x[3] == 1);
     kpca_dataset_free(&big);
     /* gzip: read in memory */
-    gzFile gz = gzopen("tests/out/stream.csv.gz", "wb");
+    gzFile gz = gzopen(TEST_OUT "/stream.csv.gz", "wb");
     assert_non_null(gz);
     gzputs(gz, cases[0].text);
     gzclose(gz);
-    assert_int_equal(kpca_csv_stream("tests/out/stream.csv.gz", 0, NULL, 2, 0, 0, &big, &err), 0);
+    assert_int_equal(kpca_csv_stream(TEST_OUT "/stream.csv.gz", 0, NULL, 2, 0, 0, &big, &err), 0);
     assert_null(big.x);
 }
 
@@ -598,7 +598,7 @@ static void *fifo_writer(void *arg)
 static void test_fifo(void **state)
 {
     (void)state;
-    const char *path = "tests/out/fifo.csv";
+    const char *path = TEST_OUT "/fifo.csv";
     unlink(path);
     assert_int_equal(mkfifo(path, 0600), 0);
     for (int run = 0; run < 5; run++) {
@@ -621,7 +621,7 @@ static void test_fifo(void **state)
 int main(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_header_quoting_crlf), cmocka_unit_test(test_gzip),

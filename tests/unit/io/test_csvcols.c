@@ -101,23 +101,23 @@ static void test_bom(void **state)
     assert_int_equal(ds.y[0], 1);
     kpca_dataset_free(&ds);
     /* through gzip */
-    gzFile gz = gzopen("tests/out/bom.csv.gz", "wb");
+    gzFile gz = gzopen(TEST_OUT "/bom.csv.gz", "wb");
     gzputs(gz, "\xef\xbb\xbf" "a,b\n1,2\n3,4\n");
     gzclose(gz);
-    assert_int_equal(read3("tests/out/bom.csv.gz", NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(read3(TEST_OUT "/bom.csv.gz", NULL, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 2);
     assert_string_equal(ds.colnames[0], "a");
     kpca_dataset_free(&ds);
     /* a large file, streamed by threads: the mark skipped there too */
-    FILE *f = fopen("tests/out/bom_big.csv", "wb");
+    FILE *f = fopen(TEST_OUT "/bom_big.csv", "wb");
     assert_non_null(f);
     fputs("\xef\xbb\xbf", f);
     for (int i = 0; i < 400000; i++)
         fprintf(f, "%d.5,%d,%d\n", i, i % 7, -i);
     fclose(f);
     kpca_dataset mem;
-    assert_int_equal(kpca_read_csv("tests/out/bom_big.csv", 0, NULL, &ds, &err), KPCA_OK);
-    assert_int_equal(kpca_read_csv_parts("tests/out/bom_big.csv", 0, NULL, 1, 0, KPCA_CSV_IN_MEMORY, &mem, &err),
+    assert_int_equal(kpca_read_csv(TEST_OUT "/bom_big.csv", 0, NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_read_csv_parts(TEST_OUT "/bom_big.csv", 0, NULL, 1, 0, KPCA_CSV_IN_MEMORY, &mem, &err),
                      KPCA_OK);
     assert_int_equal(ds.n, 400000);
     assert_true(ds.x[0] == 0.5);
@@ -143,7 +143,7 @@ static void test_wide(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char path[256];
-        snprintf(path, sizeof path, "tests/out/%s", cases[c].name);
+        snprintf(path, sizeof path, TEST_OUT "/%s", cases[c].name);
         FILE *f = fopen(path, "wb");
         assert_non_null(f);
         fwrite(cases[c].bytes, 1, cases[c].len, f);
@@ -337,7 +337,7 @@ static void test_pandas_index(void **state)
 int main(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bom),          cmocka_unit_test(test_wide),         cmocka_unit_test(test_decimal_comma),
         cmocka_unit_test(test_columns_drop), cmocka_unit_test(test_pandas_index),

@@ -307,7 +307,7 @@ static void test_esl_label_rule_decided(void **state)
     (void)state;
     char path[256];
     ensure_out();
-    snprintf(path, sizeof path, "tests/out/rule_late.txt");
+    snprintf(path, sizeof path, TEST_OUT "/rule_late.txt");
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     for (int i = 0; i < KPCA_ESL_DECIDE_ROWS; i++)

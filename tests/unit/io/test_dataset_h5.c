@@ -114,7 +114,7 @@ static void test_hdf5_errors(void **state)
     const char *cut = OUT "usps_cut.h5";
     tu_write_bytes(cut, buf, len / 2);
     free(buf);
-    st = kpca_dataset_read("tests/out/usps_cut.h5:test", NULL, &ds, &err);
+    st = kpca_dataset_read(TEST_OUT "/usps_cut.h5:test", NULL, &ds, &err);
     assert_int_equal(st, KPCA_EFORMAT);
     assert_null(ds.x);
 }
@@ -136,8 +136,8 @@ static void test_split_spec(void **state)
     assert_null(group);
     kpca_free(file);
     /* neither FILE nor its prefix exists: the whole spec is the file */
-    assert_int_equal(kpca_split_spec("tests/out/nope:x", &file, &group, &err), KPCA_OK);
-    assert_string_equal(file, "tests/out/nope:x");
+    assert_int_equal(kpca_split_spec(TEST_OUT "/nope:x", &file, &group, &err), KPCA_OK);
+    assert_string_equal(file, TEST_OUT "/nope:x");
     assert_null(group);
     kpca_free(file);
 }
@@ -189,7 +189,7 @@ static void test_usps_text_equals_hdf5(void **state)
 /* ---- FILE.h5:/path naming a 2-D dataset: read without labels (or with
  * --labels FILE), and each refusal with its reason ----------------------- */
 
-#define H5_PATH "tests/out/input_paths.h5"
+#define H5_PATH TEST_OUT "/input_paths.h5"
 
 static void put(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, const void *buf)
 {
@@ -212,7 +212,7 @@ static int setup(void **state)
 {
     (void)state;
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     hid_t f = H5Fcreate(H5_PATH, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return -1;

@@ -108,7 +108,7 @@ static void assert_same_file(const char *a, const char *b)
  * earlier run that failed) */
 static void scan_tmp(int remove)
 {
-    DIR *d = opendir("tests/out");
+    DIR *d = opendir(TEST_OUT);
     assert_non_null(d);
     struct dirent *e;
     char path[512];
@@ -116,7 +116,7 @@ static void scan_tmp(int remove)
         if (strncmp(e->d_name, ".fs-", 4) == 0 && strstr(e->d_name, ".tmp.") != NULL) {
             if (!remove)
                 fail_msg("temporary file left: %s", e->d_name);
-            snprintf(path, sizeof path, "tests/out/%s", e->d_name);
+            snprintf(path, sizeof path, TEST_OUT "/%s", e->d_name);
             unlink(path);
         }
     closedir(d);

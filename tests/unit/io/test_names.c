@@ -44,7 +44,7 @@ static void test_hdf5_names_round_trip(void **state)
 {
     (void)state;
     tu_write_file("names.keep", "");
-    const char *path = "tests/out/names.h5";
+    const char *path = TEST_OUT "/names.h5";
     kpca_error err;
     assert_int_equal(write_named(path, KPCA_FMT_HDF5, g_names, NNAMES, g_y, &err), KPCA_OK);
     kpca_dataset ds;
@@ -72,7 +72,7 @@ static void test_csv_names_round_trip(void **state)
 {
     (void)state;
     tu_write_file("names.keep", "");
-    const char *path = "tests/out/names.csv";
+    const char *path = TEST_OUT "/names.csv";
     kpca_error err;
     assert_int_equal(write_named(path, KPCA_FMT_CSV, g_names, NNAMES, g_y, &err), KPCA_OK);
     size_t len;
@@ -95,8 +95,8 @@ static void test_csv_names_round_trip(void **state)
     assert_memory_equal(ds.x, z, sizeof z);
     kpca_dataset_free(&ds);
     /* LIBSVM labels are numbers: the codes */
-    assert_int_equal(write_named("tests/out/names.svm", KPCA_FMT_LIBSVM, g_names, NNAMES, g_y, &err), KPCA_OK);
-    assert_int_equal(kpca_dataset_read("tests/out/names.svm", NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(write_named(TEST_OUT "/names.svm", KPCA_FMT_LIBSVM, g_names, NNAMES, g_y, &err), KPCA_OK);
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/names.svm", NULL, &ds, &err), KPCA_OK);
     assert_null(ds.names);
     assert_memory_equal(ds.y, g_y, sizeof g_y);
     kpca_dataset_free(&ds);
@@ -105,7 +105,7 @@ static void test_csv_names_round_trip(void **state)
 /* a class_names that does not fit its target is refused, naming it */
 static void expect_bad(char *const *names, size_t nnames, const int *y, const char *want)
 {
-    const char *path = "tests/out/badnames.h5";
+    const char *path = TEST_OUT "/badnames.h5";
     kpca_error err;
     assert_int_equal(write_named(path, KPCA_FMT_HDF5, names, nnames, y, &err), KPCA_OK);
     kpca_dataset ds;

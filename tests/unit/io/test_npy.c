@@ -12,7 +12,7 @@ static char path_buf[256];
 /* Writes an .npy file by hand: version major, the header dict, raw data. */
 static const char *make_npy(const char *name, int major, const char *dict, const void *data, size_t nbytes)
 {
-    snprintf(path_buf, sizeof path_buf, "tests/out/%s", name);
+    snprintf(path_buf, sizeof path_buf, TEST_OUT "/%s", name);
     FILE *f = fopen(path_buf, "wb");
     assert_non_null(f);
     size_t pre = major == 1 ? 10 : 12, len = strlen(dict) + 1;
@@ -188,8 +188,8 @@ static void test_write_round_trip(void **state)
     (void)state;
     double x[6] = {1.5, -2, 3e-300, 4, 5, 6.25};
     kpca_error err;
-    assert_int_equal(kpca_npy_write("tests/out/w.npy", x, 3, 2, &err), KPCA_OK);
-    FILE *f = fopen("tests/out/w.npy", "rb");
+    assert_int_equal(kpca_npy_write(TEST_OUT "/w.npy", x, 3, 2, &err), KPCA_OK);
+    FILE *f = fopen(TEST_OUT "/w.npy", "rb");
     assert_non_null(f);
     char head[128];
     assert_int_equal(fread(head, 1, 128, f), 128);
@@ -198,7 +198,7 @@ static void test_write_round_trip(void **state)
     assert_int_equal((unsigned char)head[8] + 10, 128); /* header padded to 64 */
     assert_non_null(strstr(head + 10, "'shape': (3, 2)"));
     kpca_dataset ds;
-    assert_int_equal(kpca_dataset_read("tests/out/w.npy", NULL, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/w.npy", NULL, &ds, &err), KPCA_OK);
     assert_int_equal(ds.n, 3);
     assert_int_equal(ds.dim, 2);
     assert_memory_equal(ds.x, x, sizeof x);
@@ -211,34 +211,34 @@ static void test_labels(void **state)
     int64_t y[3] = {10, -1, 10};
     double x[6] = {1, 2, 3, 4, 5, 6};
     kpca_error err;
-    assert_int_equal(kpca_npy_write("tests/out/x.npy", x, 3, 2, &err), KPCA_OK);
+    assert_int_equal(kpca_npy_write(TEST_OUT "/x.npy", x, 3, 2, &err), KPCA_OK);
     make_npy("y.npy", 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }", y, sizeof y);
-    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .labels = "tests/out/y.npy"};
+    kpca_read_opts o = {.format = KPCA_FMT_AUTO, .labels = TEST_OUT "/y.npy"};
     kpca_dataset ds;
-    assert_int_equal(kpca_dataset_read("tests/out/x.npy", &o, &ds, &err), KPCA_OK);
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/x.npy", &o, &ds, &err), KPCA_OK);
     assert_false(ds.unlabelled);
     assert_int_equal(ds.y[0], 10);
     assert_int_equal(ds.y[1], -1);
     kpca_dataset_free(&ds);
     make_npy("y2.npy", 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", y, 16);
-    o.labels = "tests/out/y2.npy";
-    assert_int_equal(kpca_dataset_read("tests/out/x.npy", &o, &ds, &err), KPCA_EFORMAT);
+    o.labels = TEST_OUT "/y2.npy";
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/x.npy", &o, &ds, &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "2 labels but the data has 3 points"));
     double frac[3] = {1, 2.5, 3};
     make_npy("yf.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", frac, sizeof frac);
-    o.labels = "tests/out/yf.npy";
-    assert_int_equal(kpca_dataset_read("tests/out/x.npy", &o, &ds, &err), KPCA_EFORMAT);
+    o.labels = TEST_OUT "/yf.npy";
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/x.npy", &o, &ds, &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "label 2 (2.5) is not an integer"));
     /* a label option makes no sense for an array */
     o.labels = NULL;
     o.label = "last";
-    assert_int_equal(kpca_dataset_read("tests/out/x.npy", &o, &ds, &err), KPCA_EUSAGE);
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/x.npy", &o, &ds, &err), KPCA_EUSAGE);
 }
 
 int main(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_dtype_and_order),
         cmocka_unit_test(test_refusals),

@@ -121,11 +121,11 @@ static void test_text_forms(void **state)
     every_block(copy, &(kpca_read_opts){.decimal = ',', .drop = "id"});
     every_block(copy, &(kpca_read_opts){.decimal = ',', .columns = "b,2", .label = "none"});
     /* gzip */
-    gzFile gz = gzopen("tests/out/rs.csv.gz", "wb");
+    gzFile gz = gzopen(TEST_OUT "/rs.csv.gz", "wb");
     assert_non_null(gz);
     gzputs(gz, texts[0][1]);
     gzclose(gz);
-    every_block("tests/out/rs.csv.gz", NULL);
+    every_block(TEST_OUT "/rs.csv.gz", NULL);
 }
 
 /* An error in a late row is the whole read's error; an error at the start
@@ -147,7 +147,7 @@ static void test_errors(void **state)
     path = tu_write_file("rs_bad.txt", text);
     snprintf(copy, sizeof copy, "%s", path);
     same_as_read(copy, NULL, 64, 0);
-    same_as_read("tests/out/does-not-exist.csv", NULL, 10, 0);
+    same_as_read(TEST_OUT "/does-not-exist.csv", NULL, 10, 0);
     /* The labels' pass does not parse the values, but the whole read
      * parses them all before it looks at the labels: an empty label early
      * (line 4), then a value that is no number late (line 4002), a short
@@ -170,8 +170,8 @@ static void test_npy(void **state)
     kpca_dataset ds;
     tu_random_dataset(&ds, 97, 5, 3, 11);
     kpca_error err;
-    assert_int_equal(kpca_npy_write("tests/out/rs.npy", ds.x, ds.n, ds.dim, &err), KPCA_OK);
-    every_block("tests/out/rs.npy", NULL);
+    assert_int_equal(kpca_npy_write(TEST_OUT "/rs.npy", ds.x, ds.n, ds.dim, &err), KPCA_OK);
+    every_block(TEST_OUT "/rs.npy", NULL);
     kpca_dataset_free(&ds);
 }
 
@@ -182,7 +182,7 @@ static void test_npy(void **state)
 static void test_large(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/out/rs_big.csv", "wb");
+    FILE *f = fopen(TEST_OUT "/rs_big.csv", "wb");
     assert_non_null(f);
     fprintf(f, ",x1,\"x, 2\",x3,class\r\n");
     for (int i = 0; i < 60000; i++) {
@@ -190,71 +190,71 @@ static void test_large(void **state)
         fprintf(f, "%d,%.6f,%d.25,\"%de-3\",%s\r\n", i, i * 0.001, i % 97, i, name);
     }
     fclose(f);
-    every_block("tests/out/rs_big.csv", NULL);
-    same_as_read("tests/out/rs_big.csv", &(kpca_read_opts){.drop = "x1", .label = "class"}, 1000, 45000);
+    every_block(TEST_OUT "/rs_big.csv", NULL);
+    same_as_read(TEST_OUT "/rs_big.csv", &(kpca_read_opts){.drop = "x1", .label = "class"}, 1000, 45000);
     /* a bad number in a late window: the whole read's message */
-    f = fopen("tests/out/rs_bad_late.csv", "wb");
+    f = fopen(TEST_OUT "/rs_bad_late.csv", "wb");
     assert_non_null(f);
     fprintf(f, "a,b,label\n");
     for (int i = 0; i < 100000; i++)
         fprintf(f, i == 99000 ? "%d,x%d,%d\n" : "%d,%d,%d\n", i, -i, i % 5);
     fclose(f);
-    same_as_read("tests/out/rs_bad_late.csv", NULL, 4096, 0);
+    same_as_read(TEST_OUT "/rs_bad_late.csv", NULL, 4096, 0);
     /* a quote inside an unquoted label (5"3, no quoted field: csv.c opens
      * one at a field's start only), then a quoted label with a line break
      * in the first window: a count of quotes would cut the window there */
-    f = fopen("tests/out/rs_literal_quote.csv", "wb");
+    f = fopen(TEST_OUT "/rs_literal_quote.csv", "wb");
     assert_non_null(f);
     fprintf(f, "a,label\n");
     for (int i = 0; i < 60000; i++)
         fprintf(f, i == 0 ? "%d,5\"3\n" : i == 20000 ? "%d,\"two\nlines\"\n" : "%d.125,class %d\n", i, i % 3);
     fclose(f);
-    every_block("tests/out/rs_literal_quote.csv", NULL);
+    every_block(TEST_OUT "/rs_literal_quote.csv", NULL);
     /* windows with no quote, parsed in parts (one thread each), their
      * labels found by the first pass without parsing the values: a pandas
      * index (dropped; then kept, for one value that is not an integer),
      * names in the last column found from the row's end, CRLF, blank lines */
     for (int keep = 0; keep < 2; keep++) {
-        f = fopen("tests/out/rs_pd_big.csv", "wb");
+        f = fopen(TEST_OUT "/rs_pd_big.csv", "wb");
         assert_non_null(f);
         fprintf(f, ",a,b,c,name\r\n");
         for (int i = 0; i < 80000; i++)
             fprintf(f, keep && i == 70000 ? "%d.5,%d.5,-%d,0.%d,%s\r\n%s" : "%d,%d.5,-%d,0.%d,%s\r\n%s", i, i % 91, i,
                     i % 7, i % 5 ? "iris setosa" : "versicolor", i % 9999 == 0 ? "\r\n" : "");
         fclose(f);
-        every_block("tests/out/rs_pd_big.csv", NULL);
+        every_block(TEST_OUT "/rs_pd_big.csv", NULL);
     }
     /* the label in a middle column; a row short of a field in a late window
      * (the first pass's error, as the whole read words it), then a label
      * that is no class there (the labels' verdict) */
     for (int bad = 0; bad < 2; bad++) {
-        f = fopen("tests/out/rs_mid_big.csv", "wb");
+        f = fopen(TEST_OUT "/rs_mid_big.csv", "wb");
         assert_non_null(f);
         fprintf(f, "a,label,b,c\n");
         for (int i = 0; i < 80000; i++)
             fprintf(f, i != 71234 ? "%d,%d,%d,%d\n" : bad ? "%d,%d.5,%d,%d\n" : "%d,%d,%d\n", i, i % 4, -i, i % 13);
         fclose(f);
-        same_as_read("tests/out/rs_mid_big.csv", NULL, 1024, 0);
+        same_as_read(TEST_OUT "/rs_mid_big.csv", NULL, 1024, 0);
     }
     /* whitespace text, labels decided on the first 10000 rows */
-    f = fopen("tests/out/rs_big.txt", "wb");
+    f = fopen(TEST_OUT "/rs_big.txt", "wb");
     assert_non_null(f);
     for (int i = 0; i < 25000; i++)
         fprintf(f, "%d %.4f %.4f\n", i % 10, i * 1e-4, -i * 1e-4);
     fclose(f);
-    every_block("tests/out/rs_big.txt", NULL);
-    f = fopen("tests/out/rs_big.svm", "wb");
+    every_block(TEST_OUT "/rs_big.txt", NULL);
+    f = fopen(TEST_OUT "/rs_big.svm", "wb");
     assert_non_null(f);
     for (int i = 0; i < 20000; i++)
         fprintf(f, "%d %d:%.3f %d:1\n", i % 4, 1 + i % 5, i * 0.5, 6 + i % 3);
     fclose(f);
-    every_block("tests/out/rs_big.svm", NULL);
+    every_block(TEST_OUT "/rs_big.svm", NULL);
     /* a seek back, then on */
     kpca_rowsrc *src;
     kpca_error err;
-    assert_int_equal(kpca_rowsrc_open("tests/out/rs_big.csv", NULL, &src, &err), KPCA_OK);
+    assert_int_equal(kpca_rowsrc_open(TEST_OUT "/rs_big.csv", NULL, &src, &err), KPCA_OK);
     kpca_dataset all;
-    assert_int_equal(kpca_dataset_read("tests/out/rs_big.csv", NULL, &all, &err), KPCA_OK);
+    assert_int_equal(kpca_dataset_read(TEST_OUT "/rs_big.csv", NULL, &all, &err), KPCA_OK);
     double x[3 * 10];
     int y[10];
     size_t got;
@@ -277,9 +277,9 @@ static void test_large(void **state)
 static void test_rewind(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/out/rw.txt", "wb");
-    gzFile g = gzopen("tests/out/rw.txt.gz", "wb");
-    FILE *s = fopen("tests/out/rw.svm", "wb");
+    FILE *f = fopen(TEST_OUT "/rw.txt", "wb");
+    gzFile g = gzopen(TEST_OUT "/rw.txt.gz", "wb");
+    FILE *s = fopen(TEST_OUT "/rw.svm", "wb");
     assert_non_null(f);
     assert_non_null(g);
     assert_non_null(s);
@@ -291,7 +291,7 @@ static void test_rewind(void **state)
     fclose(f);
     gzclose(g);
     fclose(s);
-    static const char *const files[] = {"tests/out/rw.txt", "tests/out/rw.txt.gz", "tests/out/rw.svm"};
+    static const char *const files[] = {TEST_OUT "/rw.txt", TEST_OUT "/rw.txt.gz", TEST_OUT "/rw.svm"};
     for (size_t i = 0; i < 3; i++) {
         kpca_rowsrc *src;
         kpca_dataset all;
@@ -335,7 +335,7 @@ static void test_labels_file(void **state)
 int main(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_usps_forms),
         cmocka_unit_test(test_text_forms),

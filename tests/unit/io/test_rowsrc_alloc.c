@@ -67,9 +67,9 @@ static void test_binary(void **state)
     kpca_dataset ds;
     tu_random_dataset(&ds, 20, 4, 3, 5);
     kpca_error err;
-    assert_int_equal(kpca_npy_write("tests/out/ra.npy", ds.x, ds.n, ds.dim, &err), KPCA_OK);
+    assert_int_equal(kpca_npy_write(TEST_OUT "/ra.npy", ds.x, ds.n, ds.dim, &err), KPCA_OK);
     kpca_dataset_free(&ds);
-    snprintf(g_path, sizeof g_path, "tests/out/ra.npy");
+    snprintf(g_path, sizeof g_path, TEST_OUT "/ra.npy");
     g_opts = (kpca_read_opts){.format = KPCA_FMT_AUTO};
     assert_true(tu_fail_loop("npy", op_read, 1) >= 1);
     /* HDF5 with class names (a feature file of kpca's, read at its root) */
@@ -79,15 +79,15 @@ static void test_binary(void **state)
     for (int i = 0; i < 60; i++)
         z[i] = i * 0.25;
     kpca_features_meta meta = {.names = (char *const *)names, .nnames = 3};
-    assert_int_equal(kpca_features_write("tests/out/ra.h5", KPCA_FMT_HDF5, z, 20, 3, y, &meta, &err), KPCA_OK);
-    snprintf(g_path, sizeof g_path, "tests/out/ra.h5");
+    assert_int_equal(kpca_features_write(TEST_OUT "/ra.h5", KPCA_FMT_HDF5, z, 20, 3, y, &meta, &err), KPCA_OK);
+    snprintf(g_path, sizeof g_path, TEST_OUT "/ra.h5");
     assert_true(tu_fail_loop("hdf5", op_read, 1) >= 1);
 }
 
 int main(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_binary),

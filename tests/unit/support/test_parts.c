@@ -45,11 +45,11 @@ static void test_pread(void **state)
     assert_non_null(buf);
     for (size_t i = 0; i < size + skip; i++)
         data[i] = (unsigned char)((i * 2654435761u) >> 13) % 0xAB; /* no marker */
-    FILE *f = fopen("tests/out/pread.bin", "wb");
+    FILE *f = fopen(TEST_OUT "/pread.bin", "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(data, 1, size + skip, f), size + skip);
     fclose(f);
-    int fd = open("tests/out/pread.bin", O_RDONLY);
+    int fd = open(TEST_OUT "/pread.bin", O_RDONLY);
     assert_true(fd >= 0);
     int flagged = -1, errnum = -1;
     memset(buf, 0x5A, size + 16);
@@ -68,11 +68,11 @@ static void test_pread(void **state)
 
     /* the marker in the last stretch of the last part is found */
     data[skip + size - 5] = 0xAB;
-    f = fopen("tests/out/pread.bin", "wb");
+    f = fopen(TEST_OUT "/pread.bin", "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(data, 1, size + skip, f), size + skip);
     fclose(f);
-    fd = open("tests/out/pread.bin", O_RDONLY);
+    fd = open(TEST_OUT "/pread.bin", O_RDONLY);
     assert_true(fd >= 0);
     assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip, 8, find_marker, &flagged, &errnum), 1);
     assert_int_equal(flagged, 1);

@@ -117,14 +117,14 @@ static void test_read_back(void **state)
     for (size_t c = 0; c < sizeof codecs / sizeof codecs[0]; c++) {
         size_t len;
         unsigned char *z = compress_with(codecs[c], text, TEXT_LEN, &len);
-        write_bytes("tests/out/bytes.data", z, len); /* no name says what it is */
+        write_bytes(TEST_OUT "/bytes.data", z, len); /* no name says what it is */
         static const size_t steps[] = {1, 4093, 65536, 1 << 20};
         for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
             if (steps[s] == 1 && codecs[c] != KPCA_CODEC_ZSTD)
                 continue; /* (byte by byte once is enough) */
             size_t n;
             kpca_codec found;
-            char *back = read_all("tests/out/bytes.data", steps[s], &n, &found);
+            char *back = read_all(TEST_OUT "/bytes.data", steps[s], &n, &found);
             assert_int_equal(found, codecs[c]);
             assert_int_equal(n, TEXT_LEN);
             assert_memory_equal(back, text, TEXT_LEN);
@@ -135,10 +135,10 @@ static void test_read_back(void **state)
         assert_non_null(two);
         memcpy(two, z, len);
         memcpy(two + len, z, len);
-        write_bytes("tests/out/bytes.data", two, 2 * len);
+        write_bytes(TEST_OUT "/bytes.data", two, 2 * len);
         size_t n;
         kpca_codec found;
-        char *back = read_all("tests/out/bytes.data", 100000, &n, &found);
+        char *back = read_all(TEST_OUT "/bytes.data", 100000, &n, &found);
         assert_int_equal(n, 2 * TEXT_LEN);
         assert_memory_equal(back, text, TEXT_LEN);
         assert_memory_equal(back + TEXT_LEN, text, TEXT_LEN);
@@ -156,11 +156,11 @@ static void test_seek(void **state)
     for (size_t c = 0; c < sizeof codecs / sizeof codecs[0]; c++) {
         size_t len;
         unsigned char *z = compress_with(codecs[c], text, TEXT_LEN, &len);
-        write_bytes("tests/out/bytes.data", z, len);
+        write_bytes(TEST_OUT "/bytes.data", z, len);
         free(z);
         kpca_bytes *b;
         kpca_error err;
-        assert_int_equal(kpca_bytes_open("tests/out/bytes.data", &b, &err), KPCA_OK);
+        assert_int_equal(kpca_bytes_open(TEST_OUT "/bytes.data", &b, &err), KPCA_OK);
         static const unsigned long long at[] = {500000, 17, 17, 699990, 0, 250000, TEXT_LEN};
         char buf[64];
         for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
@@ -208,18 +208,18 @@ static void test_damage(void **state)
     for (size_t c = 1; c < sizeof codecs / sizeof codecs[0]; c++) {
         const char *name = kpca_codec_name(codecs[c]);
         char want[128], msg[KPCA_ERRMSG_MAX];
-        snprintf(want, sizeof want, "'tests/out/bytes.data' near line 42: corrupt or truncated %s data", name);
+        snprintf(want, sizeof want, "'" TEST_OUT "/bytes.data' near line 42: corrupt or truncated %s data", name);
         size_t len;
         unsigned char *z = compress_with(codecs[c], text, TEXT_LEN, &len);
         /* truncated */
-        write_bytes("tests/out/bytes.data", z, len - 100);
-        read_error("tests/out/bytes.data", msg, sizeof msg);
+        write_bytes(TEST_OUT "/bytes.data", z, len - 100);
+        read_error(TEST_OUT "/bytes.data", msg, sizeof msg);
         if (strstr(msg, want) == NULL)
             fail_msg("%s cut short: '%s'", name, msg);
         /* a byte damaged in the middle */
         z[len / 2] ^= 0x55;
-        write_bytes("tests/out/bytes.data", z, len);
-        read_error("tests/out/bytes.data", msg, sizeof msg);
+        write_bytes(TEST_OUT "/bytes.data", z, len);
+        read_error(TEST_OUT "/bytes.data", msg, sizeof msg);
         if (strstr(msg, want) == NULL)
             fail_msg("%s damaged: '%s'", name, msg);
         z[len / 2] ^= 0x55;
@@ -228,8 +228,8 @@ static void test_damage(void **state)
         assert_non_null(more);
         memcpy(more, z, len);
         memset(more + len, 'x', 64);
-        write_bytes("tests/out/bytes.data", more, len + 64);
-        read_error("tests/out/bytes.data", msg, sizeof msg);
+        write_bytes(TEST_OUT "/bytes.data", more, len + 64);
+        read_error(TEST_OUT "/bytes.data", msg, sizeof msg);
         if (strstr(msg, want) == NULL)
             fail_msg("%s with bytes after it: '%s'", name, msg);
         free(more);
@@ -246,7 +246,7 @@ static void write_with_tail(const unsigned char *z, size_t len, const unsigned c
     assert_non_null(all);
     memcpy(all, z, len);
     memcpy(all + len, tail, tail_len);
-    write_bytes("tests/out/bytes.data", all, len + tail_len);
+    write_bytes(TEST_OUT "/bytes.data", all, len + tail_len);
     free(all);
 }
 
@@ -264,16 +264,16 @@ static void test_gzip_after(void **state)
     assert_non_null(two);
     memcpy(two, z, len);
     memcpy(two + len, z, len);
-    const char *want = "'tests/out/bytes.data' near line 42: corrupt or truncated gzip data (";
+    const char *want = "'" TEST_OUT "/bytes.data' near line 42: corrupt or truncated gzip data (";
     char msg[KPCA_ERRMSG_MAX];
     static const unsigned char words[] = "5,6\n7,8\n";
     static unsigned char zeros[300000]; /* more than an input buffer */
     write_with_tail(z, len, words, sizeof words - 1);
-    read_error("tests/out/bytes.data", msg, sizeof msg);
+    read_error(TEST_OUT "/bytes.data", msg, sizeof msg);
     if (strstr(msg, want) == NULL || strstr(msg, "after the last member") == NULL)
         fail_msg("text after a member: '%s'", msg);
     write_with_tail(two, 2 * len, words, sizeof words - 1);
-    read_error("tests/out/bytes.data", msg, sizeof msg);
+    read_error(TEST_OUT "/bytes.data", msg, sizeof msg);
     if (strstr(msg, want) == NULL || strstr(msg, "after the last member") == NULL)
         fail_msg("text after two members: '%s'", msg);
     static const size_t nzeros[] = {1, 512, sizeof zeros};
@@ -281,7 +281,7 @@ static void test_gzip_after(void **state)
         write_with_tail(z, len, zeros, nzeros[k]);
         size_t n;
         kpca_codec found;
-        char *back = read_all("tests/out/bytes.data", 100000, &n, &found);
+        char *back = read_all(TEST_OUT "/bytes.data", 100000, &n, &found);
         assert_int_equal(n, TEXT_LEN);
         assert_memory_equal(back, text, TEXT_LEN);
         free(back);
@@ -289,7 +289,7 @@ static void test_gzip_after(void **state)
     write_with_tail(two, 2 * len, zeros, 512); /* two members, then padding */
     size_t n;
     kpca_codec found;
-    char *back = read_all("tests/out/bytes.data", 100000, &n, &found);
+    char *back = read_all(TEST_OUT "/bytes.data", 100000, &n, &found);
     assert_int_equal(n, 2 * TEXT_LEN);
     assert_memory_equal(back + TEXT_LEN, text, TEXT_LEN);
     free(back);
@@ -298,11 +298,11 @@ static void test_gzip_after(void **state)
     memcpy(padded, z, len);
     memset(padded + len, 0, sizeof zeros);
     write_with_tail(padded, len + sizeof zeros, z, len); /* zeros, then a member: gzip too calls it garbage */
-    read_error("tests/out/bytes.data", msg, sizeof msg);
+    read_error(TEST_OUT "/bytes.data", msg, sizeof msg);
     if (strstr(msg, want) == NULL)
         fail_msg("a member after zeros: '%s'", msg);
     write_with_tail(z, len, (const unsigned char *)"\x1f", 1);
-    read_error("tests/out/bytes.data", msg, sizeof msg);
+    read_error(TEST_OUT "/bytes.data", msg, sizeof msg);
     if (strstr(msg, want) == NULL)
         fail_msg("a member's first byte after the last: '%s'", msg);
     free(padded);
@@ -337,8 +337,8 @@ static void test_magic(void **state)
             fail_msg("head %zu: known %d, expected %d", i, !heads[i].known, heads[i].known);
     kpca_bytes *b;
     kpca_error err;
-    assert_int_equal(kpca_bytes_open("tests/out/no such file", &b, &err), KPCA_EIO);
-    assert_non_null(strstr(err.msg, "cannot open 'tests/out/no such file'"));
+    assert_int_equal(kpca_bytes_open(TEST_OUT "/no such file", &b, &err), KPCA_EIO);
+    assert_non_null(strstr(err.msg, "cannot open '" TEST_OUT "/no such file'"));
 }
 
 int main(void)

@@ -75,28 +75,28 @@ static void lines_of(const char *path)
 static void test_plain(void **state)
 {
     (void)state;
-    write_file("tests/out/lines.txt", 0);
-    lines_of("tests/out/lines.txt");
+    write_file(TEST_OUT "/lines.txt", 0);
+    lines_of(TEST_OUT "/lines.txt");
 }
 
 static void test_gzip(void **state)
 {
     (void)state;
-    write_file("tests/out/lines.txt.gz", 1);
-    lines_of("tests/out/lines.txt.gz");
+    write_file(TEST_OUT "/lines.txt.gz", 1);
+    lines_of(TEST_OUT "/lines.txt.gz");
 }
 
 /* a NUL byte is refused on its line, after a jump too */
 static void test_nul(void **state)
 {
     (void)state;
-    FILE *f = fopen("tests/out/lines_nul.txt", "wb");
+    FILE *f = fopen(TEST_OUT "/lines_nul.txt", "wb");
     assert_non_null(f);
     fwrite("1\n2\n3\0\n", 1, 7, f);
     fclose(f);
     kpca_lines lr;
     kpca_error err;
-    assert_int_equal(kpca_lines_open(&lr, "tests/out/lines_nul.txt", &err), KPCA_OK);
+    assert_int_equal(kpca_lines_open(&lr, TEST_OUT "/lines_nul.txt", &err), KPCA_OK);
     assert_int_equal(kpca_lines_jump(&lr, 2, 2, 0, &err), KPCA_OK);
     assert_int_equal(kpca_lines_next(&lr, &err), 1);
     assert_int_equal(kpca_lines_next(&lr, &err), -1);

@@ -36,14 +36,14 @@ static void test_read_text_parts(void **state)
         lines += text[i] == '\n';
     }
     text[size] = '\0';
-    FILE *f = fopen("tests/out/parts.txt", "wb");
+    FILE *f = fopen(TEST_OUT "/parts.txt", "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, size, f), size);
     fclose(f);
     char *buf = NULL;
     size_t len = 0;
     kpca_error err;
-    assert_int_equal(kpca_read_text_file("tests/out/parts.txt", &buf, &len, &err), KPCA_OK);
+    assert_int_equal(kpca_read_text_file(TEST_OUT "/parts.txt", &buf, &len, &err), KPCA_OK);
     assert_int_equal(len, size);
     assert_memory_equal(buf, text, size + 1);
     kpca_free(buf);
@@ -53,11 +53,11 @@ static void test_read_text_parts(void **state)
     for (size_t i = 0; i < at; i++)
         line += text[i] == '\n';
     text[at] = '\0';
-    f = fopen("tests/out/parts.txt", "wb");
+    f = fopen(TEST_OUT "/parts.txt", "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, size, f), size);
     fclose(f);
-    assert_int_equal(kpca_read_text_file("tests/out/parts.txt", &buf, &len, &err), KPCA_EFORMAT);
+    assert_int_equal(kpca_read_text_file(TEST_OUT "/parts.txt", &buf, &len, &err), KPCA_EFORMAT);
     assert_null(buf);
     char want[64];
     snprintf(want, sizeof want, "line %zu: contains a NUL byte", line);
@@ -71,27 +71,27 @@ static void test_read_text_parts(void **state)
 static void test_gzip_damage(void **state)
 {
     (void)state;
-    gzFile w = gzopen("tests/out/cut.txt.gz", "wb");
+    gzFile w = gzopen(TEST_OUT "/cut.txt.gz", "wb");
     assert_non_null(w);
     for (int i = 0; i < 20000; i++)
         gzprintf(w, "%d %d.5 line of text\n", i, i * 7);
     gzclose(w);
-    FILE *f = fopen("tests/out/cut.txt.gz", "rb");
+    FILE *f = fopen(TEST_OUT "/cut.txt.gz", "rb");
     assert_non_null(f);
     static char z[1 << 20];
     size_t n = fread(z, 1, sizeof z, f);
     fclose(f);
-    f = fopen("tests/out/cut.txt.gz", "wb");
+    f = fopen(TEST_OUT "/cut.txt.gz", "wb");
     assert_int_equal(fwrite(z, 1, n / 2, f), n / 2);
     fclose(f);
     char *buf = NULL;
     size_t len = 0;
     kpca_error err;
-    assert_int_equal(kpca_read_text_file("tests/out/cut.txt.gz", &buf, &len, &err), KPCA_EFORMAT);
+    assert_int_equal(kpca_read_text_file(TEST_OUT "/cut.txt.gz", &buf, &len, &err), KPCA_EFORMAT);
     assert_null(buf);
-    expect_msg(&err, "'tests/out/cut.txt.gz': corrupt or truncated gzip data (", NULL);
+    expect_msg(&err, "'" TEST_OUT "/cut.txt.gz': corrupt or truncated gzip data (", NULL);
     kpca_bytes *gz;
-    assert_int_equal(kpca_bytes_open("tests/out/cut.txt.gz", &gz, &err), KPCA_OK);
+    assert_int_equal(kpca_bytes_open(TEST_OUT "/cut.txt.gz", &gz, &err), KPCA_OK);
     static char chunk[4096];
     size_t got = 1;
     kpca_status st = KPCA_OK;
@@ -99,7 +99,7 @@ static void test_gzip_damage(void **state)
         st = kpca_bytes_read(gz, chunk, sizeof chunk, 77, &got, &err);
     kpca_bytes_close(gz);
     assert_int_equal(st, KPCA_EFORMAT);
-    expect_msg(&err, "'tests/out/cut.txt.gz' near line 77: corrupt or truncated gzip data (", NULL);
+    expect_msg(&err, "'" TEST_OUT "/cut.txt.gz' near line 77: corrupt or truncated gzip data (", NULL);
 }
 
 static void test_checks(void **state)
@@ -107,8 +107,8 @@ static void test_checks(void **state)
     (void)state;
     kpca_error err;
     kpca_bytes *gz;
-    assert_int_equal(kpca_bytes_open("tests/out/no-such-file.txt", &gz, &err), KPCA_EIO);
-    expect_msg(&err, "cannot open 'tests/out/no-such-file.txt': ", "No such file");
+    assert_int_equal(kpca_bytes_open(TEST_OUT "/no-such-file.txt", &gz, &err), KPCA_EIO);
+    expect_msg(&err, "cannot open '" TEST_OUT "/no-such-file.txt': ", "No such file");
     /* the byte-order mark, and a wide encoding */
     size_t bom = 9;
     assert_int_equal(kpca_textfile_head("t", "\xEF\xBB\xBF" "1,2\n", 7, &bom, &err), KPCA_OK);
@@ -127,12 +127,12 @@ static void test_checks(void **state)
     assert_int_equal(kpca_textfile_nul("n.txt", t, 6, sizeof t - 1, 1, &err), KPCA_OK);
     assert_int_equal(kpca_textfile_nul("n.txt", t, 0, 5, 1, &err), KPCA_OK);
     /* the whole read drops the mark */
-    FILE *f = fopen("tests/out/bom.txt", "wb");
+    FILE *f = fopen(TEST_OUT "/bom.txt", "wb");
     fputs("\xEF\xBB\xBF" "1 2\n", f);
     fclose(f);
     char *buf;
     size_t len;
-    assert_int_equal(kpca_read_text_file("tests/out/bom.txt", &buf, &len, &err), KPCA_OK);
+    assert_int_equal(kpca_read_text_file(TEST_OUT "/bom.txt", &buf, &len, &err), KPCA_OK);
     assert_int_equal(len, 4);
     assert_string_equal(buf, "1 2\n");
     kpca_free(buf);
@@ -141,7 +141,7 @@ static void test_checks(void **state)
 static size_t count_skip(const char *name, const char *text, size_t len, size_t skip)
 {
     char path[256];
-    snprintf(path, sizeof path, "tests/out/%s", name);
+    snprintf(path, sizeof path, TEST_OUT "/%s", name);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, len, f), len);
@@ -190,15 +190,15 @@ static void test_count_rows(void **state)
     assert_int_equal(count_of("cr6.txt", b, big + 1), 2);
     assert_int_equal(count_skip("cr6.txt", b, big + 1, 1), 1); /* the skipped line spans the stretches */
     free(b);
-    gzFile gz = gzopen("tests/out/cr7.txt.gz", "wb");
+    gzFile gz = gzopen(TEST_OUT "/cr7.txt.gz", "wb");
     assert_non_null(gz);
     gzputs(gz, "1 2\n\n3 4\n");
     gzclose(gz);
     size_t n;
     kpca_error err;
-    assert_int_equal(kpca_textfile_count_rows("tests/out/cr7.txt.gz", 0, &n, &err), KPCA_OK);
+    assert_int_equal(kpca_textfile_count_rows(TEST_OUT "/cr7.txt.gz", 0, &n, &err), KPCA_OK);
     assert_int_equal(n, 2);
-    assert_int_equal(kpca_textfile_count_rows("tests/out/no-such-file.txt", 0, &n, &err), KPCA_EIO);
+    assert_int_equal(kpca_textfile_count_rows(TEST_OUT "/no-such-file.txt", 0, &n, &err), KPCA_EIO);
     DIR *d = opendir("tests/fuzz/corpus/text");
     assert_non_null(d);
     size_t compared = 0;
@@ -248,7 +248,7 @@ static void test_utf8(void **state)
 int main(void)
 {
     mkdir("tests", 0777);
-    mkdir("tests/out", 0777);
+    mkdir(TEST_OUT, 0777);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_text_parts),
         cmocka_unit_test(test_gzip_damage),
