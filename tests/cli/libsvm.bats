@@ -157,3 +157,39 @@ PYEOF
     assert_stderr_contains "'$TMP/qid.svm' line 1: 'qid:0' is a query id (SVMlight's ranking data), not a feature: kpca reads none; sed 's/ qid:[^ ]*//' removes them"
     assert_no_output "$OUT/q.h5"
 }
+
+@test "scikit-learn's zero-based indices (dump_svmlight_file's default) and multi-label points: refused by name everywhere, no output; the awk the message gives reads as the one-based dump" {
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+from sklearn.datasets import dump_svmlight_file
+rng = np.random.default_rng(1)
+X = rng.normal(size=(30, 5))
+X[X < 0.3] = 0
+X[:, 0] = 1.0
+y = rng.integers(0, 3, 30)
+d = sys.argv[1]
+dump_svmlight_file(X, y, d + '/one.svm', zero_based=False)
+dump_svmlight_file(X, y, d + '/zero.svm', comment='zero-based, as scikit-learn writes by default')
+dump_svmlight_file(X, np.eye(3, dtype=int)[y] | np.eye(3, dtype=int)[(y + 1) % 3], d + '/multi.svm', multilabel=True,
+                   zero_based=False)
+PYEOF
+    grep -q '^[0-9]* 0:' "$TMP/zero.svm" || fail "scikit-learn wrote no index 0"
+    grep -q '^[0-9],[0-9] ' "$TMP/multi.svm" || fail "scikit-learn wrote no multi-label line"
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/one.svm" -o "$TMP/plain.h5"
+    local first
+    first=$(grep -n -m1 '^[0-9]* 0:' "$TMP/zero.svm" | cut -d: -f1)
+    refused_everywhere "$TMP/zero.svm" "'$TMP/zero.svm' line $first: index 0 ('0:1'): LIBSVM's indices start at 1, and scikit-learn's dump_svmlight_file writes them from 0 unless given zero_based=False"
+    refused_everywhere "$TMP/multi.svm" "'$TMP/multi.svm' line 1: the labels '"
+    assert_stderr_contains "' of a multi-label point (scikit-learn's dump_svmlight_file(multilabel=True) writes them so): kpca takes one label a point"
+    # the way out the message names, run as it stands
+    run --separate-stderr "$KPCA" fit -k 2 -d 2 "$TMP/zero.svm" -o "$OUT/m.h5"
+    local fix=${stderr#*add 1 to every index: }
+    [ "$fix" != "$stderr" ] || fail "no command in: $stderr"
+    eval "$fix" >"$TMP/fixed.svm"
+    "$KPCA" fit -q -k 2 -d 2 "$TMP/one.svm" -o "$OUT/one.h5"
+    "$KPCA" fit -q -k 2 -d 2 "$TMP/fixed.svm" -o "$OUT/fixed.h5"
+    "$KPCA" transform -q "$OUT/one.h5" "$TMP/one.svm" -o "$OUT/one.csv"
+    "$KPCA" transform -q "$OUT/fixed.h5" "$TMP/fixed.svm" -o "$OUT/fixed.csv"
+    cmp "$OUT/one.csv" "$OUT/fixed.csv" || fail "the fixed file reads not as the one-based dump"
+}

@@ -399,9 +399,16 @@ static int libsvm_line(kpca_lines *lr, size_t dim, int *label, size_t **idx, dou
     }
     kpca_status st = KPCA_OK;
     const char *lab_at = p;
-    if (parse_label(&p, label) != 0)
-        st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'", path, lr->lineno,
-                       token_at(lab_at, tok, sizeof tok));
+    if (parse_label(&p, label) != 0) {
+        token_at(lab_at, tok, sizeof tok);
+        if (strchr(tok, ',') != NULL)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: the labels '%s' of a multi-label point (scikit-learn's "
+                           "dump_svmlight_file(multilabel=True) writes them so): kpca takes one label a point",
+                           path, lr->lineno, tok);
+        else
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'", path,
+                           lr->lineno, tok);
+    }
     size_t prev = 0;
     for (const char *q = skip_blanks(p); st == KPCA_OK && *q != '\0' && *q != '#'; q = skip_blanks(q)) {
         char *end; /* (a '#' starts SVMlight's comment, to the line's end) */
@@ -421,7 +428,13 @@ static int libsvm_line(kpca_lines *lr, size_t dim, int *label, size_t **idx, dou
         if (*end != ':') {
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected index:value, found '%s'", path, lr->lineno,
                            token_at(q, tok, sizeof tok));
-        } else if (errno == ERANGE || ix == 0 || ix > (unsigned long long)INT_MAX) {
+        } else if (ix == 0 && errno != ERANGE) {
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index 0 ('%s'): LIBSVM's indices start at 1, and "
+                           "scikit-learn's dump_svmlight_file writes them from 0 unless given zero_based=False: dump "
+                           "the data so, or add 1 to every index: awk '!/^[ \\t]*#/ { for (i = 2; i <= NF && $i !~ /^#/; "
+                           "i++) { split($i, f, \":\"); $i = f[1] + 1 \":\" f[2] } } 1' '%s'",
+                           path, lr->lineno, token_at(q, tok, sizeof tok), path);
+        } else if (errno == ERANGE || ix > (unsigned long long)INT_MAX) {
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %s out of range (indices start at 1)", path,
                            lr->lineno, token_at(q, tok, sizeof tok));
         } else if (ix <= prev) {

@@ -273,6 +273,24 @@ static void cut_comment(char *p)
         }
 }
 
+/* 1 for a line (blanks skipped) of multi-label LIBSVM ("1,3 4:0.5":
+ * scikit-learn's dump_svmlight_file(multilabel=True)), whose commas tell no
+ * CSV: integers joined by commas, a blank, then an index and a colon */
+static int multilabel_svm(const char *p)
+{
+    const char *q = p;
+    int commas = 0;
+    while ((*q >= '0' && *q <= '9') || (*q == ',' && q > p && q[-1] != ',' && (commas = 1)))
+        q++;
+    if (!commas || q[-1] == ',' || !kpca_csvtok_blank(*q))
+        return 0;
+    while (kpca_csvtok_blank(*q))
+        q++;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    return *q == ':' && q[-1] >= '0' && q[-1] <= '9';
+}
+
 /* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */
 static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_error *err)
 {
@@ -311,7 +329,8 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
 
     /* the text's first 64 KiB (decompressed): its first 20 non-blank
      * lines (each looked at up to 4095 bytes): a ',' or ';' on the first
-     * means CSV (neither ESL nor LIBSVM has them); else an index:value pair
+     * means CSV (neither ESL nor LIBSVM has them, but for multi-label
+     * LIBSVM's labels, which its reader refuses by name); else an index:value pair
      * on any means LIBSVM (a LIBSVM point may have no pairs at all); else a
      * tab on a first line that has no spaces or is not all numbers means
      * TSV; else ESL */
@@ -371,7 +390,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
         char *nl = memchr(p, '\n', (size_t)(text + len - p)), *next = nl != NULL ? nl + 1 : text + len;
         if (nl != NULL)
             *nl = '\0';
-        while (*p == ' ' || *p == '\t' || *p == '\r')
+        while (kpca_csvtok_blank(*p))
             p++;
         if (*p == '\0' || *p == '#') { /* a blank line, or a comment (SVMlight's, numpy.savetxt's header):
                                          * no data line tells the format */
@@ -383,7 +402,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
             p[sizeof first - 1] = '\0';
         if (lines++ == 0) {
             snprintf(first, sizeof first, "%s", p);
-            if (strpbrk(p, ",;") != NULL) {
+            if (strpbrk(p, ",;") != NULL && !multilabel_svm(p)) {
                 fmt = KPCA_FMT_CSV;
                 break;
             }
@@ -396,7 +415,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
         const char *q = first;
         double v;
         while (*q != '\0' && *q != '\n' && kpca_parse_number(&q, '\0', &v) == 0)
-            while (*q == ' ' || *q == '\t' || *q == '\r')
+            while (kpca_csvtok_blank(*q))
                 q++;
         if (strchr(first, ' ') == NULL || (*q != '\0' && *q != '\n'))
             fmt = KPCA_FMT_CSV;
