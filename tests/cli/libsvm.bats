@@ -184,9 +184,9 @@ PYEOF
     assert_stderr_contains "' of a multi-label point (scikit-learn's dump_svmlight_file(multilabel=True) writes them so): kpca takes one label a point"
     # the way out the message names, run as it stands
     run --separate-stderr "$KPCA" fit -k 2 -d 2 "$TMP/zero.svm" -o "$OUT/m.h5"
-    local fix=${stderr#*add 1 to every index: }
+    local fix=${stderr#*add 1 to every index of the (uncompressed) text with: }
     [ "$fix" != "$stderr" ] || fail "no command in: $stderr"
-    eval "$fix" >"$TMP/fixed.svm"
+    eval "$fix" '"$TMP/zero.svm"' >"$TMP/fixed.svm"
     "$KPCA" fit -q -k 2 -d 2 "$TMP/one.svm" -o "$OUT/one.h5"
     "$KPCA" fit -q -k 2 -d 2 "$TMP/fixed.svm" -o "$OUT/fixed.h5"
     "$KPCA" transform -q "$OUT/one.h5" "$TMP/one.svm" -o "$OUT/one.csv"

@@ -146,7 +146,7 @@ static void write_predictions(FILE *fp, const int *pred, size_t np, size_t ntest
         for (size_t i = 0; i < np; i++) {
             int c = pred[i * ntest + j];
             if (names != NULL && c >= 0 && (size_t)c < nnames)
-                kpca_put_field(fp, names[c], " \t\r\n\""); /* the columns stay apart */
+                kpca_put_field(fp, names[c], " \t\r\v\f\n\""); /* the columns stay apart (every blank) */
             else
                 fprintf(fp, "%d", c);
             fputc(i + 1 < np ? ' ' : '\n', fp);

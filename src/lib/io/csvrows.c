@@ -57,7 +57,7 @@ static int next_row(csv_state *s, kpca_error *err)
             s->line++;
             continue;
         }
-        if (q < s->end && kpca_csvtok_comment(*q, s->delim) && !s->keep_hash) {
+        if (q < s->end && kpca_text_comment(*q, s->delim) && !s->keep_hash) {
             skip_line(s);
             continue;
         }
@@ -71,7 +71,7 @@ static int next_row(csv_state *s, kpca_error *err)
         if (s->delim == ' ')
             while (s->p < s->end && kpca_csvtok_blank(*s->p))
                 s->p++;
-        if (s->nf > 0 && s->p < s->end && kpca_csvtok_comment(*s->p, s->delim)) {
+        if (s->nf > 0 && s->p < s->end && kpca_text_comment(*s->p, s->delim)) {
             skip_line(s);
             return 1;
         }
@@ -90,7 +90,7 @@ static int next_row(csv_state *s, kpca_error *err)
             char *r = q + (close - q) + 1;
             /* blanks up to the delimiter; in whitespace text the blank is
              * the delimiter, and the run is skipped below */
-            while (s->delim != ' ' && r < s->end && (*r == ' ' || *r == '\r' || (s->delim != '\t' && *r == '\t')))
+            while (s->delim != ' ' && r < s->end && kpca_csvtok_blank(*r) && *r != s->delim)
                 r++;
             c = r < s->end ? *r : '\0';
             if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && kpca_csvtok_blank(c))) {

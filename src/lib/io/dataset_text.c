@@ -8,7 +8,6 @@
 
 #include "io/dataset_text.h"
 #include "io/labels.h"
-#include "text/csvtok.h"
 #include "text/lines.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
@@ -132,7 +131,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     const char *p = NULL;
     /* blank lines and comment lines ('#' first, as numpy.loadtxt skips
      * them: numpy.savetxt's header and footer) are no rows */
-    while ((got = kpca_lines_next(&r->lr, err)) == 1 && (*(p = skip_blanks(r->lr.line)) == '\0' || kpca_csvtok_comment(*p, ' ')))
+    while ((got = kpca_lines_next(&r->lr, err)) == 1 && (*(p = skip_blanks(r->lr.line)) == '\0' || kpca_text_comment(*p, ' ')))
         ;
     if (got <= 0) {
         if (got < 0)
@@ -141,7 +140,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     }
     size_t count = 0;
     kpca_status st = KPCA_OK;
-    for (const char *q = p; *q != '\0' && !kpca_csvtok_comment(*q, ' '); q = skip_blanks(q)) { /* (text/csvtok.h) */
+    for (const char *q = p; *q != '\0' && !kpca_text_comment(*q, ' '); q = skip_blanks(q)) { /* (text/csvtok.h) */
         double v;
         const char *at = q;
         if (parse_value(&q, '\0', &v) != 0) {
@@ -161,7 +160,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
         }
         if (r->ncol != 0 && count == r->ncol) { /* more than the first row: count them for the message */
             count++;
-            for (q = skip_blanks(q); *q != '\0' && !kpca_csvtok_comment(*q, ' '); q = skip_blanks(q)) {
+            for (q = skip_blanks(q); *q != '\0' && !kpca_text_comment(*q, ' '); q = skip_blanks(q)) {
                 while (*q != '\0' && !is_blank(*q))
                     q++;
                 count++;
@@ -431,9 +430,10 @@ static int libsvm_line(kpca_lines *lr, size_t dim, int *label, size_t **idx, dou
         } else if (ix == 0 && errno != ERANGE) {
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index 0 ('%s'): LIBSVM's indices start at 1, and "
                            "scikit-learn's dump_svmlight_file writes them from 0 unless given zero_based=False: dump "
-                           "the data so, or add 1 to every index: awk '!/^[ \\t]*#/ { for (i = 2; i <= NF && $i !~ /^#/; "
-                           "i++) { split($i, f, \":\"); $i = f[1] + 1 \":\" f[2] } } 1' '%s'",
-                           path, lr->lineno, token_at(q, tok, sizeof tok), path);
+                           "the data so, or add 1 to every index of the (uncompressed) text with: awk '!/^[ \\t]*#/ { "
+                           "for (i = 2; i <= NF && $i !~ /^#/; i++) { split($i, f, \":\"); $i = f[1] + 1 \":\" "
+                           "f[2] } } 1'",
+                           path, lr->lineno, token_at(q, tok, sizeof tok));
         } else if (errno == ERANGE || ix > (unsigned long long)INT_MAX) {
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: index %s out of range (indices start at 1)", path,
                            lr->lineno, token_at(q, tok, sizeof tok));

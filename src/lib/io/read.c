@@ -23,7 +23,6 @@
 #include "io/labels.h"
 #include "io/npy.h"
 #include "text/bytes.h"
-#include "text/csvtok.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
@@ -256,7 +255,7 @@ static kpca_status named_refusal(const char *path, const unsigned char *head, si
 }
 
 /* Ends a data line (NUL-terminated, blanks skipped) where a comment of
- * whitespace text starts (kpca_csvtok_comment: a '#' after a blank), when
+ * whitespace text starts (kpca_text_comment: a '#' after a blank), when
  * the line starts with a number: whitespace text's and SVMlight's comment
  * after the values ("1 2 3 # a, b: c"), whose commas and colons tell no
  * format.  A line of names ("Item #;Price") is left whole. */
@@ -267,7 +266,7 @@ static void cut_comment(char *p)
     if (kpca_parse_number(&q, '\0', &v) != 0)
         return;
     for (char *h = strchr(p, '#'); h != NULL; h = strchr(h + 1, '#'))
-        if (h > p && kpca_csvtok_blank(h[-1]) && kpca_csvtok_comment(*h, ' ')) {
+        if (h > p && kpca_text_blank(h[-1]) && kpca_text_comment(*h, ' ')) {
             *h = '\0';
             return;
         }
@@ -275,20 +274,21 @@ static void cut_comment(char *p)
 
 /* 1 for a line (blanks skipped) of multi-label LIBSVM ("1,3 4:0.5":
  * scikit-learn's dump_svmlight_file(multilabel=True)), whose commas tell no
- * CSV: integers joined by commas, a blank, then an index and a colon */
+ * CSV: integers joined by commas, a blank, then an index and a colon, and
+ * no comma or semicolon after it */
 static int multilabel_svm(const char *p)
 {
     const char *q = p;
     int commas = 0;
     while ((*q >= '0' && *q <= '9') || (*q == ',' && q > p && q[-1] != ',' && (commas = 1)))
         q++;
-    if (!commas || q[-1] == ',' || !kpca_csvtok_blank(*q))
+    if (!commas || q[-1] == ',' || !kpca_text_blank(*q))
         return 0;
-    while (kpca_csvtok_blank(*q))
+    while (kpca_text_blank(*q))
         q++;
     while (*q >= '0' && *q <= '9')
         q++;
-    return *q == ':' && q[-1] >= '0' && q[-1] <= '9';
+    return *q == ':' && q[-1] >= '0' && q[-1] <= '9' && strpbrk(q, ",;") == NULL;
 }
 
 /* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */
@@ -390,7 +390,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
         char *nl = memchr(p, '\n', (size_t)(text + len - p)), *next = nl != NULL ? nl + 1 : text + len;
         if (nl != NULL)
             *nl = '\0';
-        while (kpca_csvtok_blank(*p))
+        while (kpca_text_blank(*p))
             p++;
         if (*p == '\0' || *p == '#') { /* a blank line, or a comment (SVMlight's, numpy.savetxt's header):
                                          * no data line tells the format */
@@ -415,7 +415,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
         const char *q = first;
         double v;
         while (*q != '\0' && *q != '\n' && kpca_parse_number(&q, '\0', &v) == 0)
-            while (kpca_csvtok_blank(*q))
+            while (kpca_text_blank(*q))
                 q++;
         if (strchr(first, ' ') == NULL || (*q != '\0' && *q != '\n'))
             fmt = KPCA_FMT_CSV;

@@ -24,7 +24,7 @@
 #include "io/rowpart.h"
 #include "io/rowsrc_in.h"
 #include "text/bytes.h"
-#include "text/csvtok.h"
+#include "text/textnum.h"
 #include "support/mem.h"
 
 #define SCAN_BYTES ((size_t)1 << 20)
@@ -81,7 +81,7 @@ static kpca_status line_start(int fd, const char *path, unsigned long long size,
 /* The line ends of the bytes [from, to), and the lines at or after byte
  * `first` with more than blanks (csvrows.c's rule); with comments
  * (whitespace text, ESL or read as delimited text), not those whose first
- * byte that is no blank starts a comment (kpca_csvtok_comment). */
+ * byte that is no blank starts a comment (kpca_text_comment). */
 static kpca_status scan_bytes(int fd, const char *path, unsigned long long from, unsigned long long to,
                               unsigned long long first, int comments, char *buf, part_facts *f, kpca_error *err)
 {
@@ -97,9 +97,9 @@ static kpca_status scan_bytes(int fd, const char *path, unsigned long long from,
                 f->lines++;
                 f->filled += (unsigned long long)(filled && !comment);
                 filled = comment = 0;
-            } else if (!filled && !kpca_csvtok_blank(c) && from + (unsigned long long)i >= first) {
+            } else if (!filled && !kpca_text_blank(c) && from + (unsigned long long)i >= first) {
                 filled = 1;
-                comment = kpca_csvtok_comment(c, comments ? ' ' : ',');
+                comment = kpca_text_comment(c, comments ? ' ' : ',');
             }
         }
         from += (unsigned long long)got;

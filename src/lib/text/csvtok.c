@@ -48,7 +48,7 @@ int kpca_csvtok_fields(char *s, char delim, kpca_csvtok_field *f, int max)
                 return -1;
             x.len = (size_t)(close - p);
             p += x.len + 1;
-            while (delim != ' ' && p < end && (*p == ' ' || *p == '\r' || (delim != '\t' && *p == '\t')))
+            while (delim != ' ' && p < end && kpca_csvtok_blank(*p) && *p != delim)
                 p++; /* blanks up to the delimiter, as the row parser skips them */
             if (p < end && !kpca_csvtok_sep(*p, delim))
                 return -1;
@@ -97,7 +97,7 @@ size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim)
             start = 0;
             continue;
         }
-        if (start && kpca_csvtok_comment(*p, delim)) { /* a comment: no quote opens in it */
+        if (start && kpca_text_comment(*p, delim)) { /* a comment: no quote opens in it */
             const char *nl = memchr(p, '\n', (size_t)(end - p));
             if (nl == NULL)
                 break;

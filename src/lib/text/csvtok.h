@@ -12,24 +12,21 @@
  * ('size"in' is one field of seven bytes).  A row ends at a line end
  * outside a quoted field.  In whitespace text a '#' that starts a field
  * starts a comment to the line's end, in which no quote opens (as
- * numpy.loadtxt reads numpy.savetxt's header and footer): the predicate
- * kpca_csvtok_comment, which the row parser (io/csvrows.c), the row-end
- * scan here, the ESL reader (io/dataset_text.c), the row counters
- * (text/textfile.c, io/rowpart.c) and format detection (io/read.c) all
- * go by. */
+ * numpy.loadtxt reads numpy.savetxt's header and footer).  The blanks and
+ * the comment rule are textnum.h's (kpca_text_blank, kpca_text_comment),
+ * which the text readers below this file (textfile.c's row counter) share. */
 #ifndef KPCA_CSVTOK_H
 #define KPCA_CSVTOK_H
 
 #include <stddef.h>
 
-/* 1 for a blank of delimited text: space, tab, CR, VT or FF (the set of
- * kpca_text_blank, text/textnum.h, and of Python's str.split(), which
- * numpy.loadtxt splits whitespace text with).  A line of blanks only is no
- * row; in whitespace text a run of them separates fields; and around a
- * number in a field they are no part of it. */
+#include "text/textnum.h"
+
+/* 1 for a blank of delimited text: kpca_text_blank's (space, tab, CR, VT,
+ * FF). */
 static inline int kpca_csvtok_blank(char c)
 {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+    return kpca_text_blank(c);
 }
 
 /* 1 when the byte c ends a field in text delimited by delim (',', ';',
@@ -38,15 +35,6 @@ static inline int kpca_csvtok_blank(char c)
 static inline int kpca_csvtok_sep(char c, char delim)
 {
     return c == '\n' || c == delim || (delim == ' ' && kpca_csvtok_blank(c));
-}
-
-/* 1 when the byte c, where a field starts (a line's first byte that is no
- * blank, or in whitespace text one after a blank), starts a comment to the
- * line's end: a '#' in whitespace text (delim ' ').  Comma, semicolon and
- * tab text have none (pandas reads none: a first field may be "#3"). */
-static inline int kpca_csvtok_comment(char c, char delim)
-{
-    return c == '#' && delim == ' ';
 }
 
 /* The closing quote of the quoted field opened by the '"' at open, in text

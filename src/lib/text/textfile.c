@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "text/bytes.h"
-#include "text/csvtok.h"
 #include "text/textnum.h"
 #include "support/mem.h"
 #include "support/parts.h"
@@ -171,7 +170,7 @@ kpca_status kpca_textfile_count_rows(const char *path, size_t skip, size_t *n, k
             const char *nl = memchr(buf + at, '\n', got - at);
             const size_t end = nl != NULL ? (size_t)(nl - buf) : got;
             for (size_t i = at; !seen && i < end; i++)
-                seen = kpca_text_blank(buf[i]) ? 0 : kpca_csvtok_comment(buf[i], ' ') ? 2 : 1;
+                seen = kpca_text_blank(buf[i]) ? 0 : kpca_text_comment(buf[i], ' ') ? 2 : 1;
             if (nl == NULL)
                 break;
             rows += (size_t)(seen == 1 && lines >= skip);

@@ -8,11 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int kpca_text_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
 char *kpca_text_trim(char *s)
 {
     while (kpca_text_blank(*s))

@@ -6,8 +6,30 @@
 
 #include "support/error.h"
 
-/* 1 for a blank inside a line: space, tab, CR, VT, FF. */
-int kpca_text_blank(char c);
+/* 1 for a blank inside a line: space, tab, CR, VT, FF (the set of
+ * Python's str.split(), which numpy.loadtxt splits whitespace text with).
+ * The one blank set of every text reader (csvtok.h's kpca_csvtok_blank is
+ * this).  A line of blanks only is no row; in whitespace text a run of
+ * them separates fields; around a number in a field they are no part of
+ * it. */
+static inline int kpca_text_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* 1 when the byte c, where a field starts (a line's first byte that is no
+ * blank, or in whitespace text one after a blank), starts a comment to the
+ * line's end: a '#' in whitespace text (delim ' '), as numpy.loadtxt reads
+ * numpy.savetxt's header and footer; no quote opens in it.  Comma,
+ * semicolon and tab text (delim ',', ';', '\t') have none: pandas reads
+ * none, and a first field may be "#3".  The one comment rule of the row
+ * parser (io/csvrows.c), the row-end scan (csvtok.c), the ESL reader
+ * (io/dataset_text.c), the row counters (textfile.c, io/rowpart.c) and
+ * format detection (io/read.c). */
+static inline int kpca_text_comment(char c, char delim)
+{
+    return c == '#' && delim == ' ';
+}
 
 /* s without leading blanks, its trailing blanks cut off in place. */
 char *kpca_text_trim(char *s);

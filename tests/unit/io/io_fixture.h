@@ -12,8 +12,7 @@
 
 static inline void ensure_out(void)
 {
-    mkdir("tests", 0777);
-    mkdir(TEST_OUT, 0777);
+    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
 }
 
 /* Writes text to tests/out/NAME and copies the path into path (cap bytes). */

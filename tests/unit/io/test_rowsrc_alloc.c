@@ -86,8 +86,7 @@ static void test_binary(void **state)
 
 int main(void)
 {
-    mkdir("tests", 0777);
-    mkdir(TEST_OUT, 0777);
+    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_binary),
