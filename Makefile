@@ -75,12 +75,13 @@ kpca: $(BUILD)/kpca
 
 # a test of a program-side module (tests/unit/cli/) links its object as well
 # Each test writes its files in a folder of its own, TEST_OUT
-# (tests/out/<build>/<layer>/test_x, emptied before it runs), so that the
-# tests can run side by side (make unit)
+# (tests/out/<build>/<layer>/test_x, emptied before make unit runs it and
+# made before main by tests/unit/testout.h), so that the tests can run side
+# by side (make unit)
 UNIT_OUT = tests/out/$(notdir $(BUILD))
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkpca.a | $(BLAS_HEADER)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit -DTEST_OUT='"$(UNIT_OUT)/$*"' $(CFLAGS) -o $@ $< $(filter %.o,$^) \
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/unit -DTEST_OUT='"$(UNIT_OUT)/$*"' -include tests/unit/testout.h $(CFLAGS) -o $@ $< $(filter %.o,$^) \
 	    $(BUILD)/libkpca.a $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/cli/test_coretype: $(BUILD)/src/cli/coretype.o
