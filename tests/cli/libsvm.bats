@@ -173,6 +173,9 @@ dump_svmlight_file(X, y, d + '/one.svm', zero_based=False)
 dump_svmlight_file(X, y, d + '/zero.svm', comment='zero-based, as scikit-learn writes by default')
 dump_svmlight_file(X, np.eye(3, dtype=int)[y] | np.eye(3, dtype=int)[(y + 1) % 3], d + '/multi.svm', multilabel=True,
                    zero_based=False)
+Y = np.eye(3, dtype=int)[y]
+Y[4] = 0
+dump_svmlight_file(X, Y, d + '/none.svm', multilabel=True, zero_based=False)
 PYEOF
     grep -q '^[0-9]* 0:' "$TMP/zero.svm" || fail "scikit-learn wrote no index 0"
     grep -q '^[0-9],[0-9] ' "$TMP/multi.svm" || fail "scikit-learn wrote no multi-label line"
@@ -182,6 +185,8 @@ PYEOF
     refused_everywhere "$TMP/zero.svm" "'$TMP/zero.svm' line $first: index 0 ('0:1'): LIBSVM's indices start at 1, and scikit-learn's dump_svmlight_file writes them from 0 unless given zero_based=False"
     refused_everywhere "$TMP/multi.svm" "'$TMP/multi.svm' line 1: the labels '"
     assert_stderr_contains "' of a multi-label point (scikit-learn's dump_svmlight_file(multilabel=True) writes them so): kpca takes one label a point"
+    sed -n 5p "$TMP/none.svm" | grep -q '^ 1:1 ' || fail "scikit-learn wrote no point of no class on line 5"
+    refused_everywhere "$TMP/none.svm" "'$TMP/none.svm' line 5: expected an integer label, found the pair '1:1': a point without a label (multi-label data writes a point of no class so)? kpca takes one label a point"
     # the way out the message names, run as it stands
     run --separate-stderr "$KPCA" fit -k 2 -d 2 "$TMP/zero.svm" -o "$OUT/m.h5"
     local fix=${stderr#*add 1 to every index of the (uncompressed) text with: }

@@ -404,6 +404,10 @@ static int libsvm_line(kpca_lines *lr, size_t dim, int *label, size_t **idx, dou
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: the labels '%s' of a multi-label point (scikit-learn's "
                            "dump_svmlight_file(multilabel=True) writes them so): kpca takes one label a point",
                            path, lr->lineno, tok);
+        else if (strchr(tok, ':') != NULL)
+            st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found the pair '%s': a point "
+                           "without a label (multi-label data writes a point of no class so)? kpca takes one label a "
+                           "point", path, lr->lineno, tok);
         else
             st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected an integer label, found '%s'", path,
                            lr->lineno, tok);
