@@ -24,7 +24,7 @@ static void say_read(const char *spec, const cli_input *in, const kpca_dataset *
 {
     if (ds->format != KPCA_FMT_CSV && ds->format != KPCA_FMT_ESL)
         return;
-    char labels[160], index[96] = "";
+    char labels[160], index[160] = "";
     if (ds->label_col != 0)
         snprintf(labels, sizeof labels, "labels from column %zu%s%s%s%s", ds->label_col,
                  ds->label_name != NULL ? " '" : "", ds->label_name != NULL ? ds->label_name : "",
@@ -35,7 +35,7 @@ static void say_read(const char *spec, const cli_input *in, const kpca_dataset *
     else
         snprintf(labels, sizeof labels, "no labels");
     if (ds->index_col != 0)
-        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas)",
+        snprintf(index, sizeof index, "; column %zu, unnamed and all integers, left out as a row index (pandas' index, R's row names)",
                  ds->index_col);
     cli_info("read '%s': %zu rows x %zu values, %s%s", spec, n, fdim, labels, index);
     size_t h, distinct;

@@ -29,6 +29,10 @@ iris.to_csv(d + '/comma.csv', index=False, sep=';', decimal=',')
 ided = iris.copy()
 ided.insert(0, 'id', ['flower%03d' % i for i in range(len(iris))])
 ided.to_csv(d + '/id.csv', index=False)
+with open(d + '/r.csv', 'w') as f:                # R's write.csv: quoted names, row names "1", "2", ... first
+    f.write(','.join('"%s"' % c for c in [''] + list(iris.columns)) + '\n')
+    for i, row in enumerate(iris.itertuples(index=False)):
+        f.write('"%d",' % (i + 1) + ','.join(repr(v) for v in row[:-1]) + ',%d\n' % row[-1])
 PYEOF
 }
 
@@ -109,12 +113,15 @@ read_summary() {
     done
 }
 
-@test "pandas to_csv() with its index: the index left out and said, never a feature" {
-    read_summary "$D/index.csv"
-    [ "$summary" = "read '$D/index.csv': 150 rows x 4 values, labels from column 6 'target' (3 classes); column 1, unnamed and all integers, left out as a row index (pandas)" ] || fail "$summary"
-    "$KPCA" transform -q "$OUT/m.h5" "$D/index.csv" -o "$OUT/a.csv"
-    "$KPCA" transform -q "$OUT/m.h5" "$D/plain.csv" -o "$OUT/b.csv"
-    cmp "$OUT/a.csv" "$OUT/b.csv"
+@test "pandas to_csv() with its index, R's write.csv with its row names: left out and said, never a feature" {
+    local f
+    for f in index r; do
+        read_summary "$D/$f.csv"
+        [ "$summary" = "read '$D/$f.csv': 150 rows x 4 values, labels from column 6 'target' (3 classes); column 1, unnamed and all integers, left out as a row index (pandas' index, R's row names)" ] || fail "$summary"
+        "$KPCA" transform -q "$OUT/m.h5" "$D/$f.csv" -o "$OUT/a.csv"
+        "$KPCA" transform -q "$OUT/m.h5" "$D/plain.csv" -o "$OUT/b.csv"
+        cmp "$OUT/a.csv" "$OUT/b.csv" || fail "$f.csv: not the features of plain.csv"
+    done
 }
 
 @test "a string id: refused naming --drop; --drop id reads the file as without it" {
