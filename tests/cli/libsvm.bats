@@ -185,6 +185,10 @@ PYEOF
     refused_everywhere "$TMP/zero.svm" "'$TMP/zero.svm' line $first: index 0 ('0:1'): LIBSVM's indices start at 1, and scikit-learn's dump_svmlight_file writes them from 0 unless given zero_based=False"
     refused_everywhere "$TMP/multi.svm" "'$TMP/multi.svm' line 1: the labels '"
     assert_stderr_contains "' of a multi-label point (scikit-learn's dump_svmlight_file(multilabel=True) writes them so): kpca takes one label a point"
+    sed '1s/$/ # a comment, with; marks/' "$TMP/multi.svm" >"$TMP/multic.svm"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/multic.svm" -o "$OUT/mc.h5"
+    assert_status 3
+    assert_stderr_contains "' of a multi-label point (scikit-learn's dump_svmlight_file(multilabel=True) writes them so)"
     sed -n 5p "$TMP/none.svm" | grep -q '^ 1:1 ' || fail "scikit-learn wrote no point of no class on line 5"
     refused_everywhere "$TMP/none.svm" "'$TMP/none.svm' line 5: expected an integer label, found the pair '1:1': a point without a label (multi-label data writes a point of no class so)? kpca takes one label a point"
     # the way out the message names, run as it stands

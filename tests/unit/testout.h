@@ -4,7 +4,9 @@
  * before main runs, so that a test runs alike under make unit (which also
  * empties it first), make valgrind, tests/check-kernels.sh or by hand
  * from the repository root.  Tests of one build then run side by side
- * without touching each other's files. */
+ * without touching each other's files.  Being first, it fixes the feature
+ * macros (the Makefile's -D_XOPEN_SOURCE=700): a test cannot define its
+ * own (_GNU_SOURCE) before its includes. */
 #ifndef KPCA_TESTOUT_H
 #define KPCA_TESTOUT_H
 

@@ -140,7 +140,7 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
     }
     size_t count = 0;
     kpca_status st = KPCA_OK;
-    for (const char *q = p; *q != '\0' && !kpca_text_comment(*q, ' '); q = skip_blanks(q)) { /* (text/csvtok.h) */
+    for (const char *q = p; *q != '\0' && !kpca_text_comment(*q, ' '); q = skip_blanks(q)) { /* a comment (text/textnum.h) */
         double v;
         const char *at = q;
         if (parse_value(&q, '\0', &v) != 0) {

@@ -275,7 +275,7 @@ static void cut_comment(char *p)
 /* 1 for a line (blanks skipped) of multi-label LIBSVM ("1,3 4:0.5":
  * scikit-learn's dump_svmlight_file(multilabel=True)), whose commas tell no
  * CSV: integers joined by commas, a blank, then an index and a colon, and
- * no comma or semicolon after it */
+ * no comma or semicolon after it but in a comment ("1,3 1:0.5 # a, b") */
 static int multilabel_svm(const char *p)
 {
     const char *q = p;
@@ -288,7 +288,12 @@ static int multilabel_svm(const char *p)
         q++;
     while (*q >= '0' && *q <= '9')
         q++;
-    return *q == ':' && q[-1] >= '0' && q[-1] <= '9' && strpbrk(q, ",;") == NULL;
+    if (*q != ':' || q[-1] < '0' || q[-1] > '9')
+        return 0;
+    for (; *q != '\0' && !(kpca_text_comment(*q, ' ') && kpca_text_blank(q[-1])); q++) /* to SVMlight's comment */
+        if (*q == ',' || *q == ';')
+            return 0;
+    return 1;
 }
 
 /* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */

@@ -6,7 +6,7 @@
  *
  * The rules (RFC 4180's, with whitespace text's blanks as its delimiter):
  * a field starts at the start of a line, after the delimiter, or, in
- * whitespace text (delimiter ' '), after a blank (space, tab, CR).  A '"'
+ * whitespace text (delimiter ' '), after a blank (kpca_text_blank).  A '"'
  * that starts a field opens a quoted field: inside it "" is a quote, line
  * ends are text, and the next lone '"' closes it.  Any other '"' is text
  * ('size"in' is one field of seven bytes).  A row ends at a line end

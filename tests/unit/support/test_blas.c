@@ -2,7 +2,6 @@
  * (lib/support/blas.h), with OpenBLAS and with another BLAS (make
  * unit-refblas).  Whether OpenBLAS is in the process is looked up here by
  * name (dlsym), apart from the library's weak references it checks. */
-#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "testutil.h"
 
 #include <cblas.h>
@@ -17,10 +16,16 @@
 
 static const char *self; /* this program, to run again (core_in_child) */
 
-/* OpenBLAS's function NAME in this process, or NULL without OpenBLAS */
+/* OpenBLAS's function NAME in this process, or NULL without OpenBLAS: looked
+ * up in the program's global scope (dlopen(NULL): the program and the
+ * libraries it loads), as RTLD_DEFAULT would, which needs _GNU_SOURCE
+ * before any header (tests/unit/testout.h comes first) */
 static void *openblas_fn(const char *name)
 {
-    return dlsym(RTLD_DEFAULT, name);
+    static void *global;
+    if (global == NULL)
+        global = dlopen(NULL, RTLD_LAZY);
+    return global != NULL ? dlsym(global, name) : NULL;
 }
 
 /* the threads of this process (/proc/self/task) */
