@@ -170,7 +170,7 @@ endif
 unit: $(UNIT_BIN) $(BUILD)/kpca
 	@$(MAKE) --no-print-directory -j$(JOBS) -O $(UNIT_BIN:%=%.run)
 $(BUILD)/tests/%.run: FORCE
-	@rm -rf $(UNIT_OUT)/$* && mkdir -p $(UNIT_OUT)/$*
+	@rm -rf $(UNIT_OUT)/$*
 	@env="$(UNIT_ENV)"; echo "== $(BUILD)/tests/$* ($${env:-BLAS=$(BLAS)})"; env $$env $(BUILD)/tests/$*
 
 # libkpca, kpca and the unit tests built on Debian's reference BLAS and LAPACK

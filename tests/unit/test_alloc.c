@@ -77,7 +77,6 @@ static kpca_model g_model;
 static int setup(void **state)
 {
     (void)state;
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     kpca_mem_fail_after(-1);
     uint64_t s = 99;
     FILE *f = fopen(ESL_PATH, "w");

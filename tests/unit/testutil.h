@@ -78,7 +78,6 @@ static inline void tu_usps(kpca_dataset *ds, const char *file, size_t n)
 static inline const char *tu_write_file(const char *name, const char *text)
 {
     static char path[256];
-    (void)system("mkdir -p " TEST_OUT);
     snprintf(path, sizeof path, TEST_OUT "/%s", name);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);

@@ -50,7 +50,7 @@ static int next_row(csv_state *s, kpca_error *err)
 {
     for (;;) { /* skip blank lines and comment lines */
         char *q = s->p;
-        while (q < s->end && kpca_csvtok_blank(*q))
+        while (q < s->end && kpca_text_blank(*q))
             q++;
         if (q < s->end && *q == '\n') {
             s->p = q + 1;
@@ -69,7 +69,7 @@ static int next_row(csv_state *s, kpca_error *err)
     s->row_line = s->line;
     for (;;) {
         if (s->delim == ' ')
-            while (s->p < s->end && kpca_csvtok_blank(*s->p))
+            while (s->p < s->end && kpca_text_blank(*s->p))
                 s->p++;
         if (s->nf > 0 && s->p < s->end && kpca_text_comment(*s->p, s->delim)) {
             skip_line(s);
@@ -90,17 +90,17 @@ static int next_row(csv_state *s, kpca_error *err)
             char *r = q + (close - q) + 1;
             /* blanks up to the delimiter; in whitespace text the blank is
              * the delimiter, and the run is skipped below */
-            while (s->delim != ' ' && r < s->end && kpca_csvtok_blank(*r) && *r != s->delim)
+            while (s->delim != ' ' && r < s->end && kpca_text_blank(*r) && *r != s->delim)
                 r++;
             c = r < s->end ? *r : '\0';
-            if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && kpca_csvtok_blank(c))) {
+            if (r < s->end && c != s->delim && c != '\n' && !(s->delim == ' ' && kpca_text_blank(c))) {
                 s->status = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu: text after a closing quote", s->path,
                           s->line, s->nf + 1);
                 return -1;
             }
             q = r;
         } else {
-            while (q < s->end && *q != '\n' && *q != s->delim && !(s->delim == ' ' && kpca_csvtok_blank(*q)))
+            while (q < s->end && *q != '\n' && *q != s->delim && !(s->delim == ' ' && kpca_text_blank(*q)))
                 q++;
             c = q < s->end ? *q : '\0';
             if (q > field && q[-1] == '\r' && c != s->delim)
@@ -112,8 +112,8 @@ static int next_row(csv_state *s, kpca_error *err)
             return -1;
         }
         s->p = q < s->end ? q + 1 : s->end;
-        if (s->delim == ' ' && kpca_csvtok_blank(c)) { /* a run of blanks: the row may end here */
-            while (s->p < s->end && kpca_csvtok_blank(*s->p))
+        if (s->delim == ' ' && kpca_text_blank(c)) { /* a run of blanks: the row may end here */
+            while (s->p < s->end && kpca_text_blank(*s->p))
                 s->p++;
             c = s->p < s->end ? *s->p : '\0';
             if (c == '\n')
@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) int fast_row(csv_state *s, size_t n
     for (size_t j = 0, k = 0; j < ncols; j++) {
         if (j == col) {
             *lab = p;
-            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0' && !kpca_csvtok_blank(*p))
+            while (*p != s->delim && *p != '\n' && *p != '"' && *p != '\0' && !kpca_text_blank(*p))
                 p++;
             if (p == *lab)
                 return 0;
@@ -203,13 +203,13 @@ int kpca_csv_fast_row(csv_state *s, size_t ncols, size_t col, double *row, char 
 static int parse_field(const char *field, char mark, double *v, int *why)
 {
     const char *p = field;
-    while (kpca_csvtok_blank(*p))
+    while (kpca_text_blank(*p))
         p++;
     *why = *p == '\0' ? 0 : -1;
     if (*p == '\0')
         return 0;
     int r = kpca_parse_number_mark(&p, '\0', mark, v);
-    while (r == 0 && kpca_csvtok_blank(*p))
+    while (r == 0 && kpca_text_blank(*p))
         p++;
     if (r == 0 && *p == '\0')
         return 1;
@@ -406,7 +406,7 @@ static int scan_fast_row(csv_state *s, size_t ncols, size_t col, size_t icol, ch
 {
     char *p = s->p, *end = s->end;
     const char delim = s->delim;
-    if (p >= end || kpca_csvtok_blank(*p) || *p == '\n')
+    if (p >= end || kpca_text_blank(*p) || *p == '\n')
         return 0;
     char *nl = memchr(p, '\n', (size_t)(end - p));
     char *stop = nl != NULL ? nl : end;
@@ -496,7 +496,7 @@ static int blank_numbers(const char *field, char mark)
 {
     size_t count = 0;
     for (const char *p = field;;) {
-        while (kpca_csvtok_blank(*p))
+        while (kpca_text_blank(*p))
             p++;
         if (*p == '\0')
             return count >= 2;
@@ -512,7 +512,7 @@ static int blank_numbers(const char *field, char mark)
 static int more_text(const csv_state *s)
 {
     for (const char *p = s->p; p < s->end; p++)
-        if (!kpca_csvtok_blank(*p) && *p != '\n' && *p != '\r')
+        if (!kpca_text_blank(*p) && *p != '\n' && *p != '\r')
             return 1;
     return 0;
 }

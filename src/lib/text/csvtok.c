@@ -48,7 +48,7 @@ int kpca_csvtok_fields(char *s, char delim, kpca_csvtok_field *f, int max)
                 return -1;
             x.len = (size_t)(close - p);
             p += x.len + 1;
-            while (delim != ' ' && p < end && kpca_csvtok_blank(*p) && *p != delim)
+            while (delim != ' ' && p < end && kpca_text_blank(*p) && *p != delim)
                 p++; /* blanks up to the delimiter, as the row parser skips them */
             if (p < end && !kpca_csvtok_sep(*p, delim))
                 return -1;
@@ -60,7 +60,7 @@ int kpca_csvtok_fields(char *s, char delim, kpca_csvtok_field *f, int max)
         if (n < max)
             f[n] = x;
         if (p < end && delim == ' ') /* a run of blanks, which may end the line */
-            while (p + 1 < end && kpca_csvtok_blank(p[1]))
+            while (p + 1 < end && kpca_text_blank(p[1]))
                 p++;
         if (p >= end || (delim == ' ' && p + 1 >= end))
             return n + 1;
@@ -164,7 +164,7 @@ static void sniff_count(const char *text, size_t len, char delim, size_t *first,
             blank_line = 1;
         } else {
             count += *p == delim;
-            blank_line &= kpca_csvtok_blank(*p);
+            blank_line &= kpca_text_blank(*p);
         }
         start = kpca_csvtok_sep(*p, delim);
         p++;
@@ -197,15 +197,15 @@ char kpca_csv_sniff(const char *text, size_t len, char mark)
 static int comma_fields(const char *text, size_t len)
 {
     const char *p = text + kpca_text_bom(text, len), *end = text + len;
-    while (p < end && (kpca_csvtok_blank(*p) || *p == '\n'))
+    while (p < end && (kpca_text_blank(*p) || *p == '\n'))
         p++;
     while (p < end && *p != '\n') {
-        while (p < end && kpca_csvtok_blank(*p))
+        while (p < end && kpca_text_blank(*p))
             p++;
         char tok[64];
         size_t n = 0;
         int comma = 0;
-        for (; p < end && *p != '\n' && !kpca_csvtok_blank(*p); p++) {
+        for (; p < end && *p != '\n' && !kpca_text_blank(*p); p++) {
             comma |= *p == ',';
             if (n < sizeof tok - 1)
                 tok[n++] = *p;

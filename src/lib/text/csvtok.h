@@ -22,19 +22,12 @@
 
 #include "text/textnum.h"
 
-/* 1 for a blank of delimited text: kpca_text_blank's (space, tab, CR, VT,
- * FF). */
-static inline int kpca_csvtok_blank(char c)
-{
-    return kpca_text_blank(c);
-}
-
 /* 1 when the byte c ends a field in text delimited by delim (',', ';',
  * '\t', or ' ' for runs of blanks), so that the byte after it starts one:
  * a line end, the delimiter, or in whitespace text a blank. */
 static inline int kpca_csvtok_sep(char c, char delim)
 {
-    return c == '\n' || c == delim || (delim == ' ' && kpca_csvtok_blank(c));
+    return c == '\n' || c == delim || (delim == ' ' && kpca_text_blank(c));
 }
 
 /* The closing quote of the quoted field opened by the '"' at open, in text

@@ -54,7 +54,6 @@ static void fail_loop(const char *name, kpca_status (*op)(kpca_error *))
 static int setup(void **state)
 {
     (void)state;
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     kpca_dataset ds;
     tu_random_dataset(&ds, 30, 16, 3, 7);
     for (size_t i = 0; i < 300; i++)

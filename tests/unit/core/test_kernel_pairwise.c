@@ -255,7 +255,6 @@ static void test_eig_lowest(void **state)
 /* Writes the n x dim values (%.17g) to tests/out/NAME */
 static void write_matrix(const char *name, const double *x, size_t n, size_t dim)
 {
-    (void)system("mkdir -p " TEST_OUT);
     char path[256];
     snprintf(path, sizeof path, TEST_OUT "/%s", name);
     FILE *f = fopen(path, "w");

@@ -12,7 +12,6 @@
 
 static inline void ensure_out(void)
 {
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
 }
 
 /* Writes text to tests/out/NAME and copies the path into path (cap bytes). */

@@ -620,7 +620,6 @@ static void test_fifo(void **state)
 
 int main(void)
 {
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_header_quoting_crlf), cmocka_unit_test(test_gzip),

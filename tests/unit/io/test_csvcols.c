@@ -336,7 +336,6 @@ static void test_pandas_index(void **state)
 
 int main(void)
 {
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bom),          cmocka_unit_test(test_wide),         cmocka_unit_test(test_decimal_comma),
         cmocka_unit_test(test_columns_drop), cmocka_unit_test(test_pandas_index),

@@ -237,7 +237,6 @@ static void test_labels(void **state)
 
 int main(void)
 {
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_dtype_and_order),
         cmocka_unit_test(test_refusals),

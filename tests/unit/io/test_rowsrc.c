@@ -334,7 +334,6 @@ static void test_labels_file(void **state)
 
 int main(void)
 {
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_usps_forms),
         cmocka_unit_test(test_text_forms),

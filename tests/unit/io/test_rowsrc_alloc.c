@@ -86,7 +86,6 @@ static void test_binary(void **state)
 
 int main(void)
 {
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_binary),

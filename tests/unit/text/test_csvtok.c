@@ -125,7 +125,7 @@ static long parser_rows_end(const char *text, size_t len, char delim)
     for (size_t i = (size_t)end; i < len; i++) {
         if (text[i] == '\n')
             end = (long)i + 1;
-        else if (!kpca_csvtok_blank(text[i]))
+        else if (!kpca_text_blank(text[i]))
             break;
     }
     free(s.f);

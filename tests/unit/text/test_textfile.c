@@ -247,7 +247,6 @@ static void test_utf8(void **state)
 
 int main(void)
 {
-    assert_int_equal(system("mkdir -p " TEST_OUT), 0);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_text_parts),
         cmocka_unit_test(test_gzip_damage),
