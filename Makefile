@@ -194,7 +194,7 @@ TEST_ENV = OPENBLAS_CORETYPE=$(BLAS_CORE) KPCA=$(abspath $(BUILD)/kpca) APPROX_C
 # The longest files (BATS_FIRST, from the reports' times) start first, so
 # that none of them is left running alone at the end.
 BATS_FIRST = tests/cli/mpi.bats tests/cli/errors.bats tests/cli/steps.bats tests/cli/nystream.bats \
-	tests/scripts/kth.bats tests/scripts/gpu-check.bats tests/scripts/docs.bats tests/scripts/iris.bats
+	tests/scripts/grid.bats tests/scripts/precision.bats tests/scripts/docs.bats tests/scripts/kth.bats tests/scripts/iris.bats
 BATS_FILES = $(filter tests/$(1)/%,$(BATS_FIRST)) $(filter-out $(BATS_FIRST),$(sort $(wildcard tests/$(1)/*.bats)))
 BATS = rm -rf $(BUILD)/bats/$(1) && mkdir -p $(BUILD)/bats/$(1) && \
 	$(TEST_ENV) bats --timing $(if $(filter-out 0 1,$(JOBS)),--jobs $(JOBS) --no-parallelize-within-files) \
