@@ -7,12 +7,13 @@
  * KPCA_TRANSFORM_BLOCK) through kpca_rowsrc, at bounded memory: what
  * `kpca transform` and the Nystrom fit's passes read.
  * LABEL: the label column of a text file, as --label takes it (default: the
- * file's own rule).  Prints one line: "SECONDS N DIM HASH CPU", where
+ * file's own rule).  Prints one line: "SECONDS N DIM HASH CPU OPEN", where
  * SECONDS is the wall time of the read (the process start, freeing and
  * hashing not counted), CPU the process's CPU seconds in it (every
  * thread's), and HASH a 64-bit FNV-1a hash of the n x dim doubles as read,
  * so that two reads of the same data, in two forms or by the two paths,
- * can be compared bit for bit.
+ * can be compared bit for bit; OPEN, last, is the wall time of
+ * kpca_rowsrc_open within SECONDS (0 for the whole read).
  * Exit status 1, with the reader's message, when the file does not read. */
 #include <stdint.h>
 #include <stdio.h>
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
     kpca_read_opts opts = {.format = KPCA_FMT_AUTO, .label = argc - a == 2 ? argv[a + 1] : NULL};
     uint64_t h = 14695981039346656037u;
     size_t n = 0, dim = 0;
+    double opened = 0; /* --rows: the wall seconds of kpca_rowsrc_open (its passes) */
     double t = kpca_now(), c = cpu_now();
     if (block == 0) {
         kpca_dataset ds;
@@ -77,6 +79,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_read: %s\n", err.msg);
             return 1;
         }
+        opened = kpca_now() - t;
         dim = kpca_rowsrc_dim(src);
         double *x = malloc(block * (dim ? dim : 1) * sizeof *x);
         int *y = malloc(block * sizeof *y);
@@ -104,6 +107,6 @@ int main(int argc, char **argv)
         t = spent;
         c = spent_cpu;
     }
-    printf("%.3f %zu %zu %016llx %.3f\n", t, n, dim, (unsigned long long)h, c);
+    printf("%.3f %zu %zu %016llx %.3f %.3f\n", t, n, dim, (unsigned long long)h, c, opened);
     return 0;
 }

@@ -421,8 +421,10 @@ parts_csv() {
     "$KPCA" fit -q --solver nystrom --landmarks 40 -k 4 --subset 5000 --sample first "$TMP/big.csv" -o "$TMP/m.h5"
     "$KPCA" transform -q "$TMP/m.h5" "$TMP/big.csv" -o "$TMP/one.npy"
     mkdir "$TMP/trace"
-    run --separate-stderr mpirun_t -n "$p" strace -f -y -e trace=read,pread64 -o "$TMP/trace/t" -ff \
-        "$KPCA_MPI" transform -q "$TMP/m.h5" "$TMP/big.csv" -o "$OUT/z.npy"
+    # a trace a rank, its threads' reads in it (the parts of a window are
+    # each read by a thread of its own: src/lib/io/csvpart.c)
+    run --separate-stderr mpirun_t -n "$p" sh -c 'exec strace -f -y -e trace=read,pread64 -o "$0/t.$OMPI_COMM_WORLD_RANK" "$@"' \
+        "$TMP/trace" "$KPCA_MPI" transform -q "$TMP/m.h5" "$TMP/big.csv" -o "$OUT/z.npy"
     assert_status 0
     cmp "$TMP/one.npy" "$OUT/z.npy" || fail "features on $p ranks differ from kpca transform"
     # the bytes of big.csv each rank read: its part counted, parsed and

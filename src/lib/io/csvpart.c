@@ -79,28 +79,39 @@ size_t kpca_csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl)
     return total;
 }
 
+/* Room in R for `rows` rows: their values (values 1) and, with a label
+ * column, their labels' tokens and lines.  0 when out of memory (the
+ * arrays as they were or grown; lcap what both label arrays hold). */
+static int rows_room(csv_rows *R, size_t rows, int values)
+{
+    if (values) {
+        double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
+        if (nx == NULL)
+            return 0;
+        R->x = nx;
+    }
+    if (R->col != NO_COLUMN) {
+        size_t c2 = R->lcap, c3 = R->lcap;
+        char **nt = kpca_grow(R->labtok, &c2, rows, sizeof *R->labtok, 1);
+        if (nt != NULL)
+            R->labtok = nt;
+        size_t *nl = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
+        if (nl == NULL)
+            return 0;
+        R->labline = nl;
+        R->lcap = c2;
+    }
+    return 1;
+}
+
 kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
                               size_t lines, int scan, kpca_error *err)
 {
     /* room for every row there can be (lines counts the first row, one per
      * line end after it, an unterminated last line and one more): no part's
      * rows move while others run, and part 0's reader never grows x */
-    size_t rows = lines;
-    double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
-    if (nx == NULL) /* the one-part reader grows as it goes */
+    if (!rows_room(R, lines, 1)) /* the one-part reader grows as it goes */
         return scan ? kpca_csv_scan_rows(s, R, have, err) : kpca_csv_read_rows(s, R, have, 1, err);
-    R->x = nx;
-    if (R->col != NO_COLUMN) {
-        size_t c2 = R->lcap, c3 = R->lcap;
-        char **nt = kpca_grow(R->labtok, &c2, rows, sizeof *R->labtok, 1);
-        if (nt != NULL)
-            R->labtok = nt;
-        size_t *nll = nt == NULL ? NULL : kpca_grow(R->labline, &c3, rows, sizeof *R->labline, 1);
-        if (nll == NULL) /* lcap stays what both arrays hold */
-            return scan ? kpca_csv_scan_rows(s, R, have, err) : kpca_csv_read_rows(s, R, have, 1, err);
-        R->labline = nll;
-        R->lcap = c2;
-    }
     csv_part pt[KPCA_PARTS_MAX];
     char *end = s->end;
     size_t at = R->n + (have != 0), line = s->line;
@@ -170,8 +181,6 @@ typedef struct {
     size_t *labline;
     size_t at, rows, n;
     int ok;
-    pthread_t tid;
-    int started;
 } stream_part;
 
 /* kpca_pread_all, its errno left unread: a failed read is declined */
@@ -259,18 +268,22 @@ static void *parse_run(void *arg)
     return NULL;
 }
 
-/* Runs fn on every part, parts 1.. on threads of their own. */
-static void run_parts(stream_part *sp, size_t parts, void *(*fn)(void *))
+/* Runs fn on every part (an array of `parts` structs of `size` bytes),
+ * parts 1.. on threads of their own; a part whose thread cannot start is
+ * run here after the others. */
+static void run_parts(void *part, size_t parts, size_t size, void *(*fn)(void *))
 {
+    pthread_t tid[KPCA_PARTS_MAX];
+    int started[KPCA_PARTS_MAX] = {0};
+    char *p = part;
     for (size_t k = 1; k < parts; k++)
-        sp[k].started = pthread_create(&sp[k].tid, NULL, fn, &sp[k]) == 0;
-    fn(&sp[0]);
+        started[k] = pthread_create(&tid[k], NULL, fn, p + k * size) == 0;
+    fn(p);
     for (size_t k = 1; k < parts; k++) {
-        if (sp[k].started)
-            pthread_join(sp[k].tid, NULL);
+        if (started[k])
+            pthread_join(tid[k], NULL);
         else
-            fn(&sp[k]);
-        sp[k].started = 0;
+            fn(p + k * size);
     }
 }
 
@@ -348,7 +361,7 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
             goto out;
         }
     }
-    run_parts(sp, nparts, count_run);
+    run_parts(sp, nparts, sizeof sp[0], count_run);
     /* part k (k >= 1) starts after the first line end in its bytes */
     size_t rows = 0, line = body_line;
     int ends_nl = 0;
@@ -398,7 +411,7 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
         sp[k].slots = slots;
         sp[k].labline = R.labline;
     }
-    run_parts(sp, nparts, parse_run);
+    run_parts(sp, nparts, sizeof sp[0], parse_run);
     for (size_t k = 0; k < nparts; k++)
         if (!sp[k].ok)
             goto out;
@@ -422,4 +435,216 @@ out:
     kpca_free(head);
     close(fd);
     return done;
+}
+
+/* ---- the row source's fast windows (kpca_csv_fastwin_next) ----------------
+ * Part k of a span [from, from + span) is the rows that start in its
+ * bytes [lo, hi): the first at lo for part 0 (a row's start), else after
+ * the first line end at or after lo - 1.  A first round of threads reads
+ * each part's bytes and counts its rows (one a line end before hi), so
+ * that each knows the row its first lands at; a second parses them.  The
+ * one-pass path takes no quote, so line ends before the first part that
+ * stops are row ends, and the parts after it are dropped. */
+#define FW_MARGIN ((size_t)4 << 10) /* read past a part's bytes for its last row, at first */
+
+typedef struct {
+    csv_fastwin *f;
+    size_t k;
+    unsigned long long lo, hi, stop; /* the rows that start in [lo, hi); the text ends at stop */
+    unsigned long long blo;          /* the file's byte at buf[0] */
+    size_t blen;                     /* bytes read into buf */
+    size_t start, end;               /* in buf: the first row's start, the last row's end */
+    size_t rows;                     /* rows that start in [lo, hi) */
+    int read_ok, nomem;
+    /* the parse */
+    csv_state s;
+    csv_rows *R;
+    int scan;
+    size_t at, n;  /* rows [at, at + n) of R taken */
+    int stopped;   /* at a row the one-pass path does not take, at s.p */
+} fw_part;
+
+/* buf holds bytes [blo, blo + want) of the file (want <= stop - blo) */
+static int fw_read(fw_part *fp, size_t want)
+{
+    csv_fastwin *f = fp->f;
+    if (want + 1 > f->cap[fp->k]) {
+        size_t c = f->cap[fp->k];
+        char *nb = kpca_grow(f->buf[fp->k], &c, want + 1, 1, 1);
+        if (nb == NULL) {
+            fp->nomem = 1;
+            return 0;
+        }
+        f->buf[fp->k] = nb;
+        f->cap[fp->k] = c;
+    }
+    if (want > fp->blen && !pread_all(f->fd, f->buf[fp->k] + fp->blen, want - fp->blen, (off_t)(fp->blo + fp->blen)))
+        return 0;
+    fp->blen = want;
+    return 1;
+}
+
+static void *fw_count(void *arg)
+{
+    fw_part *fp = arg;
+    fp->rows = 0;
+    fp->blo = fp->lo - (fp->k > 0);
+    fp->blen = 0;
+    size_t want = (size_t)(fp->hi - fp->blo) + FW_MARGIN;
+    if (want > fp->stop - fp->blo)
+        want = (size_t)(fp->stop - fp->blo);
+    if (!fw_read(fp, want))
+        return NULL;
+    const char *buf = fp->f->buf[fp->k];
+    const size_t hi = (size_t)(fp->hi - fp->blo);
+    fp->start = 0;
+    if (fp->k > 0) {
+        const char *q = memchr(buf, '\n', hi);
+        fp->start = q != NULL ? (size_t)(q - buf) + 1 : hi;
+    }
+    size_t last = fp->start;
+    if (fp->start < hi) { /* a row at start, and one after each line end before hi - 1 */
+        fp->rows = 1;
+        for (const char *q = buf + fp->start; (q = memchr(q, '\n', (size_t)(buf + hi - 1 - q))) != NULL; q++) {
+            fp->rows++;
+            last = (size_t)(q - buf) + 1;
+        }
+    }
+    fp->end = fp->start;
+    while (fp->rows > 0) { /* the last row's end: read on as long as it is */
+        buf = fp->f->buf[fp->k];
+        const char *e = memchr(buf + last, '\n', fp->blen - last);
+        if (e != NULL || fp->blo + fp->blen == fp->stop) {
+            fp->end = e != NULL ? (size_t)(e - buf) + 1 : fp->blen;
+            break;
+        }
+        want = fp->blen + (fp->blen - hi > FW_MARGIN ? fp->blen - hi : FW_MARGIN); /* twice as far past hi */
+        if (want > fp->stop - fp->blo)
+            want = (size_t)(fp->stop - fp->blo);
+        if (!fw_read(fp, want))
+            return NULL;
+    }
+    fp->read_ok = 1;
+    return NULL;
+}
+
+static void *fw_parse(void *arg)
+{
+    fw_part *fp = arg;
+    char *buf = fp->f->buf[fp->k];
+    csv_rows *R = fp->R;
+    const int values = !fp->scan || R->index != NO_COLUMN;
+    buf[fp->end] = '\0';
+    fp->s.p = buf + fp->start;
+    fp->s.end = buf + fp->end;
+    fp->n = 0;
+    /* the scan takes no row with a quote (kpca_csv_scan_rows looks first) */
+    const char *quote = fp->scan ? memchr(fp->s.p, '"', fp->end - fp->start) : NULL;
+    while (fp->n < fp->rows) {
+        const size_t i = fp->at + fp->n, line = fp->s.line;
+        char *ltok = NULL, *at = fp->s.p;
+        double *row = values ? R->x + i * R->dim : NULL;
+        if (fp->scan ? !kpca_csv_scan_row(&fp->s, R->ncols, R->col, R->index, &ltok, row)
+                     : !kpca_csv_fast_row(&fp->s, R->ncols, R->col, row, &ltok))
+            break;
+        if (quote != NULL && quote < fp->s.p) { /* this row holds it */
+            fp->s.p = at;
+            fp->s.line = line;
+            break;
+        }
+        if (R->col != NO_COLUMN) {
+            R->labtok[i] = ltok;
+            R->labline[i] = line;
+        }
+        fp->n++;
+    }
+    fp->stopped = fp->n < fp->rows || fp->s.p != buf + fp->end;
+    return NULL;
+}
+
+int kpca_csv_fastwin_open(csv_fastwin *f, const char *path)
+{
+    memset(f, 0, sizeof *f);
+    struct stat st;
+    /* a regular file before it is opened: opening a FIFO would wait for a writer */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(path, O_RDONLY);
+    unsigned char magic[6];
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size >= SIZE_MAX / 4 ||
+        (st.st_size >= (off_t)sizeof magic && (!pread_all(fd, (char *)magic, sizeof magic, 0) ||
+                                                kpca_codec_of(magic, sizeof magic) != KPCA_CODEC_NONE))) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    f->fd = fd;
+    f->opened = 1;
+    f->size = (unsigned long long)st.st_size;
+    return 1;
+}
+
+void kpca_csv_fastwin_close(csv_fastwin *f)
+{
+    if (f->opened)
+        close(f->fd);
+    for (size_t k = 0; k < KPCA_PARTS_MAX; k++)
+        kpca_free(f->buf[k]);
+    memset(f, 0, sizeof *f);
+}
+
+kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, unsigned long long *from,
+                                  unsigned long long stop, size_t span, size_t want, size_t min_part, int scan,
+                                  int *declined, kpca_error *err)
+{
+    *declined = 0;
+    if (stop > f->size)
+        stop = f->size;
+    if (*from >= stop)
+        return KPCA_OK;
+    if (span > stop - *from)
+        span = (size_t)(stop - *from);
+    const size_t parts = kpca_parts_plan(span, want, min_part);
+    fw_part fp[KPCA_PARTS_MAX];
+    for (size_t k = 0; k < parts; k++)
+        fp[k] = (fw_part){.f = f, .k = k, .lo = *from + span / parts * k,
+                          .hi = k + 1 < parts ? *from + span / parts * (k + 1) : *from + span, .stop = stop,
+                          .R = R, .scan = scan};
+    run_parts(fp, parts, sizeof fp[0], fw_count);
+    for (size_t k = 0; k < parts; k++)
+        if (fp[k].nomem)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->path);
+    /* each part's first row in R and its line: the rows before it (a row a line) */
+    size_t rows = R->n, line = s->line, k = 0;
+    for (; k < parts && fp[k].read_ok; k++) {
+        fp[k].s = *s;
+        fp[k].s.f = NULL;
+        fp[k].s.fline = NULL;
+        fp[k].s.nf = fp[k].s.capf = 0;
+        fp[k].s.line = line;
+        fp[k].at = rows;
+        rows += fp[k].rows;
+        line += fp[k].rows;
+    }
+    const size_t nparts = k; /* the parts before the first that could not be read */
+    if (nparts == 0) {
+        *declined = 1;
+        return KPCA_OK;
+    }
+    if (!rows_room(R, rows, !scan || R->index != NO_COLUMN))
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, rows);
+    run_parts(fp, nparts, sizeof fp[0], fw_parse);
+    /* the parts' rows in order, up to the first row one did not take */
+    for (k = 0; k < nparts; k++) {
+        R->n = fp[k].at + fp[k].n;
+        s->line = fp[k].s.line;
+        if (fp[k].rows > 0 || fp[k].stopped)
+            *from = fp[k].blo + (unsigned long long)(fp[k].s.p - f->buf[k]);
+        if (fp[k].stopped) {
+            *declined = 1;
+            return KPCA_OK;
+        }
+    }
+    *declined = nparts < parts;
+    return KPCA_OK;
 }

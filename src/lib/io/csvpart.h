@@ -1,10 +1,12 @@
 /* csvpart.h - a large CSV read in parts, one thread each, with the rows,
  * the labels and the first error of a read in one part; or streamed from
- * a plain file without holding its text (csvpart.c). */
+ * a plain file without holding its text; or a window of it at a time, for
+ * the row source (csvpart.c). */
 #ifndef KPCA_CSVPART_H
 #define KPCA_CSVPART_H
 
 #include "io/csvrows.h"
+#include "support/parts.h"
 
 /* How many parts the text after the first row is read in
  * (kpca_parts_plan: up to `parts`, 0 for one per online CPU, of at least
@@ -38,5 +40,44 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
                     size_t stretch, kpca_dataset *ds, kpca_error *err);
 
 #define KPCA_CSV_LABEL_MAX 15
+
+/* The fast path of the row source's windows (io/csvwin.c) on a plain
+ * file: the rows that start in a span of the file's bytes, cut into parts
+ * of about equal bytes, each part read (pread) and parsed by a thread of
+ * its own, straight from the page cache, with no bytes moved or scanned
+ * by one thread for all.  It takes only rows the one-pass path takes
+ * (kpca_csv_fast_row, or kpca_csv_scan_row for a pass over the labels)
+ * and stops at the first other one (a quote, a blank line, a ragged row, a
+ * NUL byte...), which the row reader then reads from its start and, where
+ * it is wrong, says so: the rows, labels, lines and messages are the row
+ * reader's.  Memory: each part's bytes (its share of the span and its
+ * last row), and the span's rows in R. */
+typedef struct {
+    int fd;                       /* the file, when opened (1) */
+    int opened;
+    unsigned long long size;      /* its size when opened */
+    char *buf[KPCA_PARTS_MAX];    /* each part's bytes (and a NUL after them) */
+    size_t cap[KPCA_PARTS_MAX];
+} csv_fastwin;
+
+/* Opens path for the fast windows: 1 for a regular file that holds plain
+ * text (f->fd open, f->opened 1); 0 otherwise (compressed, a FIFO,
+ * unreadable: f->opened 0, and the row reader reads it).  Close with kpca_csv_fastwin_close. */
+int kpca_csv_fastwin_open(csv_fastwin *f, const char *path);
+void kpca_csv_fastwin_close(csv_fastwin *f);
+
+/* Parses the rows that start in [*from, *from + span) of the text, which
+ * ends at byte `stop` (at most f->size), into R after its R->n rows (the
+ * last row read on past the span to its end): *from is a row's start, on
+ * line s->line, and both move past the rows taken.  In `parts` parts
+ * (0: one per online CPU; kpca_parts_plan) of at least min_part bytes, one
+ * thread each.  scan: the labels and the pandas index
+ * only (kpca_csv_scan_row).  *declined 1 when it stopped at a row the
+ * one-pass path does not take, or a read failed: *from is that row's
+ * start, s->line its line (R holds the rows before it, perhaps none).
+ * KPCA_ENOMEM (R unchanged but perhaps grown); nothing else fails. */
+kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, unsigned long long *from,
+                                  unsigned long long stop, size_t span, size_t parts, size_t min_part, int scan,
+                                  int *declined, kpca_error *err);
 
 #endif

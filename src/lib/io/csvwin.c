@@ -2,6 +2,7 @@
  * window cut at the end of a whole row (text/csvtok.h), parsed by csvrows.c's
  * row reader; the row source's reader of CSV (io/rowsrc.c). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,7 @@
 
 void kpca_csv_win_close(csv_win *w)
 {
+    kpca_csv_fastwin_close(&w->fast);
     kpca_bytes_close(w->bytes);
     kpca_free_strings(w->hdr, w->hdr != NULL ? w->R.ncols : 0); /* R.hdr, the array, points at them */
     kpca_csv_rows_free(&w->R);
@@ -52,9 +54,10 @@ static size_t csvwin_cut(const csv_win *w, size_t from)
  * whole read's error, on its line (line: the line of buf[0]). */
 static kpca_status csvwin_fill(csv_win *w, size_t line, size_t most, kpca_error *err)
 {
-    if (w->cap - w->len < CSV_WINDOW / 2 + 1) {
+    const size_t span = w->span ? w->span : CSV_WINDOW;
+    if (w->cap - w->len < span / 2 + 1) {
         size_t c = w->cap;
-        char *nb = kpca_grow(w->buf, &c, w->len + CSV_WINDOW + 1, 1, CSV_WINDOW + 1);
+        char *nb = kpca_grow(w->buf, &c, w->len + span + 1, 1, span + 1);
         if (nb == NULL)
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", w->path);
         w->buf = nb;
@@ -63,8 +66,8 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, size_t most, kpca_error 
     size_t room = w->cap - w->len - 1;
     if (w->limited && room > w->left)
         room = (size_t)w->left;
-    if (most != 0 && room > most)
-        room = most;
+    if (room > (most != 0 ? most : span))
+        room = most != 0 ? most : span;
     if (room == 0) { /* the end of the part read */
         w->eof = 1;
         w->buf[w->len] = '\0';
@@ -121,6 +124,9 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     memset(w, 0, sizeof *w);
     w->path = path;
     w->R.col = w->R.index = NO_COLUMN;
+    w->span = CSV_WINDOW;
+    w->fast_part = CSV_WIN_PART;
+    w->stop = ULLONG_MAX;
     kpca_status st = kpca_bytes_open(path, &w->bytes, err);
     /* the head: 64 KiB for the delimiter (as the whole read sniffs it) */
     while (st == KPCA_OK && !w->eof && w->len < CSV_HEAD)
@@ -158,6 +164,9 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
             w->R.hdr[j] = w->hdr[j];
     }
     w->have = !header;
+    /* whitespace text's blanks are no delimiter the one-pass path takes */
+    if (w->s.delim != ' ' && kpca_bytes_codec(w->bytes) == KPCA_CODEC_NONE)
+        kpca_csv_fastwin_open(&w->fast, path);
     return KPCA_OK;
 }
 
@@ -180,12 +189,53 @@ static kpca_status win_parse(csv_win *w, kpca_error *err)
 /* Parses the next window's rows into R (R.n of them, R.taken before
  * them); *more 0 at the end of the file (R.n 0).  The label tokens point
  * into the window until the next call. */
+/* The next window by the fast path: its rows in R (none when its first
+ * row is not one it takes, and then none of the file's after it are
+ * tried); the row reader's window left empty at the byte after them. */
+static kpca_status win_fast(csv_win *w, kpca_error *err)
+{
+    unsigned long long from = kpca_csv_win_tell(w);
+    int declined;
+    kpca_status st = kpca_csv_fastwin_next(&w->fast, &w->s, &w->R, &from, w->stop, w->span, w->fast_parts,
+                                           w->fast_part, w->scan, &declined, err);
+    if (st != KPCA_OK)
+        return st;
+    w->fast_rows += w->R.n;
+    w->base = from;
+    w->len = 0;
+    w->buf[0] = '\0';
+    w->s.p = w->s.end = w->buf;
+    w->reseek = 1;
+    w->fast_off = declined && w->R.n == 0;
+    w->fell = declined;
+    return KPCA_OK;
+}
+
+/* The byte source moved to base (after fast windows): the row reader's
+ * window is read from there, up to the limit. */
+static kpca_status win_reseek(csv_win *w, kpca_error *err)
+{
+    if (kpca_bytes_seek(w->bytes, w->base) != 0)
+        return kpca_fail(err, KPCA_EIO, "'%s': cannot seek to byte %llu", w->path, w->base);
+    w->reseek = 0;
+    w->eof = 0;
+    if (w->limited)
+        w->left = w->stop > w->base ? w->stop - w->base : 0;
+    return KPCA_OK;
+}
+
 kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
 {
     kpca_status st = KPCA_OK;
     w->R.taken += w->R.n;
     w->R.n = 0;
     *more = 1;
+    if (!w->have && w->fast.opened && !w->fast_off && !w->fell &&
+        ((st = win_fast(w, err)) != KPCA_OK || w->R.n > 0)) /* (none at the text's end) */
+        return st;
+    w->fell = 0; /* the row reader's window, then the fast path again */
+    if (w->reseek && (st = win_reseek(w, err)) != KPCA_OK)
+        return st;
     if (!w->have) {
         /* the rows parsed so far leave the window; the rest moves to its start */
         size_t done = (size_t)(w->s.p - w->buf);
@@ -195,7 +245,7 @@ kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
         size_t cut;
         while ((cut = csvwin_cut(w, 0)) == 0 && !w->eof && (st = csvwin_fill(w, w->s.line, 0, err)) == KPCA_OK)
             ;
-        if (st == KPCA_OK && !w->eof && w->len < CSV_WINDOW / 2) { /* a window's worth, cut at a row */
+        if (st == KPCA_OK && !w->eof && w->len < w->span / 2) { /* a window's worth, cut at a row */
             st = csvwin_fill(w, w->s.line, 0, err);
             cut = csvwin_cut(w, 0);
         }
@@ -220,6 +270,7 @@ unsigned long long kpca_csv_win_tell(const csv_win *w)
 
 void kpca_csv_win_limit(csv_win *w, unsigned long long end)
 {
+    w->stop = end;
     w->limited = 1;
     w->left = 0;
     if (w->base + w->len > end) { /* read beyond it already: cut there */
@@ -241,6 +292,8 @@ kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, 
     w->len = 0;
     w->eof = 0;
     w->limited = 0;
+    w->stop = ULLONG_MAX;
+    w->reseek = w->fell = w->fast_off = 0;
     w->buf[0] = '\0';
     w->s.p = w->s.end = w->buf;
     w->s.line = line;

@@ -5,12 +5,15 @@
 
 #include "text/bytes.h"
 
+#include "io/csvpart.h"
 #include "io/csvrows.h"
 
 /* Delimited text read by windows of about 4 MiB of the
  * file, each cut at the end of a whole row (quotes counted) and parsed by
- * kpca_csv_read_rows; memory a window and its rows, whatever the file's
- * size. */
+ * kpca_csv_read_rows; of a plain file, once its first row is taken, by
+ * the fast windows of csvpart.h, whose parts each thread reads itself,
+ * for as long as they take the rows; memory a window and its rows,
+ * whatever the file's size. */
 typedef struct {
     kpca_bytes *bytes;
     const char *path;
@@ -26,6 +29,17 @@ typedef struct {
     unsigned long long left;
     int scan;       /* set by the caller: the rows' labels (and a pandas
                      * index) only, their values not parsed (kpca_csv_scan_rows) */
+    /* the fast windows of a plain file (io/csvpart.h): used once the
+     * first row is taken, until one starts with a row they do not take;
+     * after one that stops within, a window of the row reader */
+    csv_fastwin fast;
+    size_t span, fast_part; /* a window's bytes (either path), a fast part's
+                             * least (tests set them small) */
+    size_t fast_parts;           /* parts of a window: 0, one per online CPU (tests set more) */
+    unsigned long long fast_rows; /* the rows the fast windows took */
+    int fast_off, fell;
+    int reseek;                  /* the byte source is not at base + len: seek it */
+    unsigned long long stop;     /* kpca_csv_win_limit's end (ULLONG_MAX: none) */
 } csv_win;
 
 /* Opens path (plain or compressed: text/bytes.h) and reads its first row, the header or the

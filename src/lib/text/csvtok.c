@@ -3,6 +3,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "text/textnum.h"
 
@@ -114,9 +117,22 @@ size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim)
 
 size_t kpca_csvtok_count(const char *text, size_t len, char c)
 {
+    size_t n = 0, i = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+    /* sixteen bytes at a time (every x86-64 has SSE2): each match adds 1 to
+     * its byte lane, at most 255 times before the lanes are summed */
+    const __m128i want = _mm_set1_epi8(c), none = _mm_setzero_si128();
+    while (len - i >= 16) {
+        __m128i lanes = none;
+        const size_t end = i + ((len - i) / 16 < 255 ? (len - i) / 16 : 255) * 16;
+        for (; i < end; i += 16)
+            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(text + i)), want));
+        const __m128i sums = _mm_sad_epu8(lanes, none); /* two 16-bit sums, one per half */
+        n += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
+    }
+#endif
     const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
     const uint64_t pat = ones * (unsigned char)c;
-    size_t n = 0, i = 0;
     for (; i + 8 <= len; i += 8) {
         uint64_t w;
         memcpy(&w, text + i, 8);

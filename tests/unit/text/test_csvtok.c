@@ -1,5 +1,6 @@
 /* test_csvtok.c - the quoting rule of delimited text (text/csvtok.h): the
- * closing quote, the row-end scan and the delimiter sniffer; the row-end
+ * closing quote, the row-end scan, the delimiter count and the delimiter
+ * sniffer; the row-end
  * scan ends where csv.c's row parser's last whole row ends, on every input
  * of the fuzz corpora, whatever the delimiter. */
 #include "testutil.h"
@@ -178,6 +179,41 @@ static size_t agree_on_corpus(const char *dir, size_t step, size_t *compared)
     return files;
 }
 
+/* the count against a byte-by-byte one: every length and start up to a
+ * few blocks, bytes with the high bit set, and runs of matches longer than
+ * a lane holds (255 blocks of 16) */
+static void test_count(void **state)
+{
+    (void)state;
+    enum { LEN = 9000 };
+    char *text = malloc(LEN);
+    assert_non_null(text);
+    uint64_t seed = 7;
+    for (size_t i = 0; i < LEN; i++) {
+        const double u = tu_rand(&seed);
+        text[i] = u < 0.3 ? ',' : u < 0.4 ? (char)0xff : u < 0.5 ? '\n' : (char)('0' + (int)(u * 100) % 10);
+    }
+    memset(text + 2000, ',', 4500); /* 281 blocks of matches */
+    const char want[] = {',', (char)0xff, '\n', '7'};
+    for (size_t w = 0; w < sizeof want; w++) {
+        for (size_t from = 0; from < 40; from += 3) {
+            for (size_t len = 0; from + len <= LEN; len += len < 100 ? 1 : 997) {
+                size_t n = 0;
+                for (size_t i = from; i < from + len; i++)
+                    n += text[i] == want[w];
+                if (kpca_csvtok_count(text + from, len, want[w]) != n)
+                    fail_msg("count of 0x%02x in [%zu, %zu): %zu, not %zu", (unsigned char)want[w], from, from + len,
+                             kpca_csvtok_count(text + from, len, want[w]), n);
+            }
+        }
+    }
+    size_t all = 0;
+    for (size_t i = 0; i < LEN; i++)
+        all += text[i] == ',';
+    assert_int_equal(kpca_csvtok_count(text, LEN, ','), all);
+    free(text);
+}
+
 static void test_rows_end_is_the_parsers(void **state)
 {
     (void)state;
@@ -197,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_rows_end),
         cmocka_unit_test(test_rows_end_comments),
         cmocka_unit_test(test_sniff),
+        cmocka_unit_test(test_count),
         cmocka_unit_test(test_rows_end_is_the_parsers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
