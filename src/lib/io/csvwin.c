@@ -186,9 +186,6 @@ static kpca_status win_parse(csv_win *w, kpca_error *err)
     return kpca_csv_read_parts(&w->s, &w->R, w->have, parts, cut, nl, lines, w->scan, err);
 }
 
-/* Parses the next window's rows into R (R.n of them, R.taken before
- * them); *more 0 at the end of the file (R.n 0).  The label tokens point
- * into the window until the next call. */
 /* The next window by the fast path: its rows in R (none when its first
  * row is not one it takes, and then none of the file's after it are
  * tried); the row reader's window left empty at the byte after them. */
@@ -224,6 +221,9 @@ static kpca_status win_reseek(csv_win *w, kpca_error *err)
     return KPCA_OK;
 }
 
+/* Parses the next window's rows into R (R.n of them, R.taken before
+ * them); *more 0 at the end of the file (R.n 0).  The label tokens point
+ * into the window until the next call. */
 kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
 {
     kpca_status st = KPCA_OK;

@@ -239,6 +239,13 @@ static void test_stops(void **state)
     unsigned long long took = same_passes(write_rows("cw_blank.csv", 2000, 1, blank_lines), h, 0);
     assert_true(took > 1000);
     assert_true(same_passes(write_rows("cw_quoted.csv", 2000, 1, quoted), h, 0) > 100);
+    /* blank lines, CRLF and blanks after the last row */
+    const char *tail = write_rows("cw_tail.csv", 2000, 1, NULL);
+    FILE *f = fopen(tail, "ab");
+    assert_non_null(f);
+    fputs("\r\n\n  \n\r\n", f);
+    fclose(f);
+    assert_true(same_passes(tail, h, 0) > 1000);
     h.scan = 1;
     assert_true(same_passes(write_rows("cw_quoted.csv", 2000, 1, quoted), h, 0) > 100);
     h.scan = 0;
