@@ -8,9 +8,13 @@
 #include "cli.h"
 #include "input.h"
 #include "progress.h"
+#include "lib/support/blas.h"
 #include "lib/support/clock.h"
 
 #define SUMMARY_ROWS 4096 /* rows the class-like note of the summary looks at */
+/* the values of a block read that pay for parking OpenBLAS's workers first
+ * (some 2 ms of parsing against some 0.1 ms to start them again) */
+#define CLI_ROWS_PARK_VALUES ((size_t)1 << 16)
 
 const kpca_rowsrc_share *cli_rowsrc_share = NULL;
 
@@ -46,6 +50,12 @@ static kpca_status rows_read(void *ctx, size_t max, double *x, int *y, size_t *g
 {
     cli_rows *r = ctx;
     const size_t dim = r->feed.dim, take = r->m - r->at < max ? r->m - r->at : max;
+    /* OpenBLAS's workers, woken by the last block's products, would spin
+     * through this read and take a core from its parser threads (a CSV's
+     * parts): parked, they start again at the next product.  Not for a
+     * block so small that restarting them costs more than its read. */
+    if (take * dim >= CLI_ROWS_PARK_VALUES)
+        kpca_blas_park();
     const double t0 = kpca_now(); /* the pass's reading, for -v */
     *got = 0;
     for (size_t i = 0; i < take;) {

@@ -11,7 +11,6 @@
 #include "core/eig.h"
 #include "core/kernel.h"
 #include "core/landmark.h"
-#include "support/blas.h"
 #include "support/clock.h"
 #include "support/mem.h"
 #include "support/progress.h"
@@ -321,10 +320,6 @@ static kpca_status pass(kpca_rowfeed *f, const kpca_nys_setup *s, size_t lo, siz
         st = kpca_kernel_check_finite(&s->kernel, kx, got * s->l, err);
         if (st == KPCA_OK)
             st = use(ctx, x, kx, got, at, err);
-        /* OpenBLAS's workers would spin through the next block's read and
-         * take a core from its parsers (a CSV's parts): parked, they start
-         * again at the next product */
-        kpca_blas_park();
         at += got;
         kpca_progress(phase, at - lo, hi - lo);
     }

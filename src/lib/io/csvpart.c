@@ -538,8 +538,13 @@ static void *fw_parse(void *arg)
     fp->s.p = buf + fp->start;
     fp->s.end = buf + fp->end;
     fp->n = 0;
-    /* the scan takes no row with a quote (kpca_csv_scan_rows looks first) */
-    const char *quote = fp->scan ? memchr(fp->s.p, '"', fp->end - fp->start) : NULL;
+    /* the scan takes no row with a quote (kpca_csv_scan_rows looks first)
+     * or a NUL byte (the row reader's window refuses it as it lands) */
+    const char *quote = NULL;
+    if (fp->scan) {
+        const char *q = memchr(fp->s.p, '"', fp->end - fp->start), *z = memchr(fp->s.p, '\0', fp->end - fp->start);
+        quote = q == NULL || (z != NULL && z < q) ? z : q;
+    }
     while (fp->n < fp->rows) {
         const size_t i = fp->at + fp->n, line = fp->s.line;
         char *ltok = NULL, *at = fp->s.p;
@@ -569,7 +574,7 @@ int kpca_csv_fastwin_open(csv_fastwin *f, const char *path)
     /* a regular file before it is opened: opening a FIFO would wait for a writer */
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     unsigned char magic[6];
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size >= SIZE_MAX / 4 ||
         (st.st_size >= (off_t)sizeof magic && (!pread_all(fd, (char *)magic, sizeof magic, 0) ||
@@ -598,6 +603,9 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
                                   int *declined, kpca_error *err)
 {
     *declined = 0;
+    struct stat now; /* the text ends where the file does now, as the row reader reads it */
+    if (fstat(f->fd, &now) == 0 && S_ISREG(now.st_mode) && (uintmax_t)now.st_size < SIZE_MAX / 4)
+        f->size = (unsigned long long)now.st_size;
     if (stop > f->size)
         stop = f->size;
     if (*from >= stop)

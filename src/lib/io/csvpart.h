@@ -55,7 +55,7 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
 typedef struct {
     int fd;                       /* the file, when opened (1) */
     int opened;
-    unsigned long long size;      /* its size when opened */
+    unsigned long long size;      /* its size when last looked at (each window) */
     char *buf[KPCA_PARTS_MAX];    /* each part's bytes (and a NUL after them) */
     size_t cap[KPCA_PARTS_MAX];
 } csv_fastwin;
@@ -67,7 +67,7 @@ int kpca_csv_fastwin_open(csv_fastwin *f, const char *path);
 void kpca_csv_fastwin_close(csv_fastwin *f);
 
 /* Parses the rows that start in [*from, *from + span) of the text, which
- * ends at byte `stop` (at most f->size), into R after its R->n rows (the
+ * ends at byte `stop` (at most the file's size now), into R after its R->n rows (the
  * last row read on past the span to its end): *from is a row's start, on
  * line s->line, and both move past the rows taken.  In `parts` parts
  * (0: one per online CPU; kpca_parts_plan) of at least min_part bytes, one

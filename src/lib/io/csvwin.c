@@ -25,6 +25,9 @@
 /* a window is parsed in parts of at least this many bytes, one thread each
  * (a thread costs some 30 us; a part of 256 KiB, 1-2 ms of parsing) */
 #define CSV_WIN_PART ((size_t)256 << 10)
+/* the fast windows in a row that stop at their first row before the row
+ * reader reads the rest of the file alone */
+#define CSV_FAST_MISSES 3
 
 
 void kpca_csv_win_close(csv_win *w)
@@ -66,8 +69,11 @@ static kpca_status csvwin_fill(csv_win *w, size_t line, size_t most, kpca_error 
     size_t room = w->cap - w->len - 1;
     if (w->limited && room > w->left)
         room = (size_t)w->left;
-    if (room > (most != 0 ? most : span))
-        room = most != 0 ? most : span;
+    /* most 0: a window's worth, or as much as is held (a long row: the
+     * window doubles, and the cut's scans of it stay linear in its length) */
+    const size_t lim = most != 0 ? most : span > w->len ? span : w->len;
+    if (room > lim)
+        room = lim;
     if (room == 0) { /* the end of the part read */
         w->eof = 1;
         w->buf[w->len] = '\0';
@@ -203,7 +209,10 @@ static kpca_status win_fast(csv_win *w, kpca_error *err)
     w->buf[0] = '\0';
     w->s.p = w->s.end = w->buf;
     w->reseek = 1;
-    w->fast_off = declined && w->R.n == 0;
+    /* a file whose windows stop at their first row (quotes on every row)
+     * is the row reader's after a few */
+    w->fast_miss = declined && w->R.n == 0 ? w->fast_miss + 1 : 0;
+    w->fast_off = w->fast_miss >= CSV_FAST_MISSES;
     w->fell = declined;
     return KPCA_OK;
 }
@@ -221,10 +230,8 @@ static kpca_status win_reseek(csv_win *w, kpca_error *err)
     return KPCA_OK;
 }
 
-/* Parses the next window's rows into R (R.n of them, R.taken before
- * them); *more 0 at the end of the file (R.n 0).  The label tokens point
- * into the window until the next call. */
-kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
+/* The next window's rows, perhaps none (a window of blank lines) */
+static kpca_status win_once(csv_win *w, int *more, kpca_error *err)
 {
     kpca_status st = KPCA_OK;
     w->R.taken += w->R.n;
@@ -263,6 +270,18 @@ kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
     return st;
 }
 
+/* Parses the next window's rows into R (R.n of them, R.taken before
+ * them; windows of blank lines alone passed over); *more 0 at the end of
+ * the file (R.n 0).  The label tokens point into the window until the
+ * next call. */
+kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err)
+{
+    kpca_status st;
+    while ((st = win_once(w, more, err)) == KPCA_OK && *more && w->R.n == 0)
+        ;
+    return st;
+}
+
 unsigned long long kpca_csv_win_tell(const csv_win *w)
 {
     return w->base + (unsigned long long)(w->s.p - w->buf);
@@ -293,7 +312,7 @@ kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, 
     w->eof = 0;
     w->limited = 0;
     w->stop = ULLONG_MAX;
-    w->reseek = w->fell = w->fast_off = 0;
+    w->reseek = w->fell = w->fast_off = w->fast_miss = 0;
     w->buf[0] = '\0';
     w->s.p = w->s.end = w->buf;
     w->s.line = line;

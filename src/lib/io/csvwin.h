@@ -30,14 +30,15 @@ typedef struct {
     int scan;       /* set by the caller: the rows' labels (and a pandas
                      * index) only, their values not parsed (kpca_csv_scan_rows) */
     /* the fast windows of a plain file (io/csvpart.h): used once the
-     * first row is taken, until one starts with a row they do not take;
-     * after one that stops within, a window of the row reader */
+     * first row is taken, but for a window of the row reader after one
+     * that stops at a row they do not take, and not at all after a few in
+     * a row that stop at their first row */
     csv_fastwin fast;
     size_t span, fast_part; /* a window's bytes (either path), a fast part's
                              * least (tests set them small) */
     size_t fast_parts;           /* parts of a window: 0, one per online CPU (tests set more) */
     unsigned long long fast_rows; /* the rows the fast windows took */
-    int fast_off, fell;
+    int fast_off, fell, fast_miss;
     int reseek;                  /* the byte source is not at base + len: seek it */
     unsigned long long stop;     /* kpca_csv_win_limit's end (ULLONG_MAX: none) */
 } csv_win;
@@ -48,7 +49,8 @@ typedef struct {
  * The whole read's messages for a wide encoding, a NUL byte, damaged data.
  * Close with kpca_csv_win_close, also after a failure. */
 kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err);
-/* Parses the next window's rows into R (R.n of them, R.taken before them);
+/* Parses the next window's rows into R (R.n of them, R.taken before them;
+ * R.n is 0 only at the end: a window of blank lines alone is passed over);
  * *more 0 at the end of the file.  The label tokens point into the window
  * until the next call. */
 kpca_status kpca_csv_win_next(csv_win *w, int *more, kpca_error *err);

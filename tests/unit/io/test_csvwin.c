@@ -211,6 +211,14 @@ static int nul_byte(FILE *f, int i)
     return 0;
 }
 
+static int blank_run(FILE *f, int i)
+{
+    if (i == 1000)
+        for (int k = 0; k < 3000; k++)
+            fputs(k % 2 ? "\n" : "  \r\n", f);
+    return 0;
+}
+
 static int numeric_labels(FILE *f, int i)
 {
     fprintf(f, "%d,%d,%d,%d\n", i % 4, i, 2 * i, 3 * i);
@@ -239,6 +247,17 @@ static void test_stops(void **state)
     unsigned long long took = same_passes(write_rows("cw_blank.csv", 2000, 1, blank_lines), h, 0);
     assert_true(took > 1000);
     assert_true(same_passes(write_rows("cw_quoted.csv", 2000, 1, quoted), h, 0) > 100);
+    /* a run of blank lines longer than a window: passed over, not the end */
+    static pass run;
+    const char *runs = write_rows("cw_blank_run.csv", 2000, 1, blank_run);
+    same_passes(runs, h, 0);
+    how all = {.fast = 1, .span = 1000, .part = 100};
+    read_pass(runs, &all, &run);
+    assert_int_equal(run.st, KPCA_OK);
+    assert_int_equal(run.rows, 2000);
+    all.fast = 0;
+    read_pass(runs, &all, &run);
+    assert_int_equal(run.rows, 2000);
     /* blank lines, CRLF and blanks after the last row */
     const char *tail = write_rows("cw_tail.csv", 2000, 1, NULL);
     FILE *f = fopen(tail, "ab");
@@ -255,6 +274,7 @@ static void test_stops(void **state)
     same_passes(write_rows("cw_nul.csv", 2000, 1, nul_byte), h, 0);
     h.scan = 1;
     same_passes(write_rows("cw_ragged.csv", 2000, 1, ragged), h, 0);
+    same_passes(write_rows("cw_nul.csv", 2000, 1, nul_byte), h, 0);
 }
 
 static void test_jump_limit(void **state)

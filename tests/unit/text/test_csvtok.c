@@ -211,6 +211,9 @@ static void test_count(void **state)
     for (size_t i = 0; i < LEN; i++)
         all += text[i] == ',';
     assert_int_equal(kpca_csvtok_count(text, LEN, ','), all);
+    /* a lane meets a match in each of more than 255 blocks of 16 in a row */
+    for (size_t from = 2000; from < 2016; from++)
+        assert_int_equal(kpca_csvtok_count(text + from, 4400, ','), 4400);
     free(text);
 }
 
