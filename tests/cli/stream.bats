@@ -200,6 +200,24 @@ big_npy() {
     [ ! -s "$TMP/piped" ] || fail "rows written before the error"
 }
 
+@test "a run of blank lines longer than the reader's window (4 MiB) in a CSV: the rows after it are read, by transform and the Nyström fit as by the whole read" {
+    # 40000 rows, then 10 MB of blank lines (blanks and CRLF too), then 40000
+    # more (kpca before a33987f wrote the first 40000 alone, exit 0)
+    awk 'NR == 1 { print; next } { r[++n] = $0 }
+        END { for (i = 0; i < 80000; i++) { print r[i % n + 1]; if (i == 39999) for (k = 0; k < 4000000; k++) printf "%s", (k % 2 ? "\n" : "  \r\n") } }' \
+        "$FIX/digits.csv" >"$TMP/runs.csv"
+    "$KPCA" transform "$FIX/m/exact.h5" "$TMP/runs.csv" -o "$OUT/z.csv"
+    [ "$(grep -c . "$OUT/z.csv")" -eq 80001 ] || fail "$(grep -c . "$OUT/z.csv") lines of features, not a header and 80000 rows"
+    grep -v '^[[:space:]]*$' "$TMP/runs.csv" >"$TMP/plain.csv"
+    "$KPCA" transform "$FIX/m/exact.h5" "$TMP/plain.csv" -o "$OUT/want.csv"
+    cmp "$OUT/want.csv" "$OUT/z.csv" || fail "the features differ from those of the file without its blank lines"
+    "$KPCA" fit -q --solver nystrom --landmarks 30 -k 3 "$TMP/runs.csv" -o "$OUT/a.h5"
+    "$KPCA" fit -q --solver nystrom --landmarks 30 -k 3 "$TMP/plain.csv" -o "$OUT/b.h5"
+    "$KPCA" info "$OUT/a.h5" | grep -v "^source" | sed "s|$TMP/runs.csv|DATA|" >"$TMP/a.info"
+    "$KPCA" info "$OUT/b.h5" | grep -v "^source" | sed "s|$TMP/plain.csv|DATA|" >"$TMP/b.info"
+    diff "$TMP/a.info" "$TMP/b.info" || fail "the Nyström fits of the two files differ"
+}
+
 @test "a value the reader refuses late in an .npy (not finite, row 100001): exit 3, no output file" {
     big_npy 200000 "$TMP/nan.npy"
     # row 100001's first value: a NaN (little-endian 0x7ff8000000000000)
