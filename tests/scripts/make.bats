@@ -141,7 +141,7 @@ without_rule() {
     run mk -s -n test JOBS=2
     grep -q 'make --no-print-directory -j2 -O build/tests/test_alloc.run' <<<"$output" || fail "JOBS=2: unit tests not two at a time"
     grep -q 'bats --timing --jobs 2 --no-parallelize-within-files --report-formatter tap --output build/bats/cli tests/cli/mpi.bats .* tests/cli/values.bats' <<<"$output" || fail "cli-test writes no report, or runs no files side by side, mpi.bats first"
-    grep -q 'bats --timing --jobs 2 --no-parallelize-within-files --report-formatter tap --output build/bats/scripts tests/scripts/kth.bats .* tests/scripts/spectrum.bats' <<<"$output" || fail "script-test writes no report, or runs no files side by side, kth.bats first"
+    grep -q 'bats --timing --jobs 2 --no-parallelize-within-files --report-formatter tap --output build/bats/scripts tests/scripts/grid.bats .* tests/scripts/spectrum.bats' <<<"$output" || fail "script-test writes no report, or runs no files side by side, grid.bats first"
     grep -q 'tests/bats-skips.sh build/bats/cli/report.tap build/bats/scripts/report.tap' <<<"$output" ||
         fail "make test prints no skip summary"
 }
