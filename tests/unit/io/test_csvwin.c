@@ -277,6 +277,49 @@ static void test_stops(void **state)
     same_passes(write_rows("cw_nul.csv", 2000, 1, nul_byte), h, 0);
 }
 
+/* the read options through the fast windows: a preamble skipped, decimal
+ * commas between semicolons, columns left out and reordered, a label
+ * column by name, a pandas index, no header */
+static void test_options(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, OUT "cw_opts.csv");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("# made by hand\n# units: none\nid;x,1;kind;y\n", f);
+    for (int i = 0; i < 3000; i++)
+        fprintf(f, "%d;%d,%03d;%s;-%d,5\n", i, i, i % 1000, i % 2 ? "odd" : "even", i);
+    fclose(f);
+    how h = {.opts = &(kpca_read_opts){.skip_rows = 2, .decimal = ',', .label = "kind", .drop = "id"}};
+    same_passes(path, h, 1);
+    h.opts = &(kpca_read_opts){.skip_rows = 2, .decimal = ',', .label = "kind", .columns = "4,2"};
+    same_passes(path, h, 1);
+    h.scan = 1;
+    same_passes(path, h, 1);
+    /* pandas: an unnamed first column of row numbers */
+    snprintf(path, sizeof path, OUT "cw_index.csv");
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(",a,b,label\n", f);
+    for (int i = 0; i < 3000; i++)
+        fprintf(f, "%d,%g,%g,%c\n", i, i * 0.5, -i * 0.25, 'p' + i % 3);
+    fclose(f);
+    h = (how){0};
+    same_passes(path, h, 1);
+    h.scan = 1;
+    same_passes(path, h, 1);
+    /* no header: the first row is data, the row reader's first window */
+    snprintf(path, sizeof path, OUT "cw_noheader.csv");
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 3000; i++)
+        fprintf(f, "%d,%d,%d\n", i % 5, i, 3 * i);
+    fclose(f);
+    h = (how){.opts = &(kpca_read_opts){.label = "first"}};
+    same_passes(path, h, 1);
+}
+
 static void test_jump_limit(void **state)
 {
     (void)state;
@@ -367,6 +410,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_stops),
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_jump_limit),
         cmocka_unit_test(test_not_plain),
         cmocka_unit_test(test_alloc),
