@@ -575,10 +575,7 @@ int kpca_csv_fastwin_open(csv_fastwin *f, const char *path)
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    unsigned char magic[6];
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size >= SIZE_MAX / 4 ||
-        (st.st_size >= (off_t)sizeof magic && (!pread_all(fd, (char *)magic, sizeof magic, 0) ||
-                                                kpca_codec_of(magic, sizeof magic) != KPCA_CODEC_NONE))) {
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size >= SIZE_MAX / 4) {
         if (fd >= 0)
             close(fd);
         return 0;

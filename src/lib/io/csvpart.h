@@ -60,9 +60,10 @@ typedef struct {
     size_t cap[KPCA_PARTS_MAX];
 } csv_fastwin;
 
-/* Opens path for the fast windows: 1 for a regular file that holds plain
- * text (f->fd open, f->opened 1); 0 otherwise (compressed, a FIFO,
- * unreadable: f->opened 0, and the row reader reads it).  Close with kpca_csv_fastwin_close. */
+/* Opens path for the fast windows: 1 for a regular file (f->fd open,
+ * f->opened 1), which the caller knows holds plain text (text/bytes.h
+ * found no compression); 0 otherwise (a FIFO, unreadable: f->opened 0,
+ * and the row reader reads it).  Close with kpca_csv_fastwin_close. */
 int kpca_csv_fastwin_open(csv_fastwin *f, const char *path);
 void kpca_csv_fastwin_close(csv_fastwin *f);
 

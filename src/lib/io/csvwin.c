@@ -57,7 +57,7 @@ static size_t csvwin_cut(const csv_win *w, size_t from)
  * whole read's error, on its line (line: the line of buf[0]). */
 static kpca_status csvwin_fill(csv_win *w, size_t line, size_t most, kpca_error *err)
 {
-    const size_t span = w->span ? w->span : CSV_WINDOW;
+    const size_t span = w->span; /* (set at open, before the first fill) */
     if (w->cap - w->len < span / 2 + 1) {
         size_t c = w->cap;
         char *nb = kpca_grow(w->buf, &c, w->len + span + 1, 1, span + 1);
@@ -192,9 +192,10 @@ static kpca_status win_parse(csv_win *w, kpca_error *err)
     return kpca_csv_read_parts(&w->s, &w->R, w->have, parts, cut, nl, lines, w->scan, err);
 }
 
-/* The next window by the fast path: its rows in R (none when its first
- * row is not one it takes, and then none of the file's after it are
- * tried); the row reader's window left empty at the byte after them. */
+/* The next window by the fast path: its rows in R, up to the first row it
+ * does not take (none when that is its first: after CSV_FAST_MISSES such
+ * windows in a row it is tried no more); the row reader's window left
+ * empty at the byte after them. */
 static kpca_status win_fast(csv_win *w, kpca_error *err)
 {
     unsigned long long from = kpca_csv_win_tell(w);

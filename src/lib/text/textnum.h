@@ -8,8 +8,7 @@
 
 /* 1 for a blank inside a line: space, tab, CR, VT, FF (the set of
  * Python's str.split(), which numpy.loadtxt splits whitespace text with).
- * The one blank set of every text reader (csvtok.h's kpca_text_blank is
- * this).  A line of blanks only is no row; in whitespace text a run of
+ * The one blank set of every text reader and of csvtok.h's quoting rule.  A line of blanks only is no row; in whitespace text a run of
  * them separates fields; around a number in a field they are no part of
  * it. */
 static inline int kpca_text_blank(char c)
