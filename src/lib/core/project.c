@@ -203,12 +203,14 @@ static void sub_row(double *restrict out, const double *restrict a, const double
         out[j] = a[j] - b[j];
 }
 
-/* zs (no x k) = (xs - 1 xbar') W + 1 b', in double */
+/* zs (no x k) = (xs - 1 xbar') W + 1 b', in double; xs NULL when
+ * pb->xc already holds the rows less xbar */
 static void project_block_primal(const primal_bufs *pb, const double *xs, size_t no, size_t dim, size_t k,
                                  double *zs)
 {
     for (size_t r = 0; r < no; r++) {
-        sub_row(pb->xc + r * dim, xs + r * dim, pb->mean, dim);
+        if (xs != NULL)
+            sub_row(pb->xc + r * dim, xs + r * dim, pb->mean, dim);
         memcpy(zs + r * k, pb->b, k * sizeof(double));
     }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)no, (int)k, (int)dim, 1.0, pb->xc, (int)dim, pb->w,
@@ -289,9 +291,9 @@ kpca_status kpca_projector_new(const kpca_model *model, size_t k, size_t max_row
     }
     if (p->fi.slot != NULL) {
         p->other = kpca_alloc_array(block, 1, sizeof(size_t));
-        p->xb = kpca_alloc_array(block, dim, sizeof(double));
+        p->xb = p->primal ? NULL : kpca_alloc_array(block, dim, sizeof(double)); /* primal: gathered in pb.xc */
         p->zb = kpca_alloc_array(block, k, sizeof(double));
-        if (p->other == NULL || p->xb == NULL || p->zb == NULL) {
+        if (p->other == NULL || (!p->primal && p->xb == NULL) || p->zb == NULL) {
             st = kpca_fail(err, KPCA_ENOMEM, "out of memory for a %zu-row block", block);
             goto done;
         }
@@ -332,10 +334,14 @@ kpca_status kpca_projector_run(kpca_projector *p, const double *x, size_t n, siz
         const double *xs = x + r0 * dim;
         double *zs = z + r0 * k;
         if (p->fi.slot != NULL) {
+            /* Each row looked up, and a row that is no fit point gathered
+             * (less xbar, for the primal weights) while it is in the cache. */
             no = 0;
             for (size_t r = r0; r < r0 + nb; r++) {
                 size_t j = fit_index_find(model, &p->fi, x + r * dim);
                 if (j == SIZE_MAX) {
+                    if (p->primal)
+                        sub_row(p->pb.xc + no * dim, x + r * dim, p->pb.mean, dim);
                     p->other[no++] = r;
                     continue;
                 }
@@ -344,10 +350,13 @@ kpca_status kpca_projector_run(kpca_projector *p, const double *x, size_t n, siz
             }
             if (no == 0)
                 continue;
-            if (no < nb) { /* gather the other rows */
-                for (size_t r = 0; r < no; r++)
+            if (p->primal)
+                xs = NULL;
+            if (no < nb) { /* the other rows gathered; their features scattered below */
+                for (size_t r = 0; !p->primal && r < no; r++)
                     memcpy(p->xb + r * dim, x + p->other[r] * dim, dim * sizeof(double));
-                xs = p->xb;
+                if (!p->primal)
+                    xs = p->xb;
                 zs = p->zb;
             }
         }

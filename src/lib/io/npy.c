@@ -392,7 +392,7 @@ kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_e
         off_t at = ftello(f);
         int errnum = 0;
         if (at < 0 || !kpca_pread_parts(fileno(f), direct ? (void *)ds->x : (void *)raw, h.count * h.itemsize, at,
-                                        h.itemsize, direct ? not_finite : NULL, &flagged, &errnum))
+                                        h.itemsize, KPCA_PART_MIN, direct ? not_finite : NULL, &flagged, &errnum))
             st = kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", path,
                            at < 0 ? strerror(errno) : errnum ? strerror(errnum) : "file shrank");
     }
@@ -473,8 +473,13 @@ kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, doubl
         }
         raw = r->raw;
     }
-    int ok = 1;
-    if (!h->fortran || n == 1 || d == 1) {
+    int ok = 1, flagged = 1; /* flagged: 0 once the read found every value finite */
+    if (direct) { /* straight into x by a thread per CPU, each stretch checked as it lands (as kpca_read_npy) */
+        int errnum = 0;
+        ok = kpca_pread_parts(fd, x, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz), isz,
+                              KPCA_PREAD_PART_MIN, not_finite, &flagged, &errnum);
+        errno = errnum;
+    } else if (!h->fortran || n == 1 || d == 1) {
         ok = read_at(fd, raw, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz));
     } else { /* a column at a time: its rows are adjacent */
         for (size_t j = 0; ok && j < d; j++)
@@ -488,7 +493,7 @@ kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, doubl
             }
     if (!ok)
         return kpca_fail(err, KPCA_EIO, "cannot read '%s': %s", r->path, errno ? strerror(errno) : "file shrank");
-    return check_finite_from(r->path, x, rows, d, row0, err);
+    return flagged ? check_finite_from(r->path, x, rows, d, row0, err) : KPCA_OK;
 }
 
 void kpca_npy_rows_close(kpca_npy_rows *r)

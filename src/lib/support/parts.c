@@ -67,12 +67,12 @@ static void *pread_run(void *arg)
     return NULL;
 }
 
-int kpca_pread_parts(int fd, void *buf, size_t size, off_t off, size_t unit, kpca_part_scan scan, int *flagged,
-                     int *errnum)
+int kpca_pread_parts(int fd, void *buf, size_t size, off_t off, size_t unit, size_t min_part, kpca_part_scan scan,
+                     int *flagged, int *errnum)
 {
     if (unit == 0)
         unit = 1;
-    size_t parts = kpca_parts_plan(size, 0, KPCA_PART_MIN), units = size / unit;
+    size_t parts = kpca_parts_plan(size, 0, min_part), units = size / unit;
     pread_part rp[KPCA_PARTS_MAX];
     for (size_t k = 0; k < parts; k++) {
         size_t a = units / parts * k * unit, b = k + 1 < parts ? units / parts * (k + 1) * unit : size;

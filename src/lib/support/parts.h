@@ -13,6 +13,9 @@
 
 #define KPCA_PARTS_MAX 8
 #define KPCA_PART_MIN ((size_t)4 << 20) /* bytes: below, a thread costs more than it saves */
+/* bytes of a plain copy out of the page cache (a streamed .npy's block):
+ * about 0.1 ms of copying, three times a thread's start */
+#define KPCA_PREAD_PART_MIN ((size_t)1 << 20)
 
 /* How many parts `len` bytes are cut into: `want` (0: one per online CPU),
  * at most KPCA_PARTS_MAX, and no more than len / min_part (min_part 0: any
@@ -31,7 +34,7 @@ int kpca_pread_all(int fd, void *dst, size_t len, off_t off, int *errnum);
 typedef int (*kpca_part_scan)(const void *bytes, size_t len);
 
 /* Reads the `size` bytes at offset `off` of the open file fd into buf, in
- * kpca_parts_plan(size, 0, KPCA_PART_MIN) parts, one thread each (the
+ * kpca_parts_plan(size, 0, min_part) parts, one thread each (the
  * caller's thread takes the first; a thread that cannot start has its part
  * read by the caller).  Parts and stretches start at multiples of `unit`
  * bytes (1, or an element's size); scan (may be NULL) sees every whole
@@ -40,7 +43,7 @@ typedef int (*kpca_part_scan)(const void *bytes, size_t len);
  * was read; 0 when a read failed or the file ended first (errno of the
  * failure in *errnum, 0 for an early end).  Allocates nothing; buf is the
  * caller's. */
-int kpca_pread_parts(int fd, void *buf, size_t size, off_t off, size_t unit, kpca_part_scan scan, int *flagged,
-                     int *errnum);
+int kpca_pread_parts(int fd, void *buf, size_t size, off_t off, size_t unit, size_t min_part, kpca_part_scan scan,
+                     int *flagged, int *errnum);
 
 #endif

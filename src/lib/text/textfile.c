@@ -74,7 +74,7 @@ static int read_in_parts(const char *path, char *buf, size_t size, int *nul)
         return 0;
     int errnum;
     int flagged;
-    int ok = kpca_pread_parts(fd, buf, size, 0, 1, has_nul, &flagged, &errnum);
+    int ok = kpca_pread_parts(fd, buf, size, 0, 1, KPCA_PART_MIN, has_nul, &flagged, &errnum);
     char extra;
     ssize_t more;
     while ((more = pread(fd, &extra, 1, (off_t)size)) < 0 && errno == EINTR)

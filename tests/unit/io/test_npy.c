@@ -163,12 +163,37 @@ static void test_large(void **state)
     assert_int_equal(ds.dim, D);
     assert_memory_equal(ds.x, v, sizeof(double) * N * D);
     kpca_dataset_free(&ds);
+    /* streamed in blocks of 700 rows (5.6 MB: parts on every CPU), then of
+     * 3 rows from row 1185 on: the same values */
+    double *blk = malloc(sizeof(double) * 700 * D);
+    assert_non_null(blk);
+    kpca_npy_rows *nr;
+    size_t rn, rd;
+    assert_int_equal(kpca_npy_rows_open(p, 0, &nr, &rn, &rd, &err), KPCA_OK);
+    assert_int_equal(rn, N);
+    assert_int_equal(rd, D);
+    assert_int_equal(kpca_npy_rows_read(nr, 0, 700, blk, &err), KPCA_OK);
+    assert_memory_equal(blk, v, sizeof(double) * 700 * D);
+    assert_int_equal(kpca_npy_rows_read(nr, 700, 500, blk, &err), KPCA_OK);
+    assert_memory_equal(blk, v + (size_t)700 * D, sizeof(double) * 500 * D);
+    kpca_npy_rows_close(nr);
     v[(size_t)1187 * D + 654] = NAN;
     p = make_npy("large.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1200, 1000), }", v,
                  sizeof(double) * N * D);
     assert_int_equal(kpca_dataset_read(p, NULL, &ds, &err), KPCA_EFORMAT);
     assert_non_null(strstr(err.msg, "row 1188, column 655 is not a finite number"));
     assert_null(ds.x);
+    /* the streamed read finds it in the last part of a block, and in a
+     * small block; the block before it is read */
+    assert_int_equal(kpca_npy_rows_open(p, 0, &nr, &rn, &rd, &err), KPCA_OK);
+    assert_int_equal(kpca_npy_rows_read(nr, 0, 500, blk, &err), KPCA_OK);
+    assert_int_equal(kpca_npy_rows_read(nr, 500, 700, blk, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "row 1188, column 655 is not a finite number"));
+    assert_int_equal(kpca_npy_rows_read(nr, 1182, 3, blk, &err), KPCA_OK);
+    assert_int_equal(kpca_npy_rows_read(nr, 1185, 3, blk, &err), KPCA_EFORMAT);
+    assert_non_null(strstr(err.msg, "row 1188, column 655 is not a finite number"));
+    kpca_npy_rows_close(nr);
+    free(blk);
     for (size_t i = 0; i < (size_t)N * D * 2; i++)
         w[i] = (float)(i % 977) - 400.0f;
     p = make_npy("large32.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2400, 1000), }", w,

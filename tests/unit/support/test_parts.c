@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <unistd.h>
 
@@ -28,8 +29,30 @@ static void test_plan(void **state)
 static const unsigned char *scan_base;
 static atomic_size_t scanned, misaligned;
 
+/* with count_threads set, the distinct threads that scanned (up to 8),
+ * the caller's first */
+static int count_threads;
+static atomic_size_t scanners;
+static pthread_t scanner[KPCA_PARTS_MAX];
+static pthread_mutex_t scanner_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void note_thread(void)
+{
+    pthread_mutex_lock(&scanner_lock);
+    size_t n = atomic_load(&scanners), i = 0;
+    while (i < n && !pthread_equal(scanner[i], pthread_self()))
+        i++;
+    if (i == n && n < KPCA_PARTS_MAX) {
+        scanner[n] = pthread_self();
+        atomic_store(&scanners, n + 1);
+    }
+    pthread_mutex_unlock(&scanner_lock);
+}
+
 static int find_marker(const void *bytes, size_t len)
 {
+    if (count_threads)
+        note_thread();
     atomic_fetch_add(&scanned, len);
     if ((size_t)((const unsigned char *)bytes - scan_base) % 8 != 0 || len % 8 != 0)
         atomic_fetch_add(&misaligned, 1);
@@ -56,7 +79,7 @@ static void test_pread(void **state)
     scan_base = buf;
     atomic_store(&scanned, 0);
     atomic_store(&misaligned, 0);
-    assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip, 8, find_marker, &flagged, &errnum), 1);
+    assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip, 8, KPCA_PART_MIN, find_marker, &flagged, &errnum), 1);
     assert_memory_equal(buf, data + skip, size);
     for (size_t i = size; i < size + 16; i++)
         assert_int_equal(buf[i], 0x5A); /* nothing past size */
@@ -74,14 +97,30 @@ static void test_pread(void **state)
     fclose(f);
     fd = open(TEST_OUT "/pread.bin", O_RDONLY);
     assert_true(fd >= 0);
-    assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip, 8, find_marker, &flagged, &errnum), 1);
+    assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip, 8, KPCA_PART_MIN, find_marker, &flagged, &errnum), 1);
     assert_int_equal(flagged, 1);
+    /* the part size is the caller's: 9 MiB in parts of at least 1 MiB on
+     * every CPU (at most 8), the marker still found, every byte in place */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t want = cpus < 1 ? 1 : cpus > KPCA_PARTS_MAX ? KPCA_PARTS_MAX : (size_t)cpus;
+    memset(buf, 0x5A, size + 16);
+    atomic_store(&scanned, 0);
+    atomic_store(&scanners, 0);
+    count_threads = 1;
+    assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip, 8, KPCA_PREAD_PART_MIN, find_marker, &flagged,
+                                      &errnum), 1);
+    count_threads = 0;
+    assert_int_equal(flagged, 1);
+    assert_memory_equal(buf, data + skip, size);
+    assert_int_equal(buf[size], 0x5A);
+    assert_int_equal(atomic_load(&scanned), size);
+    assert_int_equal(atomic_load(&scanners), want); /* KPCA_PART_MIN would give 2 at most */
     /* asking for more than the file holds: 0, and errno 0 for an early end */
-    assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip + 8, 8, NULL, &flagged, &errnum), 0);
+    assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip + 8, 8, KPCA_PART_MIN, NULL, &flagged, &errnum), 0);
     assert_int_equal(errnum, 0);
     close(fd);
     /* a descriptor that reads nothing: 0 with its errno */
-    assert_int_equal(kpca_pread_parts(-1, buf, size, 0, 1, NULL, &flagged, &errnum), 0);
+    assert_int_equal(kpca_pread_parts(-1, buf, size, 0, 1, KPCA_PART_MIN, NULL, &flagged, &errnum), 0);
     assert_int_equal(errnum, EBADF);
     free(data);
     free(buf);
