@@ -567,6 +567,16 @@ static void *fw_parse(void *arg)
     return NULL;
 }
 
+/* a round of the parts: on the crew's threads, else each on a thread
+ * started for it */
+static void fw_run(csv_fastwin *f, fw_part *fp, size_t parts, void *(*fn)(void *))
+{
+    if (f->crew != NULL)
+        kpca_crew_run(f->crew, fp, parts, sizeof fp[0], fn);
+    else
+        run_parts(fp, parts, sizeof fp[0], fn);
+}
+
 int kpca_csv_fastwin_open(csv_fastwin *f, const char *path)
 {
     memset(f, 0, sizeof *f);
@@ -590,6 +600,7 @@ void kpca_csv_fastwin_close(csv_fastwin *f)
 {
     if (f->opened)
         close(f->fd);
+    kpca_crew_free(f->crew);
     for (size_t k = 0; k < KPCA_PARTS_MAX; k++)
         kpca_free(f->buf[k]);
     memset(f, 0, sizeof *f);
@@ -610,12 +621,16 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
     if (span > stop - *from)
         span = (size_t)(stop - *from);
     const size_t parts = kpca_parts_plan(span, want, min_part);
+    if (parts > 1 && !f->crew_tried) { /* the first window in parts starts the threads the next ones use */
+        f->crew = kpca_crew_new(parts - 1);
+        f->crew_tried = 1;
+    }
     fw_part fp[KPCA_PARTS_MAX];
     for (size_t k = 0; k < parts; k++)
         fp[k] = (fw_part){.f = f, .k = k, .lo = *from + span / parts * k,
                           .hi = k + 1 < parts ? *from + span / parts * (k + 1) : *from + span, .stop = stop,
                           .R = R, .scan = scan};
-    run_parts(fp, parts, sizeof fp[0], fw_count);
+    fw_run(f, fp, parts, fw_count);
     for (size_t k = 0; k < parts; k++)
         if (fp[k].nomem)
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->path);
@@ -638,7 +653,7 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
     }
     if (!rows_room(R, rows, !scan || R->index != NO_COLUMN))
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, rows);
-    run_parts(fp, nparts, sizeof fp[0], fw_parse);
+    fw_run(f, fp, nparts, fw_parse);
     /* the parts' rows in order, up to the first row one did not take */
     for (k = 0; k < nparts; k++) {
         R->n = fp[k].at + fp[k].n;

@@ -6,6 +6,7 @@
 #define KPCA_CSVPART_H
 
 #include "io/csvrows.h"
+#include "support/crew.h"
 #include "support/parts.h"
 
 /* How many parts the text after the first row is read in
@@ -58,6 +59,8 @@ typedef struct {
     unsigned long long size;      /* its size when last looked at (each window) */
     char *buf[KPCA_PARTS_MAX];    /* each part's bytes (and a NUL after them) */
     size_t cap[KPCA_PARTS_MAX];
+    kpca_crew *crew;              /* the parts' threads, kept from window to window (NULL: started each time) */
+    int crew_tried;
 } csv_fastwin;
 
 /* Opens path for the fast windows: 1 for a regular file (f->fd open,

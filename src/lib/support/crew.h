@@ -1,0 +1,40 @@
+/* crew.h - threads kept for work cut into parts again and again.
+ *
+ * A reader that cuts each window of a file into parts (io/csvpart.h's
+ * fast windows: two rounds of parts a window, a hundred windows a file)
+ * paid a thread's start and two wake-ups of a sleeping core for each
+ * round: about 0.4 ms, as much as the round's work, on a virtual machine.
+ * A crew's helpers are started once and wait for the next round by
+ * spinning a little (KPCA_CREW_SPIN_US), then sleeping, so that rounds
+ * that follow one another closely meet a helper that is awake, and a
+ * caller that stops giving rounds (a projection between reads) costs a
+ * core no more than that spin.
+ *
+ * Not safe to share: one caller thread gives a crew its rounds. */
+#ifndef KPCA_CREW_H
+#define KPCA_CREW_H
+
+#include <stddef.h>
+
+#define KPCA_CREW_SPIN_US 50 /* a helper's wait for a round, and the caller's for its end, before they sleep */
+
+typedef struct kpca_crew kpca_crew;
+
+/* A crew of `helpers` threads (at most KPCA_PARTS_MAX - 1, support/parts.h),
+ * or NULL when out of memory or when not one thread could start (the
+ * caller then runs its parts as it did without).  It may hold fewer
+ * helpers than asked where a thread could not start.  Free with
+ * kpca_crew_free. */
+kpca_crew *kpca_crew_new(size_t helpers);
+
+/* Runs fn on each of `parts` parts (the k-th at part + k * size): part 0
+ * on the calling thread, part k on helper k - 1, and the parts beyond the
+ * crew's helpers on the calling thread after its own.  Returns when every
+ * part is done; what fn wrote is then visible to the caller.  c NULL: all
+ * on the calling thread.  Allocates nothing. */
+void kpca_crew_run(kpca_crew *c, void *part, size_t parts, size_t size, void *(*fn)(void *));
+
+/* Stops and joins the helpers, frees c.  NULL: nothing. */
+void kpca_crew_free(kpca_crew *c);
+
+#endif
