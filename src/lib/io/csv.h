@@ -40,4 +40,18 @@ kpca_status kpca_read_csv_parts(const char *path, char delim, const kpca_read_op
 
 #define KPCA_CSV_IN_MEMORY ((size_t)-1)
 
+/* The read of a large plain file without holding its text: 1 with *ds
+ * filled when every row after the first is one the one-pass path takes
+ * (kpca_csv_fast_row) and labels are at most KPCA_CSV_LABEL_MAX bytes; 0
+ * otherwise (*ds empty, err unspecified), and the caller reads the file
+ * in memory, which finds the same rows or says what is wrong.  The file
+ * is read twice from the page cache, in stretches of `stretch` bytes (0:
+ * 1 MiB) by kpca_parts_plan(size, parts, min_part) threads: once to count
+ * the line ends of each part (rows land where they stay), once to parse.
+ * Memory: the result, and two stretches per thread. */
+int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, size_t parts, size_t min_part,
+                    size_t stretch, kpca_dataset *ds, kpca_error *err);
+
+#define KPCA_CSV_LABEL_MAX 15
+
 #endif

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/crew.h"
 #include "support/mem.h"
 #include "support/parts.h"
 
@@ -79,10 +80,7 @@ size_t kpca_csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl)
     return total;
 }
 
-/* Room in R for `rows` rows: their values (values 1) and, with a label
- * column, their labels' tokens and lines.  0 when out of memory (the
- * arrays as they were or grown; lcap what both label arrays hold). */
-static int rows_room(csv_rows *R, size_t rows, int values)
+int kpca_csv_rows_room(csv_rows *R, size_t rows, int values)
 {
     if (values) {
         double *nx = kpca_grow(R->x, &R->xcap, rows * R->dim, sizeof *R->x, 1);
@@ -110,7 +108,7 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
     /* room for every row there can be (lines counts the first row, one per
      * line end after it, an unterminated last line and one more): no part's
      * rows move while others run, and part 0's reader never grows x */
-    if (!rows_room(R, lines, 1)) /* the one-part reader grows as it goes */
+    if (!kpca_csv_rows_room(R, lines, 1)) /* the one-part reader grows as it goes */
         return scan ? kpca_csv_scan_rows(s, R, have, err) : kpca_csv_read_rows(s, R, have, 1, err);
     csv_part pt[KPCA_PARTS_MAX];
     char *end = s->end;
@@ -156,285 +154,12 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
     s->end = end;
     return st;
 }
-/* The streamed read (kpca_csv_stream).  The file's text after the first
- * row (or from it, when it holds data) is cut into parts of about equal
- * bytes; a first pass counts each part's line ends, so that every part
- * knows the row its lines start at (a line that is no row ends the
- * streamed read), then each part is parsed stretch by stretch into x. */
-#define CSV_HEAD ((size_t)1 << 20) /* the first row is read from at most this much */
-#define CSV_STRETCH ((size_t)1 << 20)
-#define LABEL_SLOT (KPCA_CSV_LABEL_MAX + 1)
-
-typedef struct {
-    int fd;
-    char *buf; /* 2 stretches + 1 bytes: a stretch read after a partial line */
-    size_t stretch;
-    off_t from, to; /* the bytes of this part */
-    /* the count pass: line ends in [from, to), the first of them */
-    size_t nl;
-    off_t first_nl;
-    /* the parse pass: rows [at, at + rows) of x, the first on `line` */
-    csv_state s;
-    size_t ncols, col, dim;
-    double *x;
-    char *slots;
-    size_t *labline;
-    size_t at, rows, n;
-    int ok;
-} stream_part;
 
 /* kpca_pread_all, its errno left unread: a failed read is declined */
 static int pread_all(int fd, char *dst, size_t len, off_t off)
 {
     int errnum;
     return kpca_pread_all(fd, dst, len, off, &errnum);
-}
-
-static void *count_run(void *arg)
-{
-    stream_part *sp = arg;
-    sp->nl = 0;
-    sp->first_nl = -1;
-    for (off_t at = sp->from; at < sp->to;) {
-        size_t len = (size_t)(sp->to - at) < sp->stretch ? (size_t)(sp->to - at) : sp->stretch;
-        if (!pread_all(sp->fd, sp->buf, len, at))
-            return NULL;
-        for (const char *q = sp->buf, *end = sp->buf + len; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++) {
-            if (sp->nl++ == 0)
-                sp->first_nl = at + (q - sp->buf);
-        }
-        at += (off_t)len;
-    }
-    sp->ok = 1;
-    return NULL;
-}
-
-/* The rows of [buf, buf + lim) (lim: after a line end, or the part's end),
- * each taken by the one-pass path: 1, or 0 at the first that is not. */
-static int parse_lines(stream_part *sp, size_t lim)
-{
-    char save = sp->buf[lim]; /* a byte read, or the one past them, set to NUL by parse_run */
-    sp->buf[lim] = '\0';
-    sp->s.p = sp->buf;
-    sp->s.end = sp->buf + lim;
-    int ok = 1;
-    while (ok && sp->s.p < sp->s.end) {
-        size_t i = sp->at + sp->n, line = sp->s.line;
-        char *ltok = NULL;
-        if (sp->n == sp->rows || !kpca_csv_fast_row(&sp->s, sp->ncols, sp->col, sp->x + i * sp->dim, &ltok)) {
-            ok = 0;
-            break;
-        }
-        if (sp->col != NO_COLUMN) {
-            size_t len = strlen(ltok);
-            if (len > KPCA_CSV_LABEL_MAX) {
-                ok = 0;
-                break;
-            }
-            memcpy(sp->slots + i * LABEL_SLOT, ltok, len + 1);
-            sp->labline[i] = line;
-        }
-        sp->n++;
-    }
-    sp->buf[lim] = save;
-    return ok;
-}
-
-static void *parse_run(void *arg)
-{
-    stream_part *sp = arg;
-    size_t carry = 0;
-    off_t at = sp->from;
-    sp->ok = 0;
-    while (at < sp->to) {
-        size_t len = (size_t)(sp->to - at) < sp->stretch ? (size_t)(sp->to - at) : sp->stretch;
-        if (!pread_all(sp->fd, sp->buf + carry, len, at))
-            return NULL;
-        at += (off_t)len;
-        size_t fill = carry + len, lim = fill;
-        sp->buf[fill] = '\0';
-        if (at < sp->to) { /* up to the last line end; the rest carried */
-            while (lim > 0 && sp->buf[lim - 1] != '\n')
-                lim--;
-        }
-        if (lim > 0 && !parse_lines(sp, lim))
-            return NULL;
-        carry = fill - lim;
-        if (carry > sp->stretch)
-            return NULL; /* a line longer than a stretch: no room to read on */
-        memmove(sp->buf, sp->buf + lim, carry);
-    }
-    sp->ok = carry == 0 && sp->n == sp->rows;
-    return NULL;
-}
-
-/* Runs fn on every part (an array of `parts` structs of `size` bytes),
- * parts 1.. on threads of their own; a part whose thread cannot start is
- * run here after the others. */
-static void run_parts(void *part, size_t parts, size_t size, void *(*fn)(void *))
-{
-    pthread_t tid[KPCA_PARTS_MAX];
-    int started[KPCA_PARTS_MAX] = {0};
-    char *p = part;
-    for (size_t k = 1; k < parts; k++)
-        started[k] = pthread_create(&tid[k], NULL, fn, p + k * size) == 0;
-    fn(p);
-    for (size_t k = 1; k < parts; k++) {
-        if (started[k])
-            pthread_join(tid[k], NULL);
-        else
-            fn(p + k * size);
-    }
-}
-
-int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, size_t parts, size_t min_part,
-                    size_t stretch, kpca_dataset *ds, kpca_error *err)
-{
-    memset(ds, 0, sizeof *ds);
-    if (stretch == 0)
-        stretch = CSV_STRETCH;
-    struct stat before, after;
-    /* a regular file, large enough, before it is opened: opening a FIFO
-     * would wait for a writer, and closing it would lose what it wrote */
-    if (delim == ' ' || stat(path, &before) != 0 || !S_ISREG(before.st_mode) ||
-        (uintmax_t)before.st_size >= SIZE_MAX / 4 || kpca_parts_plan((size_t)before.st_size, parts, min_part) < 2)
-        return 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return 0;
-    char *head = NULL, *slots = NULL;
-    stream_part sp[KPCA_PARTS_MAX];
-    size_t nparts = 0;
-    csv_rows R = {.col = NO_COLUMN, .index = NO_COLUMN};
-    const char mark = opts != NULL && opts->decimal == ',' ? ',' : '.';
-    csv_state s = {.path = path, .line = 1, .delim = ',', .mark = mark};
-    int done = 0, header = 0;
-    if (fstat(fd, &before) != 0 || !S_ISREG(before.st_mode) || (uintmax_t)before.st_size >= SIZE_MAX / 4)
-        goto out;
-    size_t size = (size_t)before.st_size, hlen = size < CSV_HEAD ? size : CSV_HEAD;
-    char tail[3];
-    if (kpca_parts_plan(size, parts, min_part) < 2 || hlen < 3 || !pread_all(fd, tail, 3, (off_t)size - 3) ||
-        (tail[2] == '\n' && (tail[1] == '\n' || (tail[1] == '\r' && tail[0] == '\n'))))
-        goto out; /* a blank line at the end, which the one-pass path does not take: read in memory */
-    if ((head = kpca_malloc(hlen + 1)) == NULL || !pread_all(fd, head, hlen, 0))
-        goto out;
-    head[hlen] = '\0';
-    if (kpca_codec_of((const unsigned char *)head, hlen) != KPCA_CODEC_NONE || memchr(head, '\0', hlen) != NULL)
-        goto out; /* compressed, or binary data: read in memory */
-    size_t hend = hlen;
-    while (hend > 0 && head[hend - 1] != '\n')
-        hend--;
-    if (hend == 0)
-        goto out; /* the first row is longer than the head */
-    /* the text after a BOM and the lines --skip-rows skips (all in the head) */
-    size_t skip = opts != NULL ? opts->skip_rows : 0, skipped = 0, bom = kpca_text_bom(head, hend);
-    bom += kpca_textfile_skip(head + bom, hend - bom, skip, &skipped);
-    if (skipped < skip || bom == hend)
-        goto out; /* skipped past the head: read in memory */
-    if (delim == 0)
-        delim = kpca_csv_sniff(head + bom, (hlen < 65536 ? hlen : 65536) - bom, mark);
-    if (delim == 0 && mark == ',')
-        goto out; /* blanks between decimal-comma values: read in memory */
-    s.delim = delim ? delim : ',';
-    s.p = head + bom;
-    s.end = head + hend;
-    s.line = 1 + skipped;
-    if (kpca_csv_first_row(&s, &R, opts, &header, err) != KPCA_OK || R.first_line != 1 + skipped || R.numbered)
-        goto out;
-    /* the streamed text: after the header, or from the first row */
-    off_t body = (off_t)(header ? (size_t)(s.p - head) : bom);
-    size_t body_line = header ? s.line : 1 + skipped;
-    size_t np = kpca_parts_plan(size - (size_t)body, parts, min_part);
-    if (np < 2)
-        goto out; /* nparts stays 0: no part to free */
-    nparts = np;
-    for (size_t k = 0; k < nparts; k++) {
-        size_t len = size - (size_t)body;
-        memset(&sp[k], 0, sizeof sp[k]);
-        sp[k].fd = fd;
-        sp[k].buf = kpca_malloc(2 * stretch + 1);
-        sp[k].stretch = stretch;
-        sp[k].from = body + (off_t)(len / nparts * k);
-        sp[k].to = k + 1 < nparts ? body + (off_t)(len / nparts * (k + 1)) : (off_t)size;
-        if (sp[k].buf == NULL) {
-            nparts = k + 1;
-            goto out;
-        }
-    }
-    run_parts(sp, nparts, sizeof sp[0], count_run);
-    /* part k (k >= 1) starts after the first line end in its bytes */
-    size_t rows = 0, line = body_line;
-    int ends_nl = 0;
-    char last;
-    if (!pread_all(fd, &last, 1, (off_t)size - 1))
-        goto out;
-    ends_nl = last == '\n';
-    for (size_t k = 0; k < nparts; k++)
-        if (!sp[k].ok || (k > 0 && sp[k].first_nl < 0))
-            goto out;
-    for (size_t k = 0; k < nparts; k++) {
-        off_t to = k + 1 < nparts ? sp[k + 1].first_nl + 1 : (off_t)size;
-        size_t n = (k == 0 ? sp[k].nl : sp[k].nl - 1) + (k + 1 < nparts) + (k + 1 == nparts && !ends_nl);
-        if (k > 0)
-            sp[k].from = sp[k].first_nl + 1;
-        sp[k].to = to;
-        if (sp[k].from >= to)
-            n = 0;
-        sp[k].s = s;
-        sp[k].s.f = NULL;
-        sp[k].s.fline = NULL;
-        sp[k].s.nf = sp[k].s.capf = 0;
-        sp[k].s.line = line;
-        sp[k].ncols = R.ncols;
-        sp[k].col = R.col;
-        sp[k].dim = R.dim;
-        sp[k].at = rows;
-        sp[k].rows = n;
-        sp[k].n = 0;
-        rows += n;
-        line += n;
-    }
-    /* a row takes at least 2 bytes a field: more line ends than that are
-     * blank lines, which the one-pass path does not take */
-    if (rows == 0 || rows > (size - (size_t)body) / (2 * R.ncols) + 1)
-        goto out;
-    R.x = kpca_alloc_array(rows, R.dim, sizeof *R.x);
-    if (R.col != NO_COLUMN) {
-        slots = kpca_alloc_array(rows, LABEL_SLOT, 1);
-        R.labtok = kpca_alloc_array(rows, 1, sizeof *R.labtok);
-        R.labline = kpca_alloc_array(rows, 1, sizeof *R.labline);
-    }
-    if (R.x == NULL || (R.col != NO_COLUMN && (slots == NULL || R.labtok == NULL || R.labline == NULL)))
-        goto out;
-    for (size_t k = 0; k < nparts; k++) {
-        sp[k].x = R.x;
-        sp[k].slots = slots;
-        sp[k].labline = R.labline;
-    }
-    run_parts(sp, nparts, sizeof sp[0], parse_run);
-    for (size_t k = 0; k < nparts; k++)
-        if (!sp[k].ok)
-            goto out;
-    /* the file as it was counted: else read it again, in memory */
-    if (fstat(fd, &after) != 0 || after.st_size != before.st_size ||
-        after.st_mtim.tv_sec != before.st_mtim.tv_sec || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec)
-        goto out;
-    R.n = rows;
-    for (size_t i = 0; R.col != NO_COLUMN && i < rows; i++)
-        R.labtok[i] = slots + i * LABEL_SLOT;
-    done = kpca_csv_finish(path, &R, ds, err) == KPCA_OK;
-out:
-    if (!done)
-        kpca_dataset_free(ds);
-    for (size_t k = 0; k < nparts; k++)
-        kpca_free(sp[k].buf);
-    kpca_csv_rows_free(&R);
-    kpca_free(slots);
-    kpca_free(s.f);
-    kpca_free(s.fline);
-    kpca_free(head);
-    close(fd);
-    return done;
 }
 
 /* ---- the row source's fast windows (kpca_csv_fastwin_next) ----------------
@@ -567,14 +292,157 @@ static void *fw_parse(void *arg)
     return NULL;
 }
 
-/* a round of the parts: on the crew's threads, else each on a thread
- * started for it */
-static void fw_run(csv_fastwin *f, fw_part *fp, size_t parts, void *(*fn)(void *))
+#define FW_STRETCH ((size_t)256 << 10) /* the labels' pass: bytes read at a time, while they are in the cache */
+
+/* A label's bytes (len, and a NUL) at the end of part k's labels, its
+ * offset kept: 0 when out of memory. */
+static int keep_label(csv_fastwin *f, size_t k, size_t n, const char *lab, size_t len)
 {
-    if (f->crew != NULL)
-        kpca_crew_run(f->crew, fp, parts, sizeof fp[0], fn);
-    else
-        run_parts(fp, parts, sizeof fp[0], fn);
+    if (n + 1 > f->locap[k]) {
+        size_t c = f->locap[k];
+        size_t *nl = kpca_grow(f->loff[k], &c, n + 1, sizeof *nl, 64);
+        if (nl == NULL)
+            return 0;
+        f->loff[k] = nl;
+        f->locap[k] = c;
+    }
+    char *nb = kpca_grow(f->lab[k], &f->labcap[k], f->lablen[k] + len + 1, 1, 1024);
+    if (nb == NULL)
+        return 0;
+    f->lab[k] = nb;
+    memcpy(nb + f->lablen[k], lab, len + 1);
+    f->loff[k][n] = f->lablen[k];
+    f->lablen[k] += len + 1;
+    return 1;
+}
+
+/* The labels' pass of a part in one round, for a window without a pandas
+ * index: the rows that start in [lo, hi), read FW_STRETCH bytes at a time
+ * into buf (the partial row at its end carried), each taken as fw_parse
+ * takes it, its bytes looked at for a quote or a NUL just before, while
+ * they are in the cache.  Labels are copied out (f->lab[k]: the stretch
+ * that held them is read over) and put in R in order after the round;
+ * s.line counts from 0, and blo + (s.p - buf) is where the part stopped
+ * or ended.  No count first, so no second round. */
+static void *fw_scan(void *arg)
+{
+    fw_part *fp = arg;
+    csv_fastwin *f = fp->f;
+    const size_t k = fp->k;
+    const csv_rows *R = fp->R;
+    fp->blo = fp->lo - (k > 0); /* part k > 0 starts after the first line end at or after lo - 1 */
+    fp->blen = 0;
+    fp->n = 0;
+    f->lablen[k] = 0;
+    int found = k == 0; /* the part's first row */
+    size_t at = 0;      /* in buf: the next row's start, or where to look for the first */
+    size_t look = 0;    /* in buf: no line end in [at, look) */
+    for (;;) {
+        char *buf = f->buf[k];
+        if (look < at)
+            look = at;
+        const char *e = fp->blen > look ? memchr(buf + look, '\n', fp->blen - look) : NULL;
+        const int ended = fp->blo + fp->blen >= fp->stop;
+        if (!found && e != NULL) { /* the first row: after the first line end */
+            at = (size_t)(e - buf) + 1;
+            found = 1;
+            continue;
+        }
+        if (found && fp->blo + at >= fp->hi)
+            break; /* the rows that start before hi taken */
+        if (found && (e != NULL || (ended && at < fp->blen))) {
+            const size_t end = e != NULL ? (size_t)(e - buf) + 1 : fp->blen;
+            buf[fp->blen] = '\0';
+            fp->s.p = buf + at;
+            fp->s.end = buf + fp->blen;
+            char *lab = NULL;
+            /* the scan takes no row with a quote (kpca_csv_scan_rows looks
+             * first) or a NUL byte (the row reader's window refuses it as
+             * it lands) */
+            if (memchr(buf + at, '"', end - at) != NULL || memchr(buf + at, '\0', end - at) != NULL ||
+                !kpca_csv_scan_row(&fp->s, R->ncols, R->col, NO_COLUMN, &lab, NULL)) {
+                fp->stopped = 1;
+                break;
+            }
+            if (R->col != NO_COLUMN && !keep_label(f, k, fp->n, lab, strlen(lab))) {
+                fp->nomem = 1;
+                return NULL;
+            }
+            fp->n++;
+            at = (size_t)(fp->s.p - buf);
+            continue;
+        }
+        if (ended || (!found && fp->blo + fp->blen >= fp->hi))
+            break; /* the file's end, or no row starts in the part */
+        /* read on: the partial row moved to the start (the bytes looked
+         * through for the first row dropped), a stretch after it */
+        look = fp->blen;
+        if (!found)
+            at = fp->blen;
+        if (at > 0) {
+            memmove(buf, buf + at, fp->blen - at);
+            fp->blo += at;
+            fp->blen -= at;
+            look -= at;
+            at = 0;
+        }
+        size_t want = fp->blen + (f->stretch != 0 ? f->stretch : FW_STRETCH);
+        if (want > fp->stop - fp->blo)
+            want = (size_t)(fp->stop - fp->blo);
+        if (!fw_read(fp, want))
+            return NULL;
+    }
+    fp->s.p = f->buf[k] + at;
+    fp->read_ok = 1;
+    return NULL;
+}
+
+/* The labels' pass over a window in one round (fw_scan), its parts' labels
+ * put in R in order, up to the first row a part did not take
+ * (kpca_csv_fastwin_next's contract). */
+static kpca_status scan_window(csv_fastwin *f, fw_part *fp, size_t parts, csv_state *s, csv_rows *R,
+                               unsigned long long *from, int *declined, kpca_error *err)
+{
+    for (size_t k = 0; k < parts; k++) {
+        fp[k].s = *s;
+        fp[k].s.f = NULL;
+        fp[k].s.fline = NULL;
+        fp[k].s.nf = fp[k].s.capf = 0;
+        fp[k].s.line = 0;
+    }
+    kpca_crew_run(f->crew, fp, parts, sizeof fp[0], fw_scan);
+    size_t rows = R->n;
+    for (size_t k = 0; k < parts && fp[k].read_ok; k++) {
+        if (fp[k].nomem)
+            break;
+        rows += fp[k].n;
+        if (fp[k].stopped)
+            break;
+    }
+    for (size_t k = 0; k < parts; k++)
+        if (fp[k].nomem)
+            return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->path);
+    if (!kpca_csv_rows_room(R, rows, 0))
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, rows);
+    for (size_t k = 0; k < parts; k++) {
+        if (!fp[k].read_ok) { /* the parts before the first that could not be read */
+            *declined = 1;
+            return KPCA_OK;
+        }
+        for (size_t j = 0; R->col != NO_COLUMN && j < fp[k].n; j++) {
+            R->labtok[R->n + j] = f->lab[k] + f->loff[k][j];
+            R->labline[R->n + j] = s->line + j;
+        }
+        R->n += fp[k].n;
+        s->line += fp[k].s.line;
+        if (fp[k].n > 0 || fp[k].stopped)
+            *from = fp[k].blo + (unsigned long long)(fp[k].s.p - f->buf[k]);
+        if (fp[k].stopped) {
+            *declined = 1;
+            return KPCA_OK;
+        }
+    }
+    return KPCA_OK;
 }
 
 int kpca_csv_fastwin_open(csv_fastwin *f, const char *path)
@@ -601,8 +469,11 @@ void kpca_csv_fastwin_close(csv_fastwin *f)
     if (f->opened)
         close(f->fd);
     kpca_crew_free(f->crew);
-    for (size_t k = 0; k < KPCA_PARTS_MAX; k++)
+    for (size_t k = 0; k < KPCA_PARTS_MAX; k++) {
         kpca_free(f->buf[k]);
+        kpca_free(f->loff[k]);
+        kpca_free(f->lab[k]);
+    }
     memset(f, 0, sizeof *f);
 }
 
@@ -630,7 +501,9 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
         fp[k] = (fw_part){.f = f, .k = k, .lo = *from + span / parts * k,
                           .hi = k + 1 < parts ? *from + span / parts * (k + 1) : *from + span, .stop = stop,
                           .R = R, .scan = scan};
-    fw_run(f, fp, parts, fw_count);
+    if (scan && R->index == NO_COLUMN)
+        return scan_window(f, fp, parts, s, R, from, declined, err);
+    kpca_crew_run(f->crew, fp, parts, sizeof fp[0], fw_count);
     for (size_t k = 0; k < parts; k++)
         if (fp[k].nomem)
             return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", s->path);
@@ -651,9 +524,9 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
         *declined = 1;
         return KPCA_OK;
     }
-    if (!rows_room(R, rows, !scan || R->index != NO_COLUMN))
+    if (!kpca_csv_rows_room(R, rows, !scan || R->index != NO_COLUMN))
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, rows);
-    fw_run(f, fp, nparts, fw_parse);
+    kpca_crew_run(f->crew, fp, nparts, sizeof fp[0], fw_parse);
     /* the parts' rows in order, up to the first row one did not take */
     for (k = 0; k < nparts; k++) {
         R->n = fp[k].at + fp[k].n;

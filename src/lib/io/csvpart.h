@@ -1,7 +1,6 @@
 /* csvpart.h - a large CSV read in parts, one thread each, with the rows,
- * the labels and the first error of a read in one part; or streamed from
- * a plain file without holding its text; or a window of it at a time, for
- * the row source (csvpart.c). */
+ * the labels and the first error of a read in one part; or a window of a
+ * plain file at a time, for the row source (csvpart.c). */
 #ifndef KPCA_CSVPART_H
 #define KPCA_CSVPART_H
 
@@ -28,19 +27,10 @@ size_t kpca_csv_cut(const csv_state *s, size_t parts, char **cut, size_t *nl);
 kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
                                 size_t lines, int scan, kpca_error *err);
 
-/* The read of a large plain file without holding its text: 1 with *ds
- * filled when every row after the first is one the one-pass path takes
- * (kpca_csv_fast_row) and labels are at most KPCA_CSV_LABEL_MAX bytes; 0
- * otherwise (*ds empty, err unspecified), and the caller reads the file
- * in memory, which finds the same rows or says what is wrong.  The file
- * is read twice from the page cache, in stretches of `stretch` bytes (0:
- * 1 MiB) by kpca_parts_plan(size, parts, min_part) threads: once to count
- * the line ends of each part (rows land where they stay), once to parse.
- * Memory: the result, and two stretches per thread. */
-int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, size_t parts, size_t min_part,
-                    size_t stretch, kpca_dataset *ds, kpca_error *err);
-
-#define KPCA_CSV_LABEL_MAX 15
+/* Room in R for `rows` rows: their values (values 1) and, with a label
+ * column, their labels' tokens and lines.  0 when out of memory (the
+ * arrays as they were or grown; lcap what both label arrays hold). */
+int kpca_csv_rows_room(csv_rows *R, size_t rows, int values);
 
 /* The fast path of the row source's windows (io/csvwin.c) on a plain
  * file: the rows that start in a span of the file's bytes, cut into parts
@@ -59,6 +49,11 @@ typedef struct {
     unsigned long long size;      /* its size when last looked at (each window) */
     char *buf[KPCA_PARTS_MAX];    /* each part's bytes (and a NUL after them) */
     size_t cap[KPCA_PARTS_MAX];
+    char *lab[KPCA_PARTS_MAX];    /* the labels' pass: each part's labels, NUL after each */
+    size_t lablen[KPCA_PARTS_MAX], labcap[KPCA_PARTS_MAX];
+    size_t *loff[KPCA_PARTS_MAX]; /* where each starts in lab[k] */
+    size_t locap[KPCA_PARTS_MAX];
+    size_t stretch;               /* the labels' pass: bytes a part reads at a time (0: 256 KiB; tests set less) */
     kpca_crew *crew;              /* the parts' threads, kept from window to window (NULL: started each time) */
     int crew_tried;
 } csv_fastwin;

@@ -121,11 +121,32 @@ kpca_crew *kpca_crew_new(size_t helpers)
     return NULL;
 }
 
+/* no crew: parts 1.. on threads started for them, a part whose thread
+ * cannot start run by the caller after the others */
+static void run_started(char *p, size_t parts, size_t size, void *(*fn)(void *))
+{
+    pthread_t tid[KPCA_PARTS_MAX];
+    int started[KPCA_PARTS_MAX] = {0};
+    for (size_t k = 1; k < parts && k < KPCA_PARTS_MAX; k++)
+        started[k] = pthread_create(&tid[k], NULL, fn, p + k * size) == 0;
+    fn(p);
+    for (size_t k = 1; k < parts; k++) {
+        if (k < KPCA_PARTS_MAX && started[k])
+            pthread_join(tid[k], NULL);
+        else
+            fn(p + k * size);
+    }
+}
+
 void kpca_crew_run(kpca_crew *c, void *part, size_t parts, size_t size, void *(*fn)(void *))
 {
     char *p = part;
+    if (c == NULL) {
+        run_started(p, parts, size, fn);
+        return;
+    }
     size_t given = 0;
-    if (c != NULL && parts > 1) {
+    if (parts > 1) {
         given = parts - 1 < c->n ? parts - 1 : c->n;
         pthread_mutex_lock(&c->lock);
         for (size_t k = 0; k < given; k++) {

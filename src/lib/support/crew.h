@@ -29,9 +29,11 @@ kpca_crew *kpca_crew_new(size_t helpers);
 
 /* Runs fn on each of `parts` parts (the k-th at part + k * size): part 0
  * on the calling thread, part k on helper k - 1, and the parts beyond the
- * crew's helpers on the calling thread after its own.  Returns when every
- * part is done; what fn wrote is then visible to the caller.  c NULL: all
- * on the calling thread.  Allocates nothing. */
+ * crew's helpers on the calling thread after its own.  c NULL: parts 1..
+ * on threads started for this round and joined (a part whose thread cannot
+ * start runs on the calling thread).  Returns when every part is done;
+ * what fn wrote is then visible to the caller.  Allocates nothing but the
+ * threads of c NULL.  This is the one home of running parts on threads. */
 void kpca_crew_run(kpca_crew *c, void *part, size_t parts, size_t size, void *(*fn)(void *));
 
 /* Stops and joins the helpers, frees c.  NULL: nothing. */
