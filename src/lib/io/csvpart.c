@@ -185,6 +185,7 @@ typedef struct {
     csv_state s;
     csv_rows *R;
     int scan;
+    double *x;     /* where row i's values go: x + i R->dim (R->x, or the caller's rows) */
     size_t at, n;  /* rows [at, at + n) of R taken */
     int stopped;   /* at a row the one-pass path does not take, at s.p */
 } fw_part;
@@ -273,7 +274,7 @@ static void *fw_parse(void *arg)
     while (fp->n < fp->rows) {
         const size_t i = fp->at + fp->n, line = fp->s.line;
         char *ltok = NULL, *at = fp->s.p;
-        double *row = values ? R->x + i * R->dim : NULL;
+        double *row = values ? fp->x + i * R->dim : NULL;
         if (fp->scan ? !kpca_csv_scan_row(&fp->s, R->ncols, R->col, R->index, &ltok, row)
                      : !kpca_csv_fast_row(&fp->s, R->ncols, R->col, row, &ltok))
             break;
@@ -482,6 +483,7 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
                                   int *declined, kpca_error *err)
 {
     *declined = 0;
+    f->direct = 0;
     struct stat now; /* the text ends where the file does now, as the row reader reads it */
     if (fstat(f->fd, &now) == 0 && S_ISREG(now.st_mode) && (uintmax_t)now.st_size < SIZE_MAX / 4)
         f->size = (unsigned long long)now.st_size;
@@ -524,8 +526,12 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
         *declined = 1;
         return KPCA_OK;
     }
-    if (!kpca_csv_rows_room(R, rows, !scan || R->index != NO_COLUMN))
+    /* the caller's rows, when the window's fit there */
+    f->direct = f->dest != NULL && !scan && R->index == NO_COLUMN && R->n == 0 && rows <= f->dest_room;
+    if (!kpca_csv_rows_room(R, rows, !f->direct && (!scan || R->index != NO_COLUMN)))
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s' (%zu rows)", s->path, rows);
+    for (k = 0; k < nparts; k++)
+        fp[k].x = f->direct ? f->dest : R->x;
     kpca_crew_run(f->crew, fp, nparts, sizeof fp[0], fw_parse);
     /* the parts' rows in order, up to the first row one did not take */
     for (k = 0; k < nparts; k++) {

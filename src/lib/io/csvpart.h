@@ -54,6 +54,12 @@ typedef struct {
     size_t *loff[KPCA_PARTS_MAX]; /* where each starts in lab[k] */
     size_t locap[KPCA_PARTS_MAX];
     size_t stretch;               /* the labels' pass: bytes a part reads at a time (0: 256 KiB; tests set less) */
+    /* set by the caller for the next window: room for dest_room rows of
+     * R->dim values, where a window's values may go instead of R->x;
+     * direct is 1 after a window that put them there */
+    double *dest;
+    size_t dest_room;
+    int direct;
     kpca_crew *crew;              /* the parts' threads, kept from window to window (NULL: started each time) */
     int crew_tried;
 } csv_fastwin;
@@ -74,6 +80,10 @@ void kpca_csv_fastwin_close(csv_fastwin *f);
  * only (kpca_csv_scan_row).  *declined 1 when it stopped at a row the
  * one-pass path does not take, or a read failed: *from is that row's
  * start, s->line its line (R holds the rows before it, perhaps none).
+ * With f->dest set, a window whose rows (R->n 0 before it) all fit in
+ * f->dest_room, parsing values without a pandas index, parses them there
+ * (row i at dest + i R->dim; the rows of parts after one that stopped may
+ * be written past R->n) and sets f->direct; R->x is then not written.
  * KPCA_ENOMEM (R unchanged but perhaps grown); nothing else fails. */
 kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, unsigned long long *from,
                                   unsigned long long stop, size_t span, size_t parts, size_t min_part, int scan,

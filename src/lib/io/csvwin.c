@@ -123,6 +123,15 @@ static kpca_status csvwin_skip(csv_win *w, size_t skip, size_t *line, kpca_error
     return st;
 }
 
+static size_t test_span, test_part, test_parts; /* kpca_csv_win_test_sizes */
+
+void kpca_csv_win_test_sizes(size_t span, size_t part, size_t parts)
+{
+    test_span = span;
+    test_part = part;
+    test_parts = parts;
+}
+
 /* Opens the text and reads its first row (the header, or the first data
  * row, then in s.f): the layout in R, as the whole read finds it. */
 kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err)
@@ -130,8 +139,9 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
     memset(w, 0, sizeof *w);
     w->path = path;
     w->R.col = w->R.index = NO_COLUMN;
-    w->span = CSV_WINDOW;
-    w->fast_part = CSV_WIN_PART;
+    w->span = test_span != 0 ? test_span : CSV_WINDOW;
+    w->fast_part = test_part != 0 ? test_part : CSV_WIN_PART;
+    w->fast_parts = test_parts;
     w->stop = ULLONG_MAX;
     kpca_status st = kpca_bytes_open(path, &w->bytes, err);
     /* the head: 64 KiB for the delimiter (as the whole read sniffs it) */
@@ -204,6 +214,7 @@ static kpca_status win_fast(csv_win *w, kpca_error *err)
                                            w->fast_part, w->scan, &declined, err);
     if (st != KPCA_OK)
         return st;
+    w->direct_n = w->fast.direct ? w->R.n : 0;
     w->fast_rows += w->R.n;
     w->base = from;
     w->len = 0;
@@ -237,6 +248,7 @@ static kpca_status win_once(csv_win *w, int *more, kpca_error *err)
     kpca_status st = KPCA_OK;
     w->R.taken += w->R.n;
     w->R.n = 0;
+    w->direct_n = 0;
     *more = 1;
     if (!w->have && w->fast.opened && !w->fast_off && !w->fell &&
         ((st = win_fast(w, err)) != KPCA_OK || w->R.n > 0)) /* (none at the text's end) */

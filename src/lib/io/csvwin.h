@@ -38,6 +38,7 @@ typedef struct {
                              * least (tests set them small) */
     size_t fast_parts;           /* parts of a window: 0, one per online CPU (tests set more) */
     unsigned long long fast_rows; /* the rows the fast windows took */
+    size_t direct_n;             /* the window's rows whose values went to fast.dest (all or none) */
     int fast_off, fell, fast_miss;
     int reseek;                  /* the byte source is not at base + len: seek it */
     unsigned long long stop;     /* kpca_csv_win_limit's end (ULLONG_MAX: none) */
@@ -49,6 +50,12 @@ typedef struct {
  * The whole read's messages for a wide encoding, a NUL byte, damaged data.
  * Close with kpca_csv_win_close, also after a failure. */
 kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kpca_read_opts *opts, kpca_error *err);
+
+/* Test hook: the windows opened after this call are of `span` bytes, cut
+ * into `parts` fast parts (0: one per online CPU) of at least `part`
+ * bytes; 0, 0, 0: the defaults.  So the row source's tests meet the fast
+ * windows on small files.  Not thread-safe; tests only. */
+void kpca_csv_win_test_sizes(size_t span, size_t part, size_t parts);
 /* Parses the next window's rows into R (R.n of them, R.taken before them;
  * R.n is 0 only at the end: a window of blank lines alone is passed over);
  * *more 0 at the end of the file.  The label tokens point into the window

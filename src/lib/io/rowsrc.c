@@ -169,7 +169,13 @@ static kpca_status csv_read(kpca_rowsrc *s, size_t max, double *x, int *y, size_
     while (*got < max) {
         if (s->win_at == R->n) {
             int more;
+            /* a fast window whose rows all fit may parse them into x (its
+             * rows as the caller's, no pandas index to drop) */
+            const int direct = s->index == NO_COLUMN && R->dim == dim;
+            s->win.fast.dest = direct ? x + *got * dim : NULL;
+            s->win.fast.dest_room = direct ? max - *got : 0;
             kpca_status st = kpca_csv_win_next(&s->win, &more, err);
+            s->win.fast.dest = NULL;
             s->win_at = 0;
             if (st != KPCA_OK)
                 return st;
@@ -179,7 +185,9 @@ static kpca_status csv_read(kpca_rowsrc *s, size_t max, double *x, int *y, size_
         const size_t i = s->win_at++;
         const double *row = R->x + i * R->dim;
         double *to = x + *got * dim;
-        if (s->index == NO_COLUMN) {
+        if (i < s->win.direct_n) {
+            /* parsed there (in this call: the window's rows fit) */
+        } else if (s->index == NO_COLUMN) {
             memcpy(to, row, dim * sizeof *to);
         } else {
             memcpy(to, row, s->index * sizeof *to);

@@ -69,8 +69,10 @@ kpca_status kpca_rowsrc_count(kpca_rowsrc *src, size_t *n, kpca_error *err);
  * row-major) and, when y is not NULL, their labels (the codes of
  * kpca_dataset_read; 0 for unlabelled rows); *got: the rows read, 0 at the
  * end of the file.  A failed read leaves the source at its error: every
- * later read fails the same way.  Cost: O(rows x dim) plus the text's
- * parsing; memory: no more than a bounded window of the file besides x. */
+ * later read fails the same way.  x's rows after the *got read may be
+ * written (delimited text parses a window's rows straight into x where
+ * they fit).  Cost: O(rows x dim) plus the text's parsing; memory: no more
+ * than a bounded window of the file besides x. */
 kpca_status kpca_rowsrc_read(kpca_rowsrc *src, size_t max, double *x, int *y, size_t *got, kpca_error *err);
 
 /* Moves the reading position to row `row` (0-based; row == n is the end):

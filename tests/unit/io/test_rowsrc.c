@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "lib/io/csvwin.h"
 #include "lib/io/npy.h"
 #include "lib/io/rowsrc.h"
 
@@ -332,6 +333,49 @@ static void test_labels_file(void **state)
     every_block(data, &(kpca_read_opts){.labels = labels});
 }
 
+/* The fast windows of a plain file, cut small (windows of 2000 bytes in
+ * parts of at least 200 on 3 threads, after the row reader's first 64
+ * KiB): a window whose rows fit in the
+ * caller's block is parsed into it, and one that does not through the
+ * window's rows; blocks of 1, 7, 50, 10000 rows mix both.  Integer labels
+ * and names, a pandas index (never parsed into the block), a quoted label
+ * with a line break (the fast path stops there, the row reader reads on),
+ * and a bad value late: the whole read's rows, labels and message. */
+static void test_fast_windows(void **state)
+{
+    (void)state;
+    kpca_csv_win_test_sizes(2000, 200, 3);
+    FILE *f = fopen(TEST_OUT "/rs_fast.csv", "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 12000; i++)
+        fprintf(f, "%d,%d.5,-%d.25,%d\n", i % 10, i, i % 77, i * 3);
+    fclose(f);
+    static const size_t blocks[] = {1, 7, 50, 10000};
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+        same_as_read(TEST_OUT "/rs_fast.csv", &(kpca_read_opts){.label = "first"}, blocks[b], 0);
+        same_as_read(TEST_OUT "/rs_fast.csv", &(kpca_read_opts){.label = "none"}, blocks[b], 0);
+    }
+    same_as_read(TEST_OUT "/rs_fast.csv", &(kpca_read_opts){.label = "first"}, 50, 9876);
+    for (int index = 0; index < 2; index++) { /* a header, then one with a pandas index */
+        f = fopen(TEST_OUT "/rs_fast_names.csv", "wb");
+        assert_non_null(f);
+        fprintf(f, "%sa,b,name\n", index ? "," : "z,");
+        for (int i = 0; i < 12000; i++)
+            fprintf(f, i == 7700 ? "%d,%d,%d,\"two\nlines\"\n" : "%d,%d,%d,class%d\n", i, i % 13, i, i % 4);
+        fclose(f);
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+            same_as_read(TEST_OUT "/rs_fast_names.csv", &(kpca_read_opts){.label = "name"}, blocks[b], 0);
+    }
+    f = fopen(TEST_OUT "/rs_fast_bad.csv", "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 12000; i++)
+        fprintf(f, i == 10600 ? "%d,x%d,1\n" : "%d,%d,1\n", i % 3, i);
+    fclose(f);
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+        same_as_read(TEST_OUT "/rs_fast_bad.csv", &(kpca_read_opts){.label = "first"}, blocks[b], 0);
+    kpca_csv_win_test_sizes(0, 0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -342,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_rewind),
         cmocka_unit_test(test_labels_file),
+        cmocka_unit_test(test_fast_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
