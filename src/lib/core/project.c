@@ -263,8 +263,9 @@ kpca_status kpca_projector_new(const kpca_model *model, size_t k, size_t max_row
     p->pre = model->kernel.type == KPCA_KERNEL_PRECOMPUTED;
     /* An exact model's fit point x_j projects to K~ alpha = mu alpha_j (its
      * eigenvectors are exact to rounding): such rows are copied; in a block
-     * that has some, the other rows are gathered (xb), projected (zb) and
-     * scattered back.  (A precomputed kernel's rows are no points.) */
+     * that has some, the other rows are gathered (xb; with the primal
+     * weights, less the mean into pb.xc), projected (zb) and scattered
+     * back.  (A precomputed kernel's rows are no points.) */
     p->exact = model->centring == KPCA_CENTRE_KERNEL && strncmp(model->solver, "exact", 5) == 0 && !p->pre;
     /* a kernel gamma x.y: the primal weights instead of kernel rows, in double */
     p->primal = max_rows > 0 && kpca_model_transform_primal(model);

@@ -168,8 +168,10 @@ static int pread_all(int fd, char *dst, size_t len, off_t off)
  * the first line end at or after lo - 1.  A first round of threads reads
  * each part's bytes and counts its rows (one a line end before hi), so
  * that each knows the row its first lands at; a second parses them.  The
- * one-pass path takes no quote, so line ends before the first part that
- * stops are row ends, and the parts after it are dropped. */
+ * labels' pass without a pandas index takes one round (fw_scan: its
+ * labels are put in place after it).  The one-pass path takes no quote,
+ * so line ends before the first part that stops are row ends, and the
+ * parts after it are dropped. */
 #define FW_MARGIN ((size_t)4 << 10) /* read past a part's bytes for its last row, at first */
 
 typedef struct {
@@ -494,7 +496,11 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
     if (span > stop - *from)
         span = (size_t)(stop - *from);
     const size_t parts = kpca_parts_plan(span, want, min_part);
-    if (parts > 1 && !f->crew_tried) { /* the first window in parts starts the threads the next ones use */
+    /* the first window in parts starts the threads the next ones use; a
+     * window in more parts than the crew has helpers (after a jump past a
+     * small first window) a larger crew */
+    if (parts > 1 && (f->crew != NULL ? kpca_crew_helpers(f->crew) < parts - 1 : !f->crew_tried)) {
+        kpca_crew_free(f->crew);
         f->crew = kpca_crew_new(parts - 1);
         f->crew_tried = 1;
     }

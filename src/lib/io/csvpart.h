@@ -42,7 +42,9 @@ int kpca_csv_rows_room(csv_rows *R, size_t rows, int values);
  * NUL byte...), which the row reader then reads from its start and, where
  * it is wrong, says so: the rows, labels, lines and messages are the row
  * reader's.  Memory: each part's bytes (its share of the span and its
- * last row), and the span's rows in R. */
+ * last row; in the labels' pass, one read of f->stretch bytes and a
+ * partial row), each part's labels in the labels' pass, and the span's
+ * rows in R. */
 typedef struct {
     int fd;                       /* the file, when opened (1) */
     int opened;

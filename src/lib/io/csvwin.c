@@ -332,5 +332,6 @@ kpca_status kpca_csv_win_jump(csv_win *w, unsigned long long byte, size_t line, 
     w->have = 0;
     w->R.taken = before; /* (csvrows.c names the file's first row as such) */
     w->R.n = 0;
+    w->direct_n = 0;
     return KPCA_OK;
 }

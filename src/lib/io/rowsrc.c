@@ -183,13 +183,14 @@ static kpca_status csv_read(kpca_rowsrc *s, size_t max, double *x, int *y, size_
                 break;
         }
         const size_t i = s->win_at++;
-        const double *row = R->x + i * R->dim;
         double *to = x + *got * dim;
         if (i < s->win.direct_n) {
-            /* parsed there (in this call: the window's rows fit) */
+            /* parsed there (in this call: the window's rows fit; R->x
+             * holds none of them, perhaps not allocated) */
         } else if (s->index == NO_COLUMN) {
-            memcpy(to, row, dim * sizeof *to);
+            memcpy(to, R->x + i * R->dim, dim * sizeof *to);
         } else {
+            const double *row = R->x + i * R->dim;
             memcpy(to, row, s->index * sizeof *to);
             memcpy(to + s->index, row + s->index + 1, (dim - s->index) * sizeof *to);
         }

@@ -138,9 +138,16 @@ static void run_started(char *p, size_t parts, size_t size, void *(*fn)(void *))
     }
 }
 
+size_t kpca_crew_helpers(const kpca_crew *c)
+{
+    return c != NULL ? c->n : 0;
+}
+
 void kpca_crew_run(kpca_crew *c, void *part, size_t parts, size_t size, void *(*fn)(void *))
 {
     char *p = part;
+    if (parts == 0)
+        return;
     if (c == NULL) {
         run_started(p, parts, size, fn);
         return;

@@ -1,7 +1,8 @@
 /* crew.h - threads kept for work cut into parts again and again.
  *
  * A reader that cuts each window of a file into parts (io/csvpart.h's
- * fast windows: two rounds of parts a window, a hundred windows a file)
+ * fast windows: one or two rounds of parts a window, a hundred windows a
+ * file)
  * paid a thread's start and two wake-ups of a sleeping core for each
  * round: about 0.4 ms, as much as the round's work, on a virtual machine.
  * A crew's helpers are started once and wait for the next round by
@@ -31,10 +32,14 @@ kpca_crew *kpca_crew_new(size_t helpers);
  * on the calling thread, part k on helper k - 1, and the parts beyond the
  * crew's helpers on the calling thread after its own.  c NULL: parts 1..
  * on threads started for this round and joined (a part whose thread cannot
- * start runs on the calling thread).  Returns when every part is done;
- * what fn wrote is then visible to the caller.  Allocates nothing but the
- * threads of c NULL.  This is the one home of running parts on threads. */
+ * start runs on the calling thread).  parts 0: nothing.  Returns when
+ * every part is done; what fn wrote is then visible to the caller.
+ * Allocates nothing but the threads of c NULL.  This is the one home of
+ * running parts on threads. */
 void kpca_crew_run(kpca_crew *c, void *part, size_t parts, size_t size, void *(*fn)(void *));
+
+/* The helpers c holds (0 for NULL). */
+size_t kpca_crew_helpers(const kpca_crew *c);
 
 /* Stops and joins the helpers, frees c.  NULL: nothing. */
 void kpca_crew_free(kpca_crew *c);

@@ -382,6 +382,35 @@ static void test_not_plain(void **state)
     assert_string_equal(packed.labels, plain.labels);
 }
 
+/* A window in more parts than the crew has helpers (a small first window,
+ * then a jump) gets a crew as large as it needs; the rows are the row
+ * reader's all the same. */
+static void test_crew_grows(void **state)
+{
+    (void)state;
+    const char *path = write_rows("cw_crew.csv", 3000, 1, NULL);
+    static pass slow;
+    how h = {.fast = 0, .span = 1000, .part = 100};
+    read_pass(path, &h, &slow);
+    csv_win w;
+    kpca_error err;
+    assert_int_equal(kpca_csv_win_open(&w, path, 0, NULL, &err), KPCA_OK);
+    w.span = 1000;
+    w.fast_part = 100;
+    w.fast_parts = 2;
+    int more = 1;
+    size_t rows = 0, windows = 0;
+    while (kpca_csv_win_next(&w, &more, &err) == KPCA_OK && more && w.R.n > 0) {
+        rows += w.R.n;
+        if (w.fast.crew != NULL && ++windows == 3) /* two parts a window, then five */
+            w.fast_parts = 5;
+    }
+    assert_int_equal(rows, slow.rows);
+    assert_true(w.fast_rows > 0);
+    assert_int_equal(kpca_crew_helpers(w.fast.crew), 4);
+    kpca_csv_win_close(&w);
+}
+
 /* every allocation failure on the fast path: out of memory, or the pass */
 static const char *g_alloc_path;
 
@@ -417,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_jump_limit),
         cmocka_unit_test(test_not_plain),
+        cmocka_unit_test(test_crew_grows),
         cmocka_unit_test(test_alloc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
