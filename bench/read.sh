@@ -163,23 +163,24 @@ gave $same. $pd_line"
         set -- $(build/bench/bench_read --rows "$rd/data.svm")
         s_svm_r="$s_svm_r $1"
     done
-    nys_three() { # three runs over each text: their times into t3_csv, t3_esl, t3_svm
-        t3_csv="" t3_esl="" t3_svm=""
+    nys_three() { # three runs over each file: their times into t3_csv, t3_esl, t3_svm, t3_npy
+        t3_csv="" t3_esl="" t3_svm="" t3_npy=""
         for i in 1 2 3; do
             t3_csv="$t3_csv $(nys_read "$rd/data.csv" --label first)"
             t3_esl="$t3_esl $(nys_read "$rd/data.txt")"
             t3_svm="$t3_svm $(nys_read "$rd/data.svm")"
+            t3_npy="$t3_npy $(nys_read "$rd/data.npy")"
         done
     }
     nys_three
-    n_csv=$t3_csv n_esl=$t3_esl n_svm=$t3_svm
+    n_csv=$t3_csv n_esl=$t3_esl n_svm=$t3_svm n_npy=$t3_npy
     # kpca-mpi's ranks (2, one BLAS thread each): the most any rank's pass
     # spent reading its part, against the whole read of the file
     if [ -x build/kpca-mpi ] && command -v mpirun >/dev/null; then
         RUN="timeout 600 mpirun --oversubscribe -np 2 -x OPENBLAS_NUM_THREADS=1 build/kpca-mpi"
         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
         nys_three
-        m_csv=$t3_csv m_esl=$t3_esl m_svm=$t3_svm
+        m_csv=$t3_csv m_esl=$t3_esl m_svm=$t3_svm m_npy=$t3_npy
     fi
     nlibs=$(ldd "$KPCA" 2>/dev/null | grep -c '=>' || true)
     cw=$(med $s_csv_w) cr=$(med $s_csv_r) cwc=$(med $s_csv_wc) crc=$(med $s_csv_rc)
@@ -200,11 +201,13 @@ gave $same. $pd_line"
 | the same over the ESL text, against its whole read ($ew s) | $(medn $n_esl) s | $(ratio "$(med $n_esl)" "$ew")× | ≤ 1.1× |
 | the same values as LIBSVM text ($(du -m "$rd/data.svm" | cut -f1) MB): streamed against whole ($(med $s_svm_w) s wall) | $(medn $s_svm_r) s | $(ratio "$(med $s_svm_r)" "$(med $s_svm_w)")× | ≤ 1.1× |
 | \`kpca fit --solver nystrom\` over the LIBSVM text: the most a pass spent reading, against its whole read ($(med $s_svm_w) s) | $(medn $n_svm) s | $(ratio "$(med $n_svm)" "$(med $s_svm_w)")× | ≤ 1.1× |
+| \`kpca fit --solver nystrom\` over the .npy: the most a pass spent reading, against \`cat\` ($(med $t_cat) s) | $(medn $n_npy) s | $(ratio "$(med $n_npy)" "$(med $t_cat)")× | ≤ 1.5× |
 "
     if [ -n "${m_csv:-}" ]; then
         read_rows="$read_rows| \`kpca-mpi\` (2 ranks) \`fit --solver nystrom\`: the most a rank's pass over the CSV spent reading its part, against the whole read ($cw s) | $(medn $m_csv) s | $(ratio "$(med $m_csv)" "$cw")× | ≤ 1.1× |
 | the same over the ESL text, against its whole read ($ew s) | $(medn $m_esl) s | $(ratio "$(med $m_esl)" "$ew")× | ≤ 1.1× |
 | the same over the LIBSVM text, against its whole read ($(med $s_svm_w) s) | $(medn $m_svm) s | $(ratio "$(med $m_svm)" "$(med $s_svm_w)")× | ≤ 1.1× |
+| the same over the .npy (each rank its half), against \`cat\` of the whole file ($(med $t_cat) s) | $(medn $m_npy) s | $(ratio "$(med $m_npy)" "$(med $t_cat)")× | |
 "
     fi
     read_note="$read_note
