@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "file/atomic.h"
+#include "support/crew.h"
 #include "support/mem.h"
 #include "support/parts.h"
 
@@ -414,6 +415,8 @@ kpca_status kpca_read_npy(const char *path, size_t dim, kpca_dataset *ds, kpca_e
 }
 
 struct kpca_npy_rows {
+    kpca_crew *crew; /* the threads of its reads, kept from block to block */
+    int crew_tried;
     FILE *f;
     char *path; /* for messages */
     npy_header h;
@@ -476,7 +479,14 @@ kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, doubl
     int ok = 1, flagged = 1; /* flagged: 0 once the read found every value finite */
     if (direct) { /* straight into x by a thread per CPU, each stretch checked as it lands (as kpca_read_npy) */
         int errnum = 0;
-        ok = kpca_pread_parts(fd, x, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz), isz,
+        /* on threads kept from block to block (a thread started and joined
+         * for each block cost a fifth of the read) */
+        const size_t parts = kpca_parts_plan(rows * d * isz, 0, KPCA_PREAD_PART_MIN);
+        if (parts > 1 && kpca_crew_helpers(r->crew) < parts - 1 && !r->crew_tried) {
+            r->crew = kpca_crew_new(parts - 1);
+            r->crew_tried = 1;
+        }
+        ok = kpca_pread_parts_on(r->crew, fd, x, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz), isz,
                               KPCA_PREAD_PART_MIN, not_finite, &flagged, &errnum);
         errno = errnum;
     } else if (!h->fortran || n == 1 || d == 1) {
@@ -502,6 +512,7 @@ void kpca_npy_rows_close(kpca_npy_rows *r)
         return;
     if (r->f != NULL)
         fclose(r->f);
+    kpca_crew_free(r->crew);
     kpca_free(r->raw);
     kpca_free(r->path);
     kpca_free(r);

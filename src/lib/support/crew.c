@@ -1,7 +1,6 @@
 /* crew.c - threads kept for work cut into parts again and again (see crew.h). */
 #include "support/crew.h"
 #include "support/mem.h"
-#include "support/parts.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -30,7 +29,7 @@ struct kpca_crew {
     pthread_cond_t wake, finished;   /* a round given; a round done */
     atomic_int quit;
     size_t n;                        /* helpers started */
-    helper h[KPCA_PARTS_MAX - 1];
+    helper h[KPCA_CREW_PARTS_MAX - 1];
 };
 
 static double now_us(void)
@@ -83,8 +82,8 @@ static void *helper_run(void *arg)
 
 kpca_crew *kpca_crew_new(size_t helpers)
 {
-    if (helpers > KPCA_PARTS_MAX - 1)
-        helpers = KPCA_PARTS_MAX - 1;
+    if (helpers > KPCA_CREW_PARTS_MAX - 1)
+        helpers = KPCA_CREW_PARTS_MAX - 1;
     if (helpers == 0)
         return NULL;
     kpca_crew *c = kpca_calloc(1, sizeof *c);
@@ -125,13 +124,13 @@ kpca_crew *kpca_crew_new(size_t helpers)
  * cannot start run by the caller after the others */
 static void run_started(char *p, size_t parts, size_t size, void *(*fn)(void *))
 {
-    pthread_t tid[KPCA_PARTS_MAX];
-    int started[KPCA_PARTS_MAX] = {0};
-    for (size_t k = 1; k < parts && k < KPCA_PARTS_MAX; k++)
+    pthread_t tid[KPCA_CREW_PARTS_MAX];
+    int started[KPCA_CREW_PARTS_MAX] = {0};
+    for (size_t k = 1; k < parts && k < KPCA_CREW_PARTS_MAX; k++)
         started[k] = pthread_create(&tid[k], NULL, fn, p + k * size) == 0;
     fn(p);
     for (size_t k = 1; k < parts; k++) {
-        if (k < KPCA_PARTS_MAX && started[k])
+        if (k < KPCA_CREW_PARTS_MAX && started[k])
             pthread_join(tid[k], NULL);
         else
             fn(p + k * size);

@@ -18,10 +18,11 @@
 #include <stddef.h>
 
 #define KPCA_CREW_SPIN_US 50 /* a helper's wait for a round, and the caller's for its end, before they sleep */
+#define KPCA_CREW_PARTS_MAX 8 /* parts of a round run at once: the caller's and 7 helpers' */
 
 typedef struct kpca_crew kpca_crew;
 
-/* A crew of `helpers` threads (at most KPCA_PARTS_MAX - 1, support/parts.h),
+/* A crew of `helpers` threads (at most KPCA_CREW_PARTS_MAX - 1),
  * or NULL when out of memory or when not one thread could start (the
  * caller then runs its parts as it did without).  It may hold fewer
  * helpers than asked where a thread could not start.  Free with

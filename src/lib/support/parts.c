@@ -2,7 +2,6 @@
 #include "support/parts.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <unistd.h>
 
 size_t kpca_parts_plan(size_t len, size_t want, size_t min_part)
@@ -30,8 +29,6 @@ typedef struct {
     kpca_part_scan scan;
     int flagged;
     int err; /* errno of a failed pread, else 0 */
-    pthread_t tid;
-    int started;
 } pread_part;
 
 int kpca_pread_all(int fd, void *dst, size_t len, off_t off, int *errnum)
@@ -70,25 +67,25 @@ static void *pread_run(void *arg)
 int kpca_pread_parts(int fd, void *buf, size_t size, off_t off, size_t unit, size_t min_part, kpca_part_scan scan,
                      int *flagged, int *errnum)
 {
+    return kpca_pread_parts_on(NULL, fd, buf, size, off, unit, min_part, scan, flagged, errnum);
+}
+
+int kpca_pread_parts_on(kpca_crew *crew, int fd, void *buf, size_t size, off_t off, size_t unit, size_t min_part,
+                        kpca_part_scan scan, int *flagged, int *errnum)
+{
     if (unit == 0)
         unit = 1;
     size_t parts = kpca_parts_plan(size, 0, min_part), units = size / unit;
     pread_part rp[KPCA_PARTS_MAX];
     for (size_t k = 0; k < parts; k++) {
         size_t a = units / parts * k * unit, b = k + 1 < parts ? units / parts * (k + 1) * unit : size;
-        rp[k] = (pread_part){fd, (char *)buf + a, b - a, 0, unit, off + (off_t)a, scan, 0, 0, pthread_self(), 0};
+        rp[k] = (pread_part){fd, (char *)buf + a, b - a, 0, unit, off + (off_t)a, scan, 0, 0};
     }
-    for (size_t k = 1; k < parts; k++)
-        rp[k].started = pthread_create(&rp[k].tid, NULL, pread_run, &rp[k]) == 0;
-    pread_run(&rp[0]);
+    kpca_crew_run(crew, rp, parts, sizeof rp[0], pread_run);
     int ok = 1;
     *errnum = 0;
     *flagged = 0;
     for (size_t k = 0; k < parts; k++) {
-        if (k > 0 && rp[k].started)
-            pthread_join(rp[k].tid, NULL);
-        else if (k > 0)
-            pread_run(&rp[k]);
         *flagged |= rp[k].flagged;
         if (ok && (rp[k].err != 0 || rp[k].got != rp[k].len)) {
             ok = 0;

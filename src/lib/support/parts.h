@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define KPCA_PARTS_MAX 8
+#include "support/crew.h"
+
+#define KPCA_PARTS_MAX KPCA_CREW_PARTS_MAX
 #define KPCA_PART_MIN ((size_t)4 << 20) /* bytes: below, a thread costs more than it saves */
 /* bytes of a plain copy out of the page cache (a streamed .npy's block):
  * about 0.1 ms of copying, three times a thread's start */
@@ -45,5 +47,11 @@ typedef int (*kpca_part_scan)(const void *bytes, size_t len);
  * caller's. */
 int kpca_pread_parts(int fd, void *buf, size_t size, off_t off, size_t unit, size_t min_part, kpca_part_scan scan,
                      int *flagged, int *errnum);
+
+/* kpca_pread_parts with its parts on crew's threads (support/crew.h; NULL:
+ * threads started for this read): for a reader that reads block after
+ * block, so that each block does not start its threads again. */
+int kpca_pread_parts_on(kpca_crew *crew, int fd, void *buf, size_t size, off_t off, size_t unit, size_t min_part,
+                        kpca_part_scan scan, int *flagged, int *errnum);
 
 #endif

@@ -1,6 +1,7 @@
 /* test_parts.c - the part-count rule and the threaded pread: every byte in
- * its place, stretches on element boundaries, the scan seeing each of them,
- * a short file and a bad descriptor reported, nothing read past `size`. */
+ * its place (on threads started for the read, or a crew's), stretches on
+ * element boundaries, the scan seeing each of them, a short file and a bad
+ * descriptor reported, nothing read past `size`. */
 #include "testutil.h"
 
 #include <errno.h>
@@ -115,6 +116,22 @@ static void test_pread(void **state)
     assert_int_equal(buf[size], 0x5A);
     assert_int_equal(atomic_load(&scanned), size);
     assert_int_equal(atomic_load(&scanners), want); /* KPCA_PART_MIN would give 2 at most */
+    /* the same on a crew's threads, twice: the caller's and its helpers' */
+    kpca_crew *crew = kpca_crew_new(want - 1);
+    for (int again = 0; again < 2; again++) {
+        memset(buf, 0x5A, size + 16);
+        atomic_store(&scanned, 0);
+        atomic_store(&scanners, 0);
+        count_threads = 1;
+        assert_int_equal(kpca_pread_parts_on(crew, fd, buf, size, (off_t)skip, 8, KPCA_PREAD_PART_MIN, find_marker,
+                                             &flagged, &errnum), 1);
+        count_threads = 0;
+        assert_int_equal(flagged, 1);
+        assert_memory_equal(buf, data + skip, size);
+        assert_int_equal(atomic_load(&scanned), size);
+        assert_int_equal(atomic_load(&scanners), want);
+    }
+    kpca_crew_free(crew);
     /* asking for more than the file holds: 0, and errno 0 for an early end */
     assert_int_equal(kpca_pread_parts(fd, buf, size, (off_t)skip + 8, 8, KPCA_PART_MIN, NULL, &flagged, &errnum), 0);
     assert_int_equal(errnum, 0);
