@@ -109,13 +109,6 @@ typedef struct {
     int ok;
 } stream_part;
 
-/* kpca_pread_all, its errno left unread: a failed read is declined */
-static int pread_all(int fd, char *dst, size_t len, off_t off)
-{
-    int errnum;
-    return kpca_pread_all(fd, dst, len, off, &errnum);
-}
-
 static void *count_run(void *arg)
 {
     stream_part *sp = arg;
@@ -123,7 +116,7 @@ static void *count_run(void *arg)
     sp->first_nl = -1;
     for (off_t at = sp->from; at < sp->to;) {
         size_t len = (size_t)(sp->to - at) < sp->stretch ? (size_t)(sp->to - at) : sp->stretch;
-        if (!pread_all(sp->fd, sp->buf, len, at))
+        if (!kpca_pread_all(sp->fd, sp->buf, len, at, NULL))
             return NULL;
         for (const char *q = sp->buf, *end = sp->buf + len; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++) {
             if (sp->nl++ == 0)
@@ -174,7 +167,7 @@ static void *parse_run(void *arg)
     sp->ok = 0;
     while (at < sp->to) {
         size_t len = (size_t)(sp->to - at) < sp->stretch ? (size_t)(sp->to - at) : sp->stretch;
-        if (!pread_all(sp->fd, sp->buf + carry, len, at))
+        if (!kpca_pread_all(sp->fd, sp->buf + carry, len, at, NULL))
             return NULL;
         at += (off_t)len;
         size_t fill = carry + len, lim = fill;
@@ -220,10 +213,11 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
         goto out;
     size_t size = (size_t)before.st_size, hlen = size < CSV_HEAD ? size : CSV_HEAD;
     char tail[3];
-    if (kpca_parts_plan(size, parts, min_part) < 2 || hlen < 3 || !pread_all(fd, tail, 3, (off_t)size - 3) ||
+    if (kpca_parts_plan(size, parts, min_part) < 2 || hlen < 3 ||
+        !kpca_pread_all(fd, tail, 3, (off_t)size - 3, NULL) || /* (a failed read is declined) */
         (tail[2] == '\n' && (tail[1] == '\n' || (tail[1] == '\r' && tail[0] == '\n'))))
         goto out; /* a blank line at the end, which the one-pass path does not take: read in memory */
-    if ((head = kpca_malloc(hlen + 1)) == NULL || !pread_all(fd, head, hlen, 0))
+    if ((head = kpca_malloc(hlen + 1)) == NULL || !kpca_pread_all(fd, head, hlen, 0, NULL))
         goto out;
     head[hlen] = '\0';
     if (kpca_codec_of((const unsigned char *)head, hlen) != KPCA_CODEC_NONE || memchr(head, '\0', hlen) != NULL)
@@ -273,7 +267,7 @@ int kpca_csv_stream(const char *path, char delim, const kpca_read_opts *opts, si
     size_t rows = 0, line = body_line;
     int ends_nl = 0;
     char last;
-    if (!pread_all(fd, &last, 1, (off_t)size - 1))
+    if (!kpca_pread_all(fd, &last, 1, (off_t)size - 1, NULL))
         goto out;
     ends_nl = last == '\n';
     for (size_t k = 0; k < nparts; k++)

@@ -102,6 +102,17 @@ int kpca_csv_rows_room(csv_rows *R, size_t rows, int values)
     return 1;
 }
 
+/* s for a part's thread, from `line` on: its own field arrays (none yet) */
+static csv_state part_state(const csv_state *s, size_t line)
+{
+    csv_state ps = *s;
+    ps.f = NULL;
+    ps.fline = NULL;
+    ps.nf = ps.capf = 0;
+    ps.line = line;
+    return ps;
+}
+
 kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t parts, char *const *cut, const size_t *nl,
                               size_t lines, int scan, kpca_error *err)
 {
@@ -114,13 +125,9 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
     char *end = s->end;
     size_t at = R->n + (have != 0), line = s->line;
     for (size_t k = 0; k < parts; k++) {
-        csv_state ps = *s;
+        csv_state ps = part_state(s, line);
         ps.p = cut[k];
         ps.end = cut[k + 1];
-        ps.line = line;
-        ps.f = NULL;
-        ps.fline = NULL;
-        ps.nf = ps.capf = 0;
         pt[k] = (csv_part){ps, R->x, R->labtok, R->labline, R->ncols, R->col, R->dim, R->index, at, 0, pthread_self(), 0,
                            scan};
         at += nl[k];
@@ -153,13 +160,6 @@ kpca_status kpca_csv_read_parts(csv_state *s, csv_rows *R, int have, size_t part
     }
     s->end = end;
     return st;
-}
-
-/* kpca_pread_all, its errno left unread: a failed read is declined */
-static int pread_all(int fd, char *dst, size_t len, off_t off)
-{
-    int errnum;
-    return kpca_pread_all(fd, dst, len, off, &errnum);
 }
 
 /* ---- the row source's fast windows (kpca_csv_fastwin_next) ----------------
@@ -206,8 +206,9 @@ static int fw_read(fw_part *fp, size_t want)
         f->buf[fp->k] = nb;
         f->cap[fp->k] = c;
     }
-    if (want > fp->blen && !pread_all(f->fd, f->buf[fp->k] + fp->blen, want - fp->blen, (off_t)(fp->blo + fp->blen)))
-        return 0;
+    if (want > fp->blen &&
+        !kpca_pread_all(f->fd, f->buf[fp->k] + fp->blen, want - fp->blen, (off_t)(fp->blo + fp->blen), NULL))
+        return 0; /* declined, whatever the cause */
     fp->blen = want;
     return 1;
 }
@@ -406,13 +407,8 @@ static void *fw_scan(void *arg)
 static kpca_status scan_window(csv_fastwin *f, fw_part *fp, size_t parts, csv_state *s, csv_rows *R,
                                unsigned long long *from, int *declined, kpca_error *err)
 {
-    for (size_t k = 0; k < parts; k++) {
-        fp[k].s = *s;
-        fp[k].s.f = NULL;
-        fp[k].s.fline = NULL;
-        fp[k].s.nf = fp[k].s.capf = 0;
-        fp[k].s.line = 0;
-    }
+    for (size_t k = 0; k < parts; k++)
+        fp[k].s = part_state(s, 0);
     kpca_crew_run(f->crew, fp, parts, sizeof fp[0], fw_scan);
     size_t rows = R->n;
     for (size_t k = 0; k < parts && fp[k].read_ok; k++) {
@@ -496,14 +492,9 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
     if (span > stop - *from)
         span = (size_t)(stop - *from);
     const size_t parts = kpca_parts_plan(span, want, min_part);
-    /* the first window in parts starts the threads the next ones use; a
-     * window in more parts than the crew has helpers (after a jump past a
-     * small first window) a larger crew */
-    if (parts > 1 && (f->crew != NULL ? kpca_crew_helpers(f->crew) < parts - 1 : !f->crew_tried)) {
-        kpca_crew_free(f->crew);
-        f->crew = kpca_crew_new(parts - 1);
-        f->crew_tried = 1;
-    }
+    /* the threads the next windows use too (a larger crew after a jump
+     * past a small first window) */
+    kpca_crew_for(&f->crew, &f->crew_tried, parts);
     fw_part fp[KPCA_PARTS_MAX];
     for (size_t k = 0; k < parts; k++)
         fp[k] = (fw_part){.f = f, .k = k, .lo = *from + span / parts * k,
@@ -518,11 +509,7 @@ kpca_status kpca_csv_fastwin_next(csv_fastwin *f, csv_state *s, csv_rows *R, uns
     /* each part's first row in R and its line: the rows before it (a row a line) */
     size_t rows = R->n, line = s->line, k = 0;
     for (; k < parts && fp[k].read_ok; k++) {
-        fp[k].s = *s;
-        fp[k].s.f = NULL;
-        fp[k].s.fline = NULL;
-        fp[k].s.nf = fp[k].s.capf = 0;
-        fp[k].s.line = line;
+        fp[k].s = part_state(s, line);
         fp[k].at = rows;
         rows += fp[k].rows;
         line += fp[k].rows;

@@ -482,11 +482,8 @@ kpca_status kpca_npy_rows_read(kpca_npy_rows *r, size_t row0, size_t rows, doubl
         /* on threads kept from block to block (a thread started and joined
          * for each block cost a fifth of the read) */
         const size_t parts = kpca_parts_plan(rows * d * isz, 0, KPCA_PREAD_PART_MIN);
-        if (parts > 1 && kpca_crew_helpers(r->crew) < parts - 1 && !r->crew_tried) {
-            r->crew = kpca_crew_new(parts - 1);
-            r->crew_tried = 1;
-        }
-        ok = kpca_pread_parts_on(r->crew, fd, x, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz), isz,
+        kpca_crew *crew = kpca_crew_for(&r->crew, &r->crew_tried, parts);
+        ok = kpca_pread_parts_on(crew, fd, x, rows * d * isz, (off_t)h->offset + (off_t)(row0 * d * isz), isz,
                               KPCA_PREAD_PART_MIN, not_finite, &flagged, &errnum);
         errno = errnum;
     } else if (!h->fortran || n == 1 || d == 1) {

@@ -142,6 +142,16 @@ size_t kpca_crew_helpers(const kpca_crew *c)
     return c != NULL ? c->n : 0;
 }
 
+kpca_crew *kpca_crew_for(kpca_crew **c, int *tried, size_t parts)
+{
+    if (parts > 1 && (*c != NULL ? (*c)->n < parts - 1 : !*tried)) {
+        kpca_crew_free(*c);
+        *c = kpca_crew_new(parts - 1);
+        *tried = 1;
+    }
+    return *c;
+}
+
 void kpca_crew_run(kpca_crew *c, void *part, size_t parts, size_t size, void *(*fn)(void *))
 {
     char *p = part;

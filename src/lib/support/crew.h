@@ -42,6 +42,14 @@ void kpca_crew_run(kpca_crew *c, void *part, size_t parts, size_t size, void *(*
 /* The helpers c holds (0 for NULL). */
 size_t kpca_crew_helpers(const kpca_crew *c);
 
+/* The crew for a round of `parts` parts, kept in *c by a reader that reads
+ * block after block: the first round in parts (parts > 1) starts one; a
+ * round in more parts than it has helpers (a small first block) a larger
+ * one, the old freed; a crew that could not start (*c NULL) is tried once
+ * (*tried).  Returns *c, perhaps NULL (kpca_crew_run then starts threads
+ * for the round). */
+kpca_crew *kpca_crew_for(kpca_crew **c, int *tried, size_t parts);
+
 /* Stops and joins the helpers, frees c.  NULL: nothing. */
 void kpca_crew_free(kpca_crew *c);
 

@@ -39,7 +39,8 @@ int kpca_pread_all(int fd, void *dst, size_t len, off_t off, int *errnum)
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
-            *errnum = r < 0 ? errno : 0;
+            if (errnum != NULL)
+                *errnum = r < 0 ? errno : 0;
             return 0;
         }
         d += r;

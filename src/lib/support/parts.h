@@ -26,7 +26,8 @@ size_t kpca_parts_plan(size_t len, size_t want, size_t min_part);
 
 /* Reads exactly len bytes at offset off of fd into dst (EINTR retried): 1;
  * 0 when a read failed (its errno in *errnum) or the file ended first
- * (*errnum 0). */
+ * (*errnum 0).  errnum NULL: the caller declines a failed read whatever
+ * its cause. */
 int kpca_pread_all(int fd, void *dst, size_t len, off_t off, int *errnum);
 
 /* A check run on each stretch of a read as it lands (while it is in the

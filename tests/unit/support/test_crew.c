@@ -2,7 +2,8 @@
  * thread (part 0 on the caller's), its writes seen by the caller when the
  * round returns; more parts than helpers; rounds back to back and after the
  * helpers have gone to sleep; no crew (NULL: threads for the round) and
- * one that could not be allocated; freed awake or asleep. */
+ * one that could not be allocated; freed awake or asleep; the crew a
+ * block reader keeps (kpca_crew_for). */
 #include "testutil.h"
 
 #include <pthread.h>
@@ -115,11 +116,40 @@ static void test_no_crew(void **state)
     kpca_crew_free(c);
 }
 
+/* kpca_crew_for: none for one part, one at the first round in parts, the
+ * same for rounds it covers, a larger one for more parts; one that could
+ * not start is tried once */
+static void test_crew_for(void **state)
+{
+    (void)state;
+    kpca_crew *c = NULL;
+    int tried = 0;
+    assert_null(kpca_crew_for(&c, &tried, 1));
+    assert_int_equal(tried, 0);
+    kpca_crew *first = kpca_crew_for(&c, &tried, 3);
+    assert_non_null(first);
+    assert_int_equal(kpca_crew_helpers(c), 2);
+    assert_ptr_equal(kpca_crew_for(&c, &tried, 2), first);
+    assert_ptr_equal(kpca_crew_for(&c, &tried, 3), first);
+    assert_non_null(kpca_crew_for(&c, &tried, 5));
+    assert_int_equal(kpca_crew_helpers(c), 4);
+    kpca_crew_free(c);
+    c = NULL;
+    tried = 0;
+    kpca_mem_fail_after(0);
+    assert_null(kpca_crew_for(&c, &tried, 3));
+    kpca_mem_fail_after(-1);
+    assert_int_equal(tried, 1);
+    assert_null(kpca_crew_for(&c, &tried, 3)); /* not tried again */
+    assert_int_equal(kpca_mem_fail_after(-1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rounds),
         cmocka_unit_test(test_no_crew),
+        cmocka_unit_test(test_crew_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
