@@ -103,6 +103,34 @@ assert np.allclose(g[:, 1], a.std(axis=0, ddof=0), rtol=1e-13, atol=0), "scales"
     assert_stdout_contains "standardize no"
 }
 
+@test "fit --solver nystrom --standardize: means, scales and range of 9000 rows (three blocks of the statistics' pass) are numpy's" {
+    # the streamed fit's column pass merges blocks of 4096 rows: a wrong
+    # merge of the blocks' means or sums of squares shows here, not in
+    # files of one block
+    "$PY" -c '
+import numpy as np
+r = np.random.default_rng(7)
+x = r.normal(size=(9000, 4)) * [1, 10, 100, 0.1] + [5, -3, 1000, 0]
+x[:, 0] += np.linspace(0, 3, 9000)  # the blocks means differ
+x = np.hstack([x, np.full((9000, 1), 0.1)])  # constant: its range says so, whatever rounding leaves in its spread
+np.savetxt("big.csv", x, delimiter=",", fmt="%.17g")'
+    "$KPCA" fit -q --solver nystrom --standardize --landmarks 40 -k 2 -d 1 big.csv -o n.h5
+    "$KPCA" info -c n.h5 | awk '$1 == "standardize" && NF == 4 { print $3, $4 }' >got.txt
+    "$KPCA" info n.h5 | awk '$1 == "input_lo" || $1 == "input_hi" { print $2 }' >range.txt
+    [ "$(wc -l <got.txt)" -eq 5 ] || fail "not 5 'standardize J MEAN SCALE' lines"
+    "$PY" -c '
+import numpy as np
+a = np.loadtxt("big.csv", delimiter=",")
+g = np.loadtxt("got.txt")
+lo, hi = np.loadtxt("range.txt")
+assert np.allclose(g[:4, 0], a[:, :4].mean(axis=0), rtol=1e-13, atol=1e-15), "means"
+assert np.allclose(g[:4, 1], a[:, :4].std(axis=0, ddof=0), rtol=1e-12, atol=0), "scales"
+assert g[4, 0] == 0.1 and g[4, 1] == 1.0, "the constant column: mean its value, scale 1"
+z = (a - g[:, 0]) / g[:, 1]
+assert abs(lo - z.min()) <= 1e-12 * abs(z.min()) and abs(hi - z.max()) <= 1e-12 * abs(z.max()), "range"' ||
+        fail "the means, scales or range are not numpy's"
+}
+
 @test "a constant column: mean its value, scale 1, and a note naming it" {
     awk -F, -v OFS=, 'NR == 1 { $3 = "const" } NR > 1 { $3 = 2.5 } 1' train.csv >c.csv
     run --separate-stderr "$KPCA" fit --standardize --kernel linear c.csv -o c.h5

@@ -19,6 +19,43 @@
 
 const kpca_nys_comm *cli_nys_comm = NULL;
 
+/* A block of got rows x (dim values each, row after row) into slot s of
+ * column_pass: per column, the block's mean and centred sum of squares
+ * (bm, bs: dim each, scratch), merged into s's count s[0], means s[1..] and
+ * sums of squares s[1 + dim..] by the pairwise update, and its -lo and hi
+ * (s[1 + 2 dim..], s[1 + 3 dim..]).  Row by row, so that x is read at
+ * memory speed (a pass down each column read a cache line a value); each
+ * column's sums add its rows in order, as that pass did (the same bits),
+ * and a NaN leaves a range as fmax did. */
+static void block_stats(const double *restrict x, size_t got, size_t dim, double *restrict s, double *restrict bm,
+                        double *restrict bs)
+{
+    double *restrict nl = s + 1 + 2 * dim, *restrict nh = s + 1 + 3 * dim;
+    for (size_t j = 0; j < dim; j++)
+        bm[j] = bs[j] = 0.0;
+    for (size_t i = 0; i < got; i++) {
+        const double *restrict v = x + i * dim;
+        for (size_t j = 0; j < dim; j++) {
+            bm[j] += v[j];
+            nl[j] = -v[j] > nl[j] ? -v[j] : nl[j];
+            nh[j] = v[j] > nh[j] ? v[j] : nh[j];
+        }
+    }
+    for (size_t j = 0; j < dim; j++)
+        bm[j] /= (double)got;
+    for (size_t i = 0; i < got; i++) {
+        const double *restrict v = x + i * dim;
+        for (size_t j = 0; j < dim; j++)
+            bs[j] += (v[j] - bm[j]) * (v[j] - bm[j]);
+    }
+    const double na = s[0], nb = (double)got;
+    for (size_t j = 0; j < dim; j++) {
+        const double d = bm[j] - s[1 + j];
+        s[1 + dim + j] += bs[j] + d * d * na * nb / (na + nb);
+        s[1 + j] += d * nb / (na + nb);
+    }
+}
+
 /* The column statistics of the fit rows by a pass: each column's count,
  * mean and centred sum of squares per block, merged by the pairwise update;
  * with comm, each process its rows, the processes' columns merged in rank
@@ -33,9 +70,11 @@ static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, doubl
     const size_t block = to - from < STATS_BLOCK ? (to > from ? to - from : 1) : STATS_BLOCK;
     double *x = kpca_alloc_array(block, dim, sizeof(double));
     double *all = kpca_calloc(procs * slot, sizeof(double));
-    kpca_status st = x == NULL || all == NULL ? kpca_fail(err, KPCA_ENOMEM, "out of memory for a block of %zu rows "
-                                                          "of %zu values (the columns' statistics)", block, dim)
-                                              : KPCA_OK;
+    double *bm = kpca_alloc_array(dim, 2, sizeof(double)), *bs = bm != NULL ? bm + dim : NULL;
+    kpca_status st = x == NULL || all == NULL || bm == NULL
+                         ? kpca_fail(err, KPCA_ENOMEM, "out of memory for a block of %zu rows of %zu values (the "
+                                     "columns' statistics)", block, dim)
+                         : KPCA_OK;
     double *mine = all + (comm != NULL ? (size_t)comm->rank : 0) * slot;
     for (size_t j = 0; st == KPCA_OK && j < dim; j++) { /* -lo and hi, so that a sum of one slot keeps them */
         mine[1 + 2 * dim + j] = -INFINITY;
@@ -49,21 +88,8 @@ static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, doubl
         st = f->read(f->ctx, to - at < block ? to - at : block, x, NULL, &got, err);
         if (st == KPCA_OK && got == 0)
             st = kpca_fail(err, KPCA_EFORMAT, "the data ended at row %zu of %zu", at, f->n);
-        for (size_t j = 0; st == KPCA_OK && j < dim; j++) {
-            double bm = 0.0, bs = 0.0, *nl = &mine[1 + 2 * dim + j], *nh = &mine[1 + 3 * dim + j];
-            for (size_t i = 0; i < got; i++) {
-                const double v = x[i * dim + j];
-                bm += v;
-                *nl = fmax(*nl, -v);
-                *nh = fmax(*nh, v);
-            }
-            bm /= (double)got;
-            for (size_t i = 0; i < got; i++)
-                bs += (x[i * dim + j] - bm) * (x[i * dim + j] - bm);
-            const double na = mine[0], nb = (double)got, d = bm - mine[1 + j];
-            mine[1 + dim + j] += bs + d * d * na * nb / (na + nb);
-            mine[1 + j] += d * nb / (na + nb);
-        }
+        if (st == KPCA_OK)
+            block_stats(x, got, dim, mine, bm, bs);
         mine[0] += (double)got;
         at += got;
         kpca_progress("statistics", at - from, to - from);
@@ -93,6 +119,7 @@ static kpca_status column_pass(kpca_rowfeed *f, const kpca_nys_comm *comm, doubl
     }
     kpca_free(x);
     kpca_free(all);
+    kpca_free(bm);
     return st;
 }
 
