@@ -6,6 +6,10 @@
 #if defined(__SSE2__) && defined(__x86_64__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define CSVTOK_WIDE 1 /* AVX2 and AVX-512BW counts, each taken only where the CPU has it */
+#endif
 
 #include "text/textnum.h"
 
@@ -115,12 +119,15 @@ size_t kpca_csvtok_rows_end(const char *text, size_t len, char delim)
     return cut;
 }
 
-size_t kpca_csvtok_count(const char *text, size_t len, char c)
+/* The counts of kpca_csvtok_count, one per instruction set: each counts
+ * the bytes of text[0, len) that are c in whole vectors, *done the bytes
+ * it took, and leaves the rest to count_words. */
+#if defined(__SSE2__) && defined(__x86_64__)
+/* sixteen bytes at a time (every x86-64 has SSE2): each match adds 1 to
+ * its byte lane, at most 255 times before the lanes are summed */
+static size_t count_sse2(const char *text, size_t len, char c, size_t *done)
 {
     size_t n = 0, i = 0;
-#if defined(__SSE2__) && defined(__x86_64__)
-    /* sixteen bytes at a time (every x86-64 has SSE2): each match adds 1 to
-     * its byte lane, at most 255 times before the lanes are summed */
     const __m128i want = _mm_set1_epi8(c), none = _mm_setzero_si128();
     while (len - i >= 16) {
         __m128i lanes = none;
@@ -130,7 +137,42 @@ size_t kpca_csvtok_count(const char *text, size_t len, char c)
         const __m128i sums = _mm_sad_epu8(lanes, none); /* two 16-bit sums, one per half */
         n += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
     }
+    *done = i;
+    return n;
+}
 #endif
+
+#ifdef CSVTOK_WIDE
+/* 32 bytes at a time: a compare, its mask and a popcount */
+__attribute__((target("avx2,popcnt"))) static size_t count_avx2(const char *text, size_t len, char c, size_t *done)
+{
+    const __m256i want = _mm256_set1_epi8(c);
+    size_t n = 0, i = 0;
+    for (; len - i >= 32; i += 32) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(text + i));
+        n += (size_t)__builtin_popcount((unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, want)));
+    }
+    *done = i;
+    return n;
+}
+
+/* 64 bytes at a time: a compare into a mask register and a popcount */
+__attribute__((target("avx512bw,popcnt"))) static size_t count_avx512(const char *text, size_t len, char c,
+                                                                      size_t *done)
+{
+    const __m512i want = _mm512_set1_epi8(c);
+    size_t n = 0, i = 0;
+    for (; len - i >= 64; i += 64)
+        n += (size_t)__builtin_popcountll(_mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void *)(text + i)), want));
+    *done = i;
+    return n;
+}
+#endif
+
+/* eight bytes at a time in a 64-bit word, then one at a time */
+static size_t count_words(const char *text, size_t len, char c)
+{
+    size_t n = 0, i = 0;
     const uint64_t ones = 0x0101010101010101u, low7 = 0x7f7f7f7f7f7f7f7fu;
     const uint64_t pat = ones * (unsigned char)c;
     for (; i + 8 <= len; i += 8) {
@@ -144,6 +186,50 @@ size_t kpca_csvtok_count(const char *text, size_t len, char c)
     for (; i < len; i++)
         n += text[i] == c;
     return n;
+}
+
+size_t kpca_csvtok_count_by(const char *text, size_t len, char c, kpca_csvtok_isa isa)
+{
+    size_t n = 0, done = 0;
+    switch (isa) {
+    case KPCA_CSVTOK_WORDS:
+        break;
+#if defined(__SSE2__) && defined(__x86_64__)
+    case KPCA_CSVTOK_SSE2:
+        n = count_sse2(text, len, c, &done);
+        break;
+#endif
+#ifdef CSVTOK_WIDE
+    case KPCA_CSVTOK_AVX2:
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("popcnt"))
+            return SIZE_MAX;
+        n = count_avx2(text, len, c, &done);
+        break;
+    case KPCA_CSVTOK_AVX512:
+        if (!__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("popcnt"))
+            return SIZE_MAX;
+        n = count_avx512(text, len, c, &done);
+        break;
+#endif
+    default:
+        return SIZE_MAX;
+    }
+    return n + count_words(text + done, len - done, c);
+}
+
+size_t kpca_csvtok_count(const char *text, size_t len, char c)
+{
+#ifdef CSVTOK_WIDE
+    if (len >= 64 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("popcnt"))
+        return kpca_csvtok_count_by(text, len, c, KPCA_CSVTOK_AVX512);
+    if (len >= 32 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+        return kpca_csvtok_count_by(text, len, c, KPCA_CSVTOK_AVX2);
+#endif
+#if defined(__SSE2__) && defined(__x86_64__)
+    return kpca_csvtok_count_by(text, len, c, KPCA_CSVTOK_SSE2);
+#else
+    return count_words(text, len, c);
+#endif
 }
 
 /* How often delim separates fields on each of the first (at most 10)

@@ -179,12 +179,38 @@ static size_t agree_on_corpus(const char *dir, size_t step, size_t *compared)
     return files;
 }
 
-/* the count against a byte-by-byte one: every length and start up to a
- * few blocks, bytes with the high bit set, and runs of matches longer than
- * a lane holds (255 blocks of 16) */
+/* the count against a byte-by-byte one, by each instruction set this CPU
+ * has (isa; KPCA_CSVTOK_AVX512 + 1: kpca_csvtok_count's own choice): every
+ * length and start up to a few blocks, bytes with the high bit set, and
+ * runs of matches longer than a lane holds (255 blocks of 16) */
+static size_t count_by(const char *text, size_t len, char c, int isa)
+{
+    return isa > KPCA_CSVTOK_AVX512 ? kpca_csvtok_count(text, len, c)
+                                    : kpca_csvtok_count_by(text, len, c, (kpca_csvtok_isa)isa);
+}
+
+static void count_each(int isa);
+
 static void test_count(void **state)
 {
     (void)state;
+    int paths = 0;
+    for (int isa = KPCA_CSVTOK_WORDS; isa <= KPCA_CSVTOK_AVX512 + 1; isa++) {
+        if (count_by(",", 1, ',', isa) == SIZE_MAX) {
+            print_message("test_count: this CPU or build has no path %d\n", isa);
+            continue;
+        }
+        count_each(isa);
+        paths++;
+    }
+    assert_true(paths >= 2); /* the words and the chosen one, at least */
+#if defined(__x86_64__)
+    assert_int_not_equal(kpca_csvtok_count_by(",", 1, ',', KPCA_CSVTOK_SSE2), SIZE_MAX); /* every x86-64 */
+#endif
+}
+
+static void count_each(int isa)
+{
     enum { LEN = 9000 };
     char *text = malloc(LEN);
     assert_non_null(text);
@@ -201,19 +227,19 @@ static void test_count(void **state)
                 size_t n = 0;
                 for (size_t i = from; i < from + len; i++)
                     n += text[i] == want[w];
-                if (kpca_csvtok_count(text + from, len, want[w]) != n)
-                    fail_msg("count of 0x%02x in [%zu, %zu): %zu, not %zu", (unsigned char)want[w], from, from + len,
-                             kpca_csvtok_count(text + from, len, want[w]), n);
+                if (count_by(text + from, len, want[w], isa) != n)
+                    fail_msg("path %d: count of 0x%02x in [%zu, %zu): %zu, not %zu", isa, (unsigned char)want[w], from,
+                             from + len, count_by(text + from, len, want[w], isa), n);
             }
         }
     }
     size_t all = 0;
     for (size_t i = 0; i < LEN; i++)
         all += text[i] == ',';
-    assert_int_equal(kpca_csvtok_count(text, LEN, ','), all);
+    assert_int_equal(count_by(text, LEN, ',', isa), all);
     /* a lane meets a match in each of more than 255 blocks of 16 in a row */
     for (size_t from = 2000; from < 2016; from++)
-        assert_int_equal(kpca_csvtok_count(text + from, 4400, ','), 4400);
+        assert_int_equal(count_by(text + from, 4400, ',', isa), 4400);
     free(text);
 }
 
