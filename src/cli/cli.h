@@ -1,14 +1,16 @@
-/* cli.h - the base of the command line (cli.c): messages, exit codes and
- * the run state every file of src/cli shares (-q, the command being run,
- * its positional arguments, kpca-mpi's rank).  The base's other files are
- * opt.h, progress.h and spool.h; docs/hacking.md (Layout) ranks the rest. */
+/* cli.h - the messages of the command line (cli.c): error, warning, note
+ * and info on stderr, a path shown as the name the user gave it, a library
+ * error as the exit code, and the run state every file of src/cli shares
+ * (-q, kpca-mpi's rank).  Only progress.c is ranked before it
+ * (docs/hacking.md, Layout): usage errors and the --help hint, which name
+ * the command, are opt.h's. */
 #ifndef KPCA_CLI_H
 #define KPCA_CLI_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "lib/kpca.h"
-#include "opt.h"
 
 extern int cli_quiet; /* -q: no informational messages */
 
@@ -23,6 +25,8 @@ extern char cli_last_error[KPCA_ERRMSG_MAX];
 
 /* "error: ..." on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same from a va_list (cli_usage's). */
+void cli_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* "warning: ..." on stderr. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "note: ..." on stderr, -q or not: a choice made for the user that
@@ -30,32 +34,17 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "kpca CMD: ..." on stderr unless -q. */
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The command being run (set by cli_parse). */
-extern const cli_command *cli_current;
-/* "error: ..." and the --help hint on stderr; returns KPCA_EUSAGE. */
-int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "see 'kpca CMD --help'" on stderr. */
-void cli_hint(const cli_command *cmd);
 /* Reports a library error and returns its status as the exit code. */
 int cli_fail(const kpca_error *err);
-/* The command's positional arguments, recorded by cli_parse: every
- * command's positional arguments are the files it reads (DATA, MODEL,
- * TRAIN, TEST). */
-extern const char *const *cli_inputs;
-extern size_t cli_ninputs;
-/* Reports err, the failure to read the input `path`, in the user's terms
- * when path is one of the command's positional arguments and holds another
- * kind of file than that argument takes (io/read.h): "argument 1 of
- * transform is a MODEL (written by kpca fit); 'zip.test.gz' holds ESL text
- * data (gzip, 2007 x 256)", naming another argument that is the same file or
- * is the model (swapped arguments); KPCA_EFORMAT then.  Otherwise, and
- * always for KPCA_EIO and KPCA_ENOMEM, cli_fail(err).  Sniffing reads the
- * file: an error path only. */
-int cli_fail_input(const kpca_error *err, const char *path);
-/* The index of path among the command's positional arguments (the same
- * pointer first, else the same string) and what that argument should be
- * (*name "MODEL", "DATA"...; *what its description); -1 when path is none
- * of them or its role is not known. */
-int cli_arg_role(const char *path, const char **name, const char **what);
+
+/* The names messages show.  cli_name_add: from now on every message (the
+ * library's too) writes path, wherever it appears, as name (spool.c: a
+ * spool's path as the stream the user named); 0, KPCA_ENOMEM, or
+ * KPCA_EUSAGE past four names.  cli_names_clear forgets them all.
+ * cli_unspool: text with each such path replaced, into out (cap bytes,
+ * truncated); returns the length the whole needs. */
+int cli_name_add(const char *path, const char *name);
+void cli_names_clear(void);
+size_t cli_unspool(const char *text, char *out, size_t cap);
 
 #endif

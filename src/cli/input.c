@@ -7,10 +7,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "input.h"
 #include "cli.h"
 #include "lib/io/labels.h"
+#include "lib/io/read.h"
 #include "opt.h"
 
 /* What was read from a text file, where the labels came from and a column
@@ -352,4 +354,61 @@ int cli_read_input(const char *spec, const cli_input *in, size_t pad_dim, kpca_d
     if (r != 0)
         kpca_dataset_free(ds);
     return r;
+}
+
+/* ", the same file as argument J" when another positional argument than
+ * number at names the same file as path (into buf; "" when none) */
+static void same_file(const char *path, int at, char *buf, size_t cap)
+{
+    struct stat a, b;
+    buf[0] = '\0';
+    if (stat(path, &a) != 0)
+        return;
+    for (size_t j = 0; j < cli_ninputs; j++)
+        if ((int)j != at && stat(cli_inputs[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            snprintf(buf, cap, ", the same file as argument %zu", j + 1);
+            return;
+        }
+}
+
+/* "error: argument N of CMD is WHAT; 'PATH' DESCRIPTION" (the file as
+ * kpca_file_describe sees it), with a hint when another argument is the
+ * MODEL that this one should be (swapped arguments); KPCA_EFORMAT */
+static int wrong_kind(int at, const char *what, const char *path, const kpca_file_info *fi, int model_wanted)
+{
+    char desc[200], same[64], swap[160] = "";
+    kpca_file_describe(fi, desc, sizeof desc);
+    same_file(path, at, same, sizeof same);
+    for (size_t j = 0; j < cli_ninputs && model_wanted && swap[0] == '\0' && same[0] == '\0'; j++) {
+        kpca_file_info other;
+        if ((int)j == at)
+            continue;
+        kpca_file_sniff(cli_inputs[j], &other);
+        if (other.kind == KPCA_FILE_MODEL)
+            snprintf(swap, sizeof swap, " (argument %zu is a model: swapped? usage: kpca %s %s)", j + 1,
+                     cli_current->name, cli_current->synopsis);
+    }
+    cli_error("argument %d of %s is %s; '%s' %s%s%s", at + 1, cli_current->name, what, path, desc, same, swap);
+    cli_hint(cli_current);
+    return KPCA_EFORMAT;
+}
+
+int cli_fail_input(const kpca_error *err, const char *path)
+{
+    const char *name, *what;
+    int at = cli_arg_role(path, &name, &what);
+    /* what cannot be read, or not in the memory allowed, is not of a kind */
+    if (at < 0 || err->code == KPCA_EIO || err->code == KPCA_ENOMEM)
+        return cli_fail(err);
+    kpca_file_info fi;
+    kpca_file_sniff(path, &fi);
+    int model_wanted = strcmp(name, "MODEL") == 0;
+    /* a missing, unreadable or directory argument: the reader's "cannot
+     * open" says it; a file of the right kind, or a damaged one: the
+     * reader's reason */
+    int other_kind = model_wanted ? fi.kind != KPCA_FILE_MODEL && fi.kind != KPCA_FILE_MISSING &&
+                                        fi.kind != KPCA_FILE_UNREADABLE && fi.kind != KPCA_FILE_DIRECTORY &&
+                                        !fi.damaged
+                                  : fi.kind == KPCA_FILE_MODEL;
+    return other_kind ? wrong_kind(at, what, path, &fi, model_wanted) : cli_fail(err);
 }

@@ -103,4 +103,14 @@ void cli_stats_free(cli_data_stats *s);
  * columns; its rows are not looked at). */
 void cli_say_read(const char *spec, const cli_input *in, const kpca_dataset *ds, const cli_data_stats *s);
 
+/* Reports err, the failure to read the input `path`, in the user's terms
+ * when path is one of the command's positional arguments and holds another
+ * kind of file than that argument takes (io/read.h): "argument 1 of
+ * transform is a MODEL (written by kpca fit); 'zip.test.gz' holds ESL text
+ * data (gzip, 2007 x 256)", naming another argument that is the same file or
+ * is the model (swapped arguments); KPCA_EFORMAT then.  Otherwise, and
+ * always for KPCA_EIO and KPCA_ENOMEM, cli_fail(err).  Sniffing reads the
+ * file: an error path only. */
+int cli_fail_input(const kpca_error *err, const char *path);
+
 #endif

@@ -9,6 +9,7 @@
 #include "modeldata.h"
 #include "cli.h"
 #include "input.h"
+#include "opt.h"
 #include "table.h"
 
 const char *cli_column_name(char *const *names, size_t j, char buf[CLI_COLUMN_MAX])

@@ -5,6 +5,7 @@ const char *cli_spool_limit;
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,61 @@ const char *cli_spool_limit;
 #include "cli.h"
 #include "lib/file/source.h"
 #include "lib/io/read.h"
+
+const cli_command *cli_current = NULL;
+
+int cli_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_verror(fmt, ap);
+    va_end(ap);
+    if (cli_current != NULL)
+        cli_hint(cli_current);
+    return KPCA_EUSAGE;
+}
+
+void cli_hint(const cli_command *cmd)
+{
+    if (cli_rank == 0)
+        fprintf(stderr, "see 'kpca %s --help'\n", cmd->name);
+}
+
+const char *const *cli_inputs = NULL;
+size_t cli_ninputs = 0;
+
+/* What each positional argument of the synopses should be. */
+static const struct {
+    const char *name, *what;
+} arg_roles[] = {
+    {"MODEL", "a MODEL (written by kpca fit)"},
+    {"DATA", "DATA (ESL, LIBSVM, CSV or ARFF text, NumPy .npy or HDF5 data)"},
+    {"FEATURES", "FEATURES (written by kpca transform, or data)"},
+    {"TRAIN", "TRAIN (features written by kpca transform, or data)"},
+    {"TEST", "TEST (features written by kpca transform, or data)"},
+};
+
+int cli_arg_role(const char *path, const char **name, const char **what)
+{
+    int at = -1;
+    for (size_t i = 0; i < cli_ninputs && at < 0; i++)
+        if (cli_inputs[i] == path)
+            at = (int)i;
+    for (size_t i = 0; i < cli_ninputs && at < 0; i++)
+        if (strcmp(cli_inputs[i], path) == 0)
+            at = (int)i;
+    if (at < 0 || cli_current == NULL)
+        return -1;
+    char role[32];
+    cli_synopsis_arg(cli_current, (size_t)at, role, sizeof role);
+    for (size_t r = 0; r < sizeof arg_roles / sizeof arg_roles[0]; r++)
+        if (strcmp(arg_roles[r].name, role) == 0) {
+            *name = arg_roles[r].name;
+            *what = arg_roles[r].what;
+            return at;
+        }
+    return -1;
+}
 
 int cli_parse_double(const char *s, double min, double max, double *out)
 {

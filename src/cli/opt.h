@@ -1,9 +1,11 @@
-/* opt.h - options declared as data.
+/* opt.h - options declared as data, and the command being run.
  *
  * Each subcommand declares a table of cli_option; one parser reads argv with
  * it and one printer makes `--help` from it, so the description of an
  * option lives in exactly one place; `kpca help --man` (man.c) makes the
- * kpca(1) man page from the same tables.
+ * kpca(1) man page from the same tables.  The parser records the command
+ * and its positional arguments, which usage errors, their --help hint and
+ * the roles of the arguments (cli_arg_role) are made from.
  */
 #ifndef KPCA_OPT_H
 #define KPCA_OPT_H
@@ -165,5 +167,23 @@ extern const char *cli_spool_limit;
 #define CLI_VERBOSE_OPTION(dest) \
     {"verbose", 'v', NULL, CLI_FLAG, &(dest), 0, 0,                                                                   \
      "end with a timing line per phase on stderr (a streamed pass: its reading and computing apart)"}
+
+/* The command being run (set by cli_parse). */
+extern const cli_command *cli_current;
+/* "error: ..." and the --help hint of the command being run on stderr;
+ * returns KPCA_EUSAGE. */
+int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "see 'kpca CMD --help'" on stderr. */
+void cli_hint(const cli_command *cmd);
+/* The command's positional arguments, recorded by cli_parse: every
+ * command's positional arguments are the files it reads (DATA, MODEL,
+ * TRAIN, TEST). */
+extern const char *const *cli_inputs;
+extern size_t cli_ninputs;
+/* The index of path among the command's positional arguments (the same
+ * pointer first, else the same string) and what that argument should be
+ * (*name "MODEL", "DATA"...; *what its description); -1 when path is none
+ * of them or its role is not known. */
+int cli_arg_role(const char *path, const char **name, const char **what);
 
 #endif

@@ -13,13 +13,14 @@
 #include <unistd.h>
 
 #include "progress.h"
-#include "cli.h"
 #include "lib/support/clock.h"
+#include "lib/support/progress.h"
 
 #define MAX_PHASES 64
 
 static struct {
     int draw, verbose, drawn;
+    int rank; /* kpca-mpi's rank (0: the plain kpca) */
     const char *cmd;
     char cur[32];
     double cur_start, last_draw, t0;
@@ -85,11 +86,12 @@ static void on_progress(const char *phase, size_t done, size_t total, void *user
         close_phase(now);
 }
 
-void cli_progress_begin(const char *cmd, int quiet, int verbose)
+void cli_progress_begin(const char *cmd, int quiet, int verbose, int rank)
 {
     memset(&pr, 0, sizeof pr);
     pr.cmd = cmd;
-    pr.draw = !quiet && cli_rank == 0 && isatty(STDERR_FILENO);
+    pr.rank = rank;
+    pr.draw = !quiet && rank == 0 && isatty(STDERR_FILENO);
     pr.verbose = verbose; /* (every process of kpca-mpi: its own reads' times) */
     pr.t0 = kpca_now();
     if (pr.draw || pr.verbose)
@@ -117,8 +119,8 @@ void cli_progress_end(void)
          * (a name may have blanks: "svm 64"): "kpca fit: timing 0.134 s read";
          * kpca-mpi's other processes say which they are: "kpca fit (rank 1): ..." */
         char who[64] = "";
-        if (cli_rank != 0)
-            snprintf(who, sizeof who, " (rank %d)", cli_rank);
+        if (pr.rank != 0)
+            snprintf(who, sizeof who, " (rank %d)", pr.rank);
         for (size_t i = 0; i < pr.nph; i++) {
             if (pr.rsec[i] > 0 && strcmp(pr.name[i], "read") != 0) {
                 const double read = pr.rsec[i] < pr.sec[i] ? pr.rsec[i] : pr.sec[i];

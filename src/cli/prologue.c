@@ -44,7 +44,7 @@ int cli_begin(const cli_command *cmd, int argc, char **argv, char **pos, int *np
         return r;
     const int quiet = common.quiet != NULL && *common.quiet;
     if (common.verbose != NULL)
-        cli_progress_begin(cmd->name, quiet, *common.verbose);
+        cli_progress_begin(cmd->name, quiet, *common.verbose, cli_rank);
     cli_quiet = quiet;
     return cli_spool_inputs(cmd, pos, *npos);
 }

@@ -1,6 +1,7 @@
 /* spool.c - the command's inputs that are streams ("-", pipes, FIFOs), each
  * read once into a spool (lib/file/source.h) at the start of the command,
- * and the names the user gave them in every message (see spool.h). */
+ * its name given to cli.c for every message, and to the records a command
+ * writes (see spool.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,25 +27,6 @@ static struct {
 } args[MAX_SPOOLS];
 static size_t nargs = 0;
 
-size_t cli_unspool(const char *text, char *out, size_t cap)
-{
-    size_t len = strlen(text);
-    char *cur = malloc(len + 1);
-    if (cur != NULL)
-        memcpy(cur, text, len + 1);
-    for (size_t i = 0; cur != NULL && i < nspools; i++) {
-        size_t need = kpca_source_rename(cur, spools[i].path, spools[i].name, NULL, 0);
-        char *next = malloc(need + 1);
-        if (next != NULL)
-            kpca_source_rename(cur, spools[i].path, spools[i].name, next, need + 1);
-        free(cur);
-        cur = next;
-    }
-    size_t need = (size_t)snprintf(out, cap, "%s", cur != NULL ? cur : text); /* out of memory: as it is */
-    free(cur);
-    return need;
-}
-
 const char *cli_arg_name(const char *path)
 {
     for (size_t i = 0; path != NULL && i < nargs; i++)
@@ -53,13 +35,9 @@ const char *cli_arg_name(const char *path)
     return path;
 }
 
-int cli_spooled(void)
-{
-    return nspools > 0;
-}
-
 void cli_spool_close_all(void)
 {
+    cli_names_clear();
     for (size_t i = 0; i < nspools; i++)
         kpca_spool_close(&spools[i]);
     for (size_t i = 0; i < nargs; i++) {
@@ -146,6 +124,10 @@ static int spool_one(const char **arg, size_t at, size_t npos, int *stdin_at)
         kpca_progress("read stream", 1, 1);
         if (r == 0)
             nspools++;
+        if (r == 0 && cli_name_add(spools[s].path, spools[s].name) != 0) { /* messages show the stream's name */
+            cli_error("out of memory");
+            r = KPCA_ENOMEM;
+        }
     }
     kpca_free(file);
     if (r != 0)

@@ -24,15 +24,11 @@ extern int cli_ranks;
 /* The name the user gave an input that was spooled ("<stdin>" for "-",
  * "/dev/fd/63", with its ":GROUP"), for the records a command writes
  * (a model's source, a feature file's provenance); any other path as it
- * is.  Messages need not call it: cli_error, cli_warn, cli_info and
- * cli_usage write every spool's path as its name (cli_unspool). */
+ * is.  Messages need not call it: each spool's path is given to
+ * cli_name_add (cli.h) as it is made, so that every message writes it as
+ * its name. */
 const char *cli_arg_name(const char *path);
-/* text with every spool's path replaced by the name the user gave it, into
- * out (cap bytes, truncated); returns the length the whole needs. */
-size_t cli_unspool(const char *text, char *out, size_t cap);
-/* 1 when an input was spooled (messages are then rewritten). */
-int cli_spooled(void);
-/* Closes every spool (at the end of the command). */
+/* Closes every spool and forgets their names (at the end of the command). */
 void cli_spool_close_all(void);
 
 #endif

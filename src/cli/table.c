@@ -18,6 +18,7 @@
 #include "table.h"
 #include "cli.h"
 #include "lib/file/atomic.h"
+#include "opt.h"
 
 static void write_body(FILE *fp, cli_table_format fmt, const char *const *cols, size_t ncols, size_t nrows,
                        cli_row_cells cells, void *ctx)

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/input.h"
 #include "cli/opt.h"
 #include "cli/progress.h"
 #include "cli/prologue.h"
@@ -92,7 +93,7 @@ int cmd_reduce(int argc, char **argv)
     kpca_error err;
     if (kpca_model_load(pos[0], &full, &err) != KPCA_OK)
         return cli_fail_input(&err, pos[0]);
-    cli_progress_begin("reduce", o.quiet, o.verbose);
+    cli_progress_begin("reduce", o.quiet, o.verbose, cli_rank);
     kpca_reduce_info info;
     kpca_status st = kpca_reduce(&full, &p, &small, &info, &err);
     if (st == KPCA_OK)

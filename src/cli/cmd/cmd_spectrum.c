@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/input.h"
 #include "cli/opt.h"
 #include "cli/prologue.h"
 #include "cli/table.h"
