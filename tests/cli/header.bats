@@ -48,8 +48,72 @@ PYEOF
     refused_everywhere "$TMP/numbered.csv" "'$TMP/numbered.csv' line 1 holds 1, 2, ..., 4: column numbers as names? or a data row? give --header yes"
     [ "$(rows_read "$TMP/pandas.csv" --header yes)" = 12 ] || fail "--header yes: not 12 rows"
     [ "$(rows_read "$TMP/pandas.csv" --header no)" = 13 ] || fail "--header no: not 13 rows"
-    # years are numbers: a data row, as before
-    [ "$(rows_read "$TMP/years.csv")" = 13 ] || fail "2019,2020,...: not a data row"
+    # other increasing integers above decimals (years, some columns'
+    # default names): refused alike, and read as --header says
+    refused_everywhere "$TMP/years.csv" "'$TMP/years.csv' line 1 holds the increasing integers 2019, 2020, 2021, ... above values that are not all integers: column names (pandas' default names of some columns, years)? or a data row? give --header yes"
+    [ "$(rows_read "$TMP/years.csv" --header yes)" = 12 ] || fail "years, --header yes: not 12 rows"
+    [ "$(rows_read "$TMP/years.csv" --header no)" = 13 ] || fail "years, --header no: not 13 rows"
+}
+
+@test "pandas' default column names of some columns, with and without the index: the header, or refused; never a data row" {
+    [ -x "$PY" ] && "$PY" -c 'import numpy, pandas' 2>/dev/null || skip "$PY cannot import numpy and pandas"
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np, pandas as pd
+d = sys.argv[1]
+r = np.random.default_rng(1)
+X = r.normal(size=(12, 4))
+np.savetxt(d + '/plain.csv', X, delimiter=',')
+pd.DataFrame(X).to_csv(d + '/indexed.csv')  # ,0,1,2,3: pandas' default, with its index
+f = pd.DataFrame(r.normal(size=(12, 5))).drop(columns=[2])
+f.to_csv(d + '/some.csv', index=False)  # 0,1,3,4
+f.to_csv(d + '/some_indexed.csv')  # ,0,1,3,4
+pd.DataFrame(X).iloc[:, 1:].to_csv(d + '/tail.csv', index=False)  # 1,2,3: 1..D, the rule before
+m = pd.DataFrame(r.normal(size=(12, 3)), columns=list('abc'))
+m.index = pd.MultiIndex.from_product([[0, 1, 2], [0, 1, 2, 3]])
+m.to_csv(d + '/multi.csv')  # ,,a,b,c
+PYEOF
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/plain.csv" -o "$TMP/plain.h5"
+    # the index and the names: the header (as data, the empty field is refused)
+    for f in indexed some_indexed; do
+        run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/$f.csv" -o "$OUT/$f.h5"
+        assert_status 0
+        assert_stderr_contains "read '$TMP/$f.csv': 12 rows x 4 values, no labels; column 1, unnamed and all integers, left out as a row index"
+        run --separate-stderr "$KPCA" transform --block 5 "$TMP/plain.h5" "$TMP/$f.csv" -o "$OUT/$f.npy"
+        assert_status 0
+        assert_stderr_contains "read '$TMP/$f.csv': 12 rows x 4 values"
+    done
+    refused_everywhere "$TMP/some.csv" "'$TMP/some.csv' line 1 holds the increasing integers 0, 1, 3, ... above values that are not all integers"
+    [ "$(rows_read "$TMP/some.csv" --header yes)" = 12 ] || fail "0,1,3,4 with --header yes: not 12 rows"
+    refused_everywhere "$TMP/tail.csv" "'$TMP/tail.csv' line 1 holds 1, 2, ..., 3: column numbers as names?"
+    # a pandas MultiIndex: both unnamed columns named in the refusal, whose way out reads the values
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/multi.csv" -o "$OUT/mi.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/multi.csv' line 1: columns 1 and 2 have no name: the levels of a pandas MultiIndex"
+    assert_no_output "$OUT/mi.h5"
+    [ "$(rows_read "$TMP/multi.csv" --drop 1,2)" = 12 ] || fail "--drop 1,2: not 12 rows"
+}
+
+@test "--drop N of a text column, as the message advises: names there are no header, so the first row is read (fit, transform by windows, 2 ranks)" {
+    printf 'id001,1.5,2.5\nid002,3.5,4.5\nid003,5.5,7.5\nid004,1,2\n' >"$TMP/id.csv"
+    printf '1.5,2.5,setosa\n3.5,4.5,versicolor\n5.5,7.5,setosa\n1,2,virginica\n' >"$TMP/last.csv"
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/id.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "leave it out with --drop 1"
+    [ "$(rows_read "$TMP/id.csv" --drop 1)" = 4 ] || fail "--drop 1: not 4 rows"
+    [ "$(rows_read "$TMP/last.csv" --drop 3)" = 4 ] || fail "--drop 3: not 4 rows"
+    "$KPCA" fit -q -k 1 -d 1 --drop 1 "$TMP/id.csv" -o "$TMP/m.h5"
+    "$KPCA" transform -q --block 1 --drop 1 "$TMP/m.h5" "$TMP/id.csv" -o "$OUT/z.csv"
+    [ "$(grep -c . "$OUT/z.csv")" -ge 4 ] && [ "$(grep -vc '[a-zA-Z]' "$OUT/z.csv")" = 4 ] ||
+        fail "transform --drop 1: not 4 feature rows: $(cat "$OUT/z.csv")"
+    run --separate-stderr mpi2 fit -k 1 -d 1 --drop 1 "$TMP/id.csv" -o "$OUT/mm.h5"
+    assert_status 0
+    assert_stderr_contains "4 rows x 2 values"
+    # a header whose only name is the dropped column's, numbers elsewhere: refused, not read as data
+    printf 'id,1,2\nid001,1.5,2.5\nid002,3.5,4.5\n' >"$TMP/idh.csv"
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 --drop 1 "$TMP/idh.csv" -o "$OUT/m2.h5"
+    assert_status 3
+    assert_stderr_contains "line 1 holds 1, 2: column numbers as names? or a data row?"
 }
 
 @test "transform: a first line 0,1,2,3 that is the model's column names is its header, by windows and on 2 ranks" {

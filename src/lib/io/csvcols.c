@@ -340,24 +340,126 @@ kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr,
     return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
 }
 
-int kpca_csv_numbered_row(char **f, size_t ncols)
+/* 1 when list (NULL: none) holds column numbers only */
+static int numbers_only(const char *list)
 {
-    int from = -1;
-    for (size_t j = 0; ncols >= 2 && j < ncols; j++) {
+    for (const char *p = list; p != NULL; p += *p != '\0') {
+        const size_t len = strcspn(p, ",");
+        if (!all_digits(p, len))
+            return 0;
+        p += len;
+        if (*p == '\0')
+            break;
+    }
+    return 1;
+}
+
+/* out[j] = 1 for each column number j + 1 in list; 0 when one is out of
+ * range */
+static int mark_numbers(const char *list, size_t ncols, unsigned char *out)
+{
+    for (const char *p = list;; p++) {
+        size_t c = 0, len = strcspn(p, ",");
+        for (size_t i = 0; i < len && c <= ncols; i++)
+            c = c * 10 + (size_t)(p[i] - '0');
+        if (c < 1 || c > ncols)
+            return 0;
+        out[c - 1] = 1;
+        p += len;
+        if (*p == '\0')
+            return 1;
+    }
+}
+
+void kpca_csv_left_out(const kpca_read_opts *opts, size_t ncols, unsigned char *out)
+{
+    memset(out, 0, ncols);
+    const char *drop = opts != NULL ? opts->drop : NULL;
+    if (drop != NULL && opts->select == NULL && numbers_only(drop) && !mark_numbers(drop, ncols, out))
+        memset(out, 0, ncols);
+}
+
+/* The fields f of a first row but those skip marks, when they are plain
+ * non-negative integers (digits only, at most 9, no leading 0), at least
+ * two, each larger than the one before: their count, *first the first and
+ * *step 1 when each is one more than the one before; 0 otherwise. */
+static size_t increasing_row(char **f, size_t ncols, const unsigned char *skip, size_t *first, int *step)
+{
+    size_t n = 0, last = 0;
+    *step = 1;
+    for (size_t j = 0; j < ncols; j++) {
+        if (skip[j])
+            continue;
         const char *t = kpca_text_trim(f[j]);
         size_t v = 0, len = strspn(t, "0123456789");
         if (len == 0 || len > 9 || t[len] != '\0' || (t[0] == '0' && len > 1))
-            return -1;
+            return 0;
         for (size_t k = 0; k < len; k++)
             v = v * 10 + (size_t)(t[k] - '0');
-        if (j == 0 && v > 1)
-            return -1;
-        if (j == 0)
-            from = (int)v;
-        else if (v != (size_t)from + j)
-            return -1;
+        if (n > 0 && v <= last)
+            return 0;
+        *step = *step && (n == 0 || v == last + 1);
+        if (n++ == 0)
+            *first = v;
+        last = v;
     }
-    return ncols >= 2 ? from : -1;
+    return n >= 2 ? n : 0;
+}
+
+/* The first line from p (up to end) with text other than blanks: NULL when
+ * none, else its start, *len its length */
+static const char *next_line(const char *p, const char *end, size_t *len)
+{
+    while (p < end && (*p == '\n' || *p == '\r' || kpca_text_blank(*p)))
+        p++;
+    if (p >= end)
+        return NULL;
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    *len = (size_t)((nl != NULL ? nl : end) - p);
+    return p;
+}
+
+kpca_status kpca_csv_numbers_row(const char *path, size_t line, char **f, size_t ncols, unsigned char *skip,
+                                 const char *next, const char *end, char mark, int *header, int *numbered,
+                                 kpca_error *err)
+{
+    *header = *numbered = 0;
+    size_t first = 0, len = 0;
+    int step;
+    /* pandas' to_csv(): its index unnamed, then the columns' default names
+     * (or some of them): as a data row, refused for its empty field */
+    const unsigned char skip0 = skip[0];
+    skip[0] = 1;
+    *header = ncols >= 3 && *kpca_text_trim(f[0]) == '\0' && increasing_row(f, ncols, skip, &first, &step) > 0;
+    skip[0] = skip0;
+    const size_t n = *header ? 0 : increasing_row(f, ncols, skip, &first, &step);
+    if (n == 0)
+        return KPCA_OK;
+    /* 0..D-1 or 1..D: pandas' default names, column numbers, or data;
+     * other increasing integers above values that are not all integers:
+     * some columns' default names, years, or data.  The row is data when
+     * it is the only one. */
+    *numbered = step && first <= 1;
+    const char *l = next_line(next, end, &len);
+    if (l == NULL || (!*numbered && memchr(l, mark, len) == NULL))
+        return KPCA_OK;
+    char held[80] = "";
+    if (*numbered) {
+        if (n == 2)
+            snprintf(held, sizeof held, "%zu, %zu", first, first + 1);
+        else
+            snprintf(held, sizeof held, "%zu, %zu, ..., %zu", first, first + 1, first + n - 1);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu holds %s: %s? or a data row? give --header yes to take it "
+                         "as the header, or --header no to read it as a data row", path, line, held,
+                         first == 0 ? "pandas' default column names" : "column numbers as names");
+    }
+    for (size_t j = 0, shown = 0, at = 0; j < ncols && shown < 3; j++)
+        if (!skip[j])
+            at += (size_t)snprintf(held + at, sizeof held - at, "%s%.12s", shown++ ? ", " : "", kpca_text_trim(f[j]));
+    return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu holds the increasing integers %s%s above values that are not "
+                     "all integers: column names (pandas' default names of some columns, years)? or a data row? give "
+                     "--header yes to take it as the header, or --header no to read it as a data row", path, line,
+                     held, n > 3 ? ", ..." : "");
 }
 
 int kpca_csv_fitted_header(const kpca_read_opts *opts, char **f, size_t ncols, size_t lcol)

@@ -54,12 +54,32 @@ int kpca_csv_usual_name(char *field);
  * (none when no header names one), none, first, last, a number. */
 int kpca_csv_label_by_position(const char *opt);
 
-/* The first of the consecutive integers 0..D-1 or 1..D that the D >= 2
- * fields f of a first row are (blanks around them trimmed in place),
- * written plainly (digits only): pandas' default column names, a header of
- * column numbers, or a data row, which --header decides; -1 for any other
- * row (the years 2019,2020,... among them: data).  O(D). */
-int kpca_csv_numbered_row(char **f, size_t ncols);
+/* The columns --drop leaves out by number (from 1), known before the
+ * header is (an identifier column, as messages advise): out[j] = 1 for
+ * each of the ncols columns left out (ncols bytes); all 0 when the list
+ * names a column (known only from a header), holds a number out of range
+ * (kpca_csv_columns refuses it), or a model's names select the columns.
+ * (--columns keeps columns: those it leaves out may be named in a header
+ * whose kept names are numbers.)  O(ncols + the list). */
+void kpca_csv_left_out(const kpca_read_opts *opts, size_t ncols, unsigned char *out);
+
+/* --header auto's decision on a first row with no name in the columns it
+ * looks at (fields f but those skip marks: the columns --drop leaves out,
+ * kpca_csv_left_out; skip[0] is changed and put back), the text after it
+ * in [next, end):
+ * - an empty first field and increasing integers after it: pandas'
+ *   to_csv() with its index and its columns' default names (or some of
+ *   them): *header 1;
+ * - the integers 0..D-1 or 1..D (plain digits, D >= 2; *numbered 1):
+ *   pandas' default names, column numbers, or data;
+ * - other increasing integers above a line with the decimal mark: some
+ *   columns' default names, years, or data;
+ * either of the last two refused (KPCA_EFORMAT, naming --header yes and
+ * --header no) when a line follows; else data (*header 0).  O(D + the
+ * next line). */
+kpca_status kpca_csv_numbers_row(const char *path, size_t line, char **f, size_t ncols, unsigned char *skip,
+                                 const char *next, const char *end, char mark, int *header, int *numbered,
+                                 kpca_error *err);
 
 /* 1 when the fields f of a first row, but the label column's (lcol;
  * NO_COLUMN: none), are the model's column names (opts->select, nselect),

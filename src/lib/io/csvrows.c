@@ -507,16 +507,6 @@ static int blank_numbers(const char *field, char mark)
     }
 }
 
-/* 1 when text other than blanks and line ends follows s->p (before s->end):
- * a row after the first. */
-static int more_text(const csv_state *s)
-{
-    for (const char *p = s->p; p < s->end; p++)
-        if (!kpca_text_blank(*p) && *p != '\n' && *p != '\r')
-            return 1;
-    return 0;
-}
-
 kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *opts, int *header,
                                kpca_error *err)
 {
@@ -544,17 +534,22 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     if (hr == KPCA_HEADER_AUTO && kpca_csv_label_by_position(lab) &&
         (st = kpca_csv_label_column(path, lab, NULL, ncols, &lcol, err)) != KPCA_OK)
         return st;
-    for (size_t j = 0; j < ncols && hr == KPCA_HEADER_AUTO && !*header; j++)
-        *header = j != lcol ? name_field(s->f[j], s->mark) : kpca_csv_usual_name(s->f[j]);
-    *header = *header || (hr == KPCA_HEADER_AUTO && kpca_csv_fitted_header(opts, s->f, ncols, lcol));
-    const int from = hr == KPCA_HEADER_AUTO && !*header ? kpca_csv_numbered_row(s->f, ncols) : -1;
-    if ((R->numbered = from >= 0) && more_text(s)) { /* 0,1,...: only --header tells */
-        char held[80];
-        snprintf(held, sizeof held, ncols == 2 ? "%d, %d" : "%d, %d, ..., %zu", from, from + 1, from + ncols - 1);
-        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu holds %s: %s? or a data row? give --header yes to take "
-                         "it as the header, or --header no to read it as a data row", path, first_line, held,
-                         from == 0 ? "pandas' default column names" : "column numbers as names");
-    }
+    /* and the columns --drop leaves out by number: names there are
+     * identifiers, as in the label column (the way out messages name) */
+    unsigned char *skip = hr == KPCA_HEADER_AUTO ? kpca_calloc(ncols, 1) : NULL;
+    if (hr == KPCA_HEADER_AUTO && skip == NULL)
+        return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
+    if (skip != NULL)
+        kpca_csv_left_out(opts, ncols, skip);
+    for (size_t j = 0; j < ncols && skip != NULL && !*header; j++)
+        *header = !skip[j] && j != lcol ? name_field(s->f[j], s->mark) : kpca_csv_usual_name(s->f[j]);
+    *header = *header || (skip != NULL && kpca_csv_fitted_header(opts, s->f, ncols, lcol));
+    if (skip != NULL && !*header) /* integers (the label column's too): pandas' names, numbers, years, or data */
+        st = kpca_csv_numbers_row(path, first_line, s->f, ncols, skip, s->p, s->end, s->mark, header, &R->numbered,
+                                  err);
+    kpca_free(skip);
+    if (st != KPCA_OK)
+        return st;
     if (hr == KPCA_HEADER_YES)
         *header = 1;
     if (*header) {
@@ -581,6 +576,10 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
     if (R->hdr != NULL && R->hdr[0][0] == '\0' && col != 0 && ncols >= 2 && (R->dest == NULL || R->dest[0] >= 0) &&
         (opts == NULL || opts->columns == NULL))
         R->index = R->dest != NULL ? (size_t)R->dest[0] : 0;
+    if (R->index != NO_COLUMN && R->dest == NULL && ncols >= 3 && R->hdr[1][0] == '\0')
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: columns 1 and 2 have no name: the levels of a pandas "
+                         "MultiIndex (to_csv() of a frame with two or more index columns)? leave them out with --drop "
+                         "1,2 (each unnamed column), or save with index=False", path, first_line);
     if (ncols == 1 && s->delim != ' ' && blank_numbers(s->f[0], s->mark))
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s' line %zu: no comma, semicolon or tab to separate the values: values separated by "
