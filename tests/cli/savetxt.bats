@@ -80,6 +80,37 @@ PYEOF
     done
 }
 
+@test "numpy.savetxt's header of 6000 names, past the first 64 KiB: the format told from the first row after it (ESL, CSV, gzip), as the plain file; comments alone refused as such" {
+    [ -x "$PY" ] && "$PY" -c 'import numpy' 2>/dev/null || skip "$PY cannot import numpy"
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+d = sys.argv[1]
+X = np.random.default_rng(5).normal(size=(6, 6000))
+names = ['feature_%05d' % i for i in range(6000)]  # 78 KB of header
+np.savetxt(d + '/plain.txt', X)
+np.savetxt(d + '/long.txt', X, header=' '.join(names))
+np.savetxt(d + '/long.csv', X, delimiter=',', header=','.join(names))
+open(d + '/many.txt', 'w').write('# a comment\n' * 8000 + open(d + '/plain.txt').read())
+open(d + '/only.txt', 'w').write('# a comment\n' * 8000)
+PYEOF
+    gzip -k "$TMP/long.txt"
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/plain.txt" -o "$TMP/m.h5"
+    "$KPCA" transform -q "$TMP/m.h5" "$TMP/plain.txt" -o "$TMP/z.csv"
+    for f in long.txt long.txt.gz long.csv many.txt; do
+        run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/$f" -o "$OUT/m.h5"
+        assert_status 0
+        assert_stderr_contains "read '$TMP/$f': 6 rows x 6000 values"
+        run --separate-stderr "$KPCA" transform --block 2 "$TMP/m.h5" "$TMP/$f" -o "$OUT/z.csv"
+        assert_status 0
+        cmp "$TMP/z.csv" "$OUT/z.csv" || fail "transform of $f differs from the plain file's"
+    done
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/only.txt" -o "$OUT/o.h5"
+    assert_status 3
+    assert_stderr_contains "'$TMP/only.txt': no data (the file holds only blank lines and '#' comments)"
+    assert_no_output "$OUT/o.h5"
+}
+
 @test "numpy.savetxt's header as names: '# a b c' with --header yes; two '#' lines refused; a CSV's '# a' kept, 'a' refused naming it" {
     write_files
     run --separate-stderr "$KPCA" fit -k 2 -d 1 --header yes --label label --columns a,c "$TMP/header.txt" -o "$OUT/m.h5"

@@ -297,6 +297,89 @@ static int multilabel_svm(const char *p)
 }
 
 /* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */
+/* The format that the lines of text in [p, end) tell (the text changed),
+ * looking at the first 20 that are neither blank nor comments, each up to
+ * 4095 bytes (the first of them copied to first, 4096 bytes): a ',' or ';'
+ * on the first means CSV, else an index:value pair on any LIBSVM, else
+ * ESL; KPCA_FMT_AUTO when there is none (*lines: how many). */
+static kpca_format scan_lines(char *p, char *end, char *first, int *lines)
+{
+    kpca_format fmt = KPCA_FMT_AUTO;
+    *lines = 0;
+    while (fmt != KPCA_FMT_LIBSVM && *lines < 20 && p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p)), *next = nl != NULL ? nl + 1 : end;
+        if (nl != NULL)
+            *nl = '\0';
+        while (kpca_text_blank(*p))
+            p++;
+        if (*p == '\0' || *p == '#') { /* a blank line, or a comment (SVMlight's, numpy.savetxt's header):
+                                         * no data line tells the format */
+            p = next;
+            continue;
+        }
+        cut_comment(p);
+        if (strlen(p) > 4095)
+            p[4095] = '\0';
+        if ((*lines)++ == 0) {
+            snprintf(first, 4096, "%s", p);
+            if (strpbrk(p, ",;") != NULL && !multilabel_svm(p))
+                return KPCA_FMT_CSV;
+        }
+        fmt = strchr(p, ':') != NULL ? KPCA_FMT_LIBSVM : KPCA_FMT_ESL;
+        p = next;
+    }
+    return fmt;
+}
+
+/* 1 when the text of path (decompressed) has a line that is neither blank
+ * nor a '#' comment, *at the byte it starts at; reads up to it.  0 when
+ * there is none, or the text cannot be read (the reader says why). */
+static int first_data_line(const char *path, unsigned long long *at)
+{
+    kpca_bytes *b = NULL;
+    kpca_error why;
+    char buf[4096];
+    if (kpca_bytes_open(path, &b, &why) != KPCA_OK)
+        return 0;
+    unsigned long long off = 0, line = 0;
+    int comment = 0, found = 0; /* comment: in a line whose first byte not blank is '#' */
+    size_t n = 1;
+    while (!found && n > 0 && kpca_bytes_read(b, buf, sizeof buf, 0, &n, &why) == KPCA_OK) {
+        const size_t bom = off == 0 ? kpca_text_bom(buf, n) : 0;
+        for (size_t i = bom; i < n && !found; i++) {
+            if (buf[i] == '\n') {
+                comment = 0;
+                line = off + i + 1;
+            } else if (!comment && !kpca_text_blank(buf[i]) && buf[i] != '\r') {
+                comment = buf[i] == '#';
+                found = !comment;
+            }
+        }
+        off += n;
+    }
+    kpca_bytes_close(b);
+    *at = line;
+    return found;
+}
+
+/* text (cap + 1 bytes) holds up to cap bytes of path's text from byte at,
+ * *len of them, NUL-terminated */
+static kpca_status read_window(const char *path, unsigned long long at, char *text, size_t cap, size_t *len,
+                               kpca_error *err)
+{
+    kpca_bytes *b = NULL;
+    kpca_status st = kpca_bytes_open(path, &b, err);
+    *len = 0;
+    if (st == KPCA_OK && kpca_bytes_seek(b, at) != 0)
+        st = kpca_fail(err, KPCA_EIO, "cannot read '%s' past its first 64 KiB of comments", path);
+    for (size_t n = 1; st == KPCA_OK && *len < cap && n > 0;)
+        if ((st = kpca_bytes_read(b, text + *len, cap - *len, 0, &n, err)) == KPCA_OK)
+            *len += n;
+    kpca_bytes_close(b);
+    text[*len] = '\0';
+    return st;
+}
+
 static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -391,31 +474,17 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
                              path, skip);
         }
     }
-    while (!binary && !arff && fmt != KPCA_FMT_LIBSVM && lines < 20 && p < text + len) {
-        char *nl = memchr(p, '\n', (size_t)(text + len - p)), *next = nl != NULL ? nl + 1 : text + len;
-        if (nl != NULL)
-            *nl = '\0';
-        while (kpca_text_blank(*p))
-            p++;
-        if (*p == '\0' || *p == '#') { /* a blank line, or a comment (SVMlight's, numpy.savetxt's header):
-                                         * no data line tells the format */
-            p = next;
-            continue;
-        }
-        cut_comment(p);
-        if (strlen(p) > sizeof first - 1)
-            p[sizeof first - 1] = '\0';
-        if (lines++ == 0) {
-            snprintf(first, sizeof first, "%s", p);
-            if (strpbrk(p, ",;") != NULL && !multilabel_svm(p)) {
-                fmt = KPCA_FMT_CSV;
-                break;
-            }
-        }
-        fmt = strchr(p, ':') != NULL ? KPCA_FMT_LIBSVM : KPCA_FMT_ESL;
-        p = next;
-    }
+    if (!binary && !arff)
+        fmt = scan_lines(p, text + len, first, &lines);
+    /* comments filled the first 64 KiB (numpy.savetxt's header of
+     * thousands of names): the 64 KiB from the first line that is not one */
+    unsigned long long at = 0;
+    if (!binary && !arff && lines == 0 && skip == 0 && len == cap && read_st == KPCA_OK &&
+        first_data_line(path, &at) && (st = read_window(path, at, text, cap, &len, err)) == KPCA_OK)
+        fmt = scan_lines(text, text + len, first, &lines);
     kpca_free(text);
+    if (st != KPCA_OK)
+        return st;
     if (fmt == KPCA_FMT_ESL && strchr(first, '\t') != NULL) {
         const char *q = first;
         double v;
@@ -436,7 +505,7 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
                 *err = why;
             return read_st;
         }
-        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data (file is empty or blank)", path);
+        return kpca_fail(err, KPCA_EFORMAT, "'%s': no data (the file holds only blank lines and '#' comments)", path);
     }
     *out = fmt;
     return KPCA_OK;
