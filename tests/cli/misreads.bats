@@ -152,6 +152,22 @@ read_summary() {
     assert_stderr_contains "option '--decimal': expected . or , (the decimal mark), got ';'"
 }
 
+@test "the decimal mark the other way round: tab-separated decimal commas name --decimal ,, decimal points under --decimal , name leaving it out" {
+    printf '0,5\t1,25\t3\n1,5\t2,5\t4\n2,75\t3,0\t5\n' >"$TMP/tab.tsv"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/tab.tsv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "a tab inside a field: tab-separated values with decimal commas? give --decimal ,"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" fit -k 1 --decimal , "$TMP/tab.tsv" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "read '$TMP/tab.tsv': 3 rows x 3 values"
+    printf '0.5;1.25;3\n1.5;2.5;4\n' >"$TMP/points.csv"
+    run --separate-stderr "$KPCA" fit -k 1 --decimal , "$TMP/points.csv" -o "$OUT/p.h5"
+    assert_status 3
+    assert_stderr_contains "found '1.5', written with a decimal point: leave out --decimal ,"
+    assert_no_output "$OUT/p.h5"
+}
+
 @test "--columns and --drop: names and numbers, every missing name listed, no output on a mistake" {
     read_summary "$D/plain.csv" --columns '4,sepal length (cm)'
     [ "$summary" = "read '$D/plain.csv': 150 rows x 2 values, labels from column 5 'target' (3 classes)" ] || fail "$summary"

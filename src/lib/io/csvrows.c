@@ -258,6 +258,15 @@ static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, 
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s', written with a decimal "
                          "comma: give --decimal , to read decimal commas", s->path, s->fline[j], j + 1, name, f, cut);
+    const char *mark_why = why != -1 ? NULL /* a decimal mark the other way round */
+                           : s->delim == ',' && strchr(f, '\t') != NULL ? "a tab inside a field: tab-separated values "
+                                                                          "with decimal commas? give --decimal ,"
+                           : s->mark == ',' && parse_field(f, '.', &(double){0}, &(int){0}) ? "written with a decimal "
+                                                                          "point: leave out --decimal ,"
+                           : NULL;
+    if (mark_why != NULL)
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s', %s",
+                         s->path, s->fline[j], j + 1, name, f, cut, mark_why);
     size_t empty = j; /* a first row of numbers, then empty fields: a line of counts (scikit-learn's Boston)? */
     while (why == 0 && first_row && hdr == NULL && empty < R->ncols && kpca_text_trim(s->f[empty])[0] == '\0')
         empty++;
