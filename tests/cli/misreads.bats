@@ -168,6 +168,17 @@ read_summary() {
     assert_no_output "$OUT/p.h5"
 }
 
+@test "one column under a name: refused naming --header yes (not --label first, which would leave no value), which reads it" {
+    printf 'height\n1.5\n2.5\n3.25\n' >"$TMP/one.csv"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/one.csv" -o "$OUT/m.h5"
+    assert_status 3
+    assert_stderr_contains "line 1: expected a number, found 'height': a header row of names? give --header yes"
+    assert_no_output "$OUT/m.h5"
+    run --separate-stderr "$KPCA" fit -k 1 --header yes "$TMP/one.csv" -o "$OUT/m.h5"
+    assert_status 0
+    assert_stderr_contains "read '$TMP/one.csv': 3 rows x 1 values"
+}
+
 @test "--columns and --drop: names and numbers, every missing name listed, no output on a mistake" {
     read_summary "$D/plain.csv" --columns '4,sepal length (cm)'
     [ "$summary" = "read '$D/plain.csv': 150 rows x 2 values, labels from column 5 'target' (3 classes)" ] || fail "$summary"

@@ -103,8 +103,9 @@ static void esl_failed(kpca_esl_rows *r, kpca_status st, const kpca_error *err)
     snprintf(r->msg, sizeof r->msg, "%s", err != NULL ? err->msg : "");
 }
 
-/* 1 when a line (p, blanks skipped) has two or more fields and none is a
- * number: a header row of names */
+/* 1 when a line (p, blanks skipped) has fields and none is a number: a
+ * header row of names (one name: a one-column file's, which --label first
+ * would leave with no value) */
 static int words_only(const char *p)
 {
     size_t fields = 0;
@@ -117,7 +118,7 @@ static int words_only(const char *p)
             q++;
         fields++;
     }
-    return fields >= 2;
+    return fields >= 1;
 }
 
 /* Parses the next non-blank line into out (room for ncol numbers; for the
