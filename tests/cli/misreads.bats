@@ -179,6 +179,19 @@ read_summary() {
     assert_stderr_contains "read '$TMP/one.csv': 3 rows x 1 values"
 }
 
+@test "a header name with a line break inside its quotes (as pandas writes it): the file is delimited text, CSV or TSV, its rows read" {
+    printf '"a\nb",c,d\n1,2,3\n4,5,6\n' >"$TMP/q.csv"
+    printf '"a\nb"\tc\td\n1\t2\t3\n4\t5\t6\n' >"$TMP/q.tsv"
+    for f in q.csv q.tsv; do
+        run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/$f" -o "$OUT/$f.h5"
+        assert_status 0
+        assert_stderr_contains "read '$TMP/$f': 2 rows x 3 values"
+        run --separate-stderr "$KPCA" transform --block 1 "$OUT/$f.h5" "$TMP/$f" -o "$OUT/$f.z.csv"
+        assert_status 0
+        [ "$(wc -l <"$OUT/$f.z.csv")" -eq 3 ] || fail "transform of $f: not a header and 2 rows"
+    done
+}
+
 @test "--columns and --drop: names and numbers, every missing name listed, no output on a mistake" {
     read_summary "$D/plain.csv" --columns '4,sepal length (cm)'
     [ "$summary" = "read '$D/plain.csv': 150 rows x 2 values, labels from column 5 'target' (3 classes)" ] || fail "$summary"

@@ -317,6 +317,23 @@ static kpca_format scan_lines(char *p, char *end, char *first, int *lines)
             p = next;
             continue;
         }
+        size_t quotes = 0; /* before a '#' comment */
+        for (const char *q = p; *lines == 0 && *q != '\0' && *q != '#'; q++)
+            quotes += *q == '"';
+        if (quotes % 2 == 1 && nl != NULL) { /* a quoted field with a line break (a header name): the row's
+                                               * delimiters are past it */
+            char *q = nl + 1;
+            for (int open = 1; q < end && (open || *q != '\n'); q++)
+                open ^= *q == '"';
+            const char c = *q; /* end is inside the buffer (its NUL) */
+            *nl = '\n';
+            *q = '\0';
+            const int delimited = strpbrk(p, ",;\t") != NULL;
+            *q = c;
+            *nl = '\0';
+            if (delimited)
+                return KPCA_FMT_CSV;
+        }
         cut_comment(p);
         if (strlen(p) > 4095)
             p[4095] = '\0';
