@@ -94,26 +94,60 @@ PYEOF
     [ "$(rows_read "$TMP/multi.csv" --drop 1,2)" = 12 ] || fail "--drop 1,2: not 12 rows"
 }
 
-@test "--drop N of a text column, as the message advises: names there are no header, so the first row is read (fit, transform by windows, 2 ranks)" {
+@test "--drop N of a text column, as the message advises: a name there alone makes no header but is asked about; --header says (fit, transform by windows, 2 ranks)" {
     printf 'id001,1.5,2.5\nid002,3.5,4.5\nid003,5.5,7.5\nid004,1,2\n' >"$TMP/id.csv"
+    printf 'sample,400.5,401.0\ns1,0.5,0.25\ns2,0.75,0.5\n' >"$TMP/spectra.csv"
     printf '1.5,2.5,setosa\n3.5,4.5,versicolor\n5.5,7.5,setosa\n1,2,virginica\n' >"$TMP/last.csv"
+    printf '0.5,0.25\n1.5,2.5\n3.5,1.5\n' >"$TMP/plain2.csv"
+    "$KPCA" fit -q -k 1 -d 1 "$TMP/plain2.csv" -o "$TMP/plain2.h5"
     run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/id.csv" -o "$OUT/m.h5"
     assert_status 3
     assert_stderr_contains "leave it out with --drop 1"
-    [ "$(rows_read "$TMP/id.csv" --drop 1)" = 4 ] || fail "--drop 1: not 4 rows"
-    [ "$(rows_read "$TMP/last.csv" --drop 3)" = 4 ] || fail "--drop 3: not 4 rows"
-    "$KPCA" fit -q -k 1 -d 1 --drop 1 "$TMP/id.csv" -o "$TMP/m.h5"
-    "$KPCA" transform -q --block 1 --drop 1 "$TMP/m.h5" "$TMP/id.csv" -o "$OUT/z.csv"
-    [ "$(grep -c . "$OUT/z.csv")" -ge 4 ] && [ "$(grep -vc '[a-zA-Z]' "$OUT/z.csv")" = 4 ] ||
-        fail "transform --drop 1: not 4 feature rows: $(cat "$OUT/z.csv")"
-    run --separate-stderr mpi2 fit -k 1 -d 1 --drop 1 "$TMP/id.csv" -o "$OUT/mm.h5"
+    # the header (spectra) and the data row (id) look alike: asked, never guessed
+    for f in id spectra; do
+        run --separate-stderr "$KPCA" fit -k 1 -d 1 --drop 1 "$TMP/$f.csv" -o "$OUT/m.h5"
+        assert_status 3
+        assert_stderr_contains "'$TMP/$f.csv' line 1: its only text, '"
+        assert_stderr_contains "is in column 1, which --drop leaves out: is the line a header (give --header yes) or a data row (give --header no)?"
+        assert_no_output "$OUT/m.h5"
+        run --separate-stderr "$KPCA" transform --block 1 --drop 1 "$TMP/plain2.h5" "$TMP/$f.csv" -o "$OUT/z.csv"
+        assert_status 3
+        assert_stderr_contains "which --drop leaves out: is the line a header"
+    done
+    [ "$(rows_read "$TMP/id.csv" --drop 1 --header no)" = 4 ] || fail "--drop 1 --header no: not 4 rows"
+    [ "$(rows_read "$TMP/spectra.csv" --drop 1 --header yes)" = 2 ] || fail "--drop 1 --header yes: not 2 rows"
+    # a class name in a column --label places is a label, as before
+    [ "$(rows_read "$TMP/last.csv" --label 3)" = 4 ] || fail "--label 3: not 4 rows"
+    "$KPCA" fit -q -k 1 -d 1 --drop 1 --header no "$TMP/id.csv" -o "$TMP/m.h5"
+    "$KPCA" transform -q --block 1 --drop 1 --header no "$TMP/m.h5" "$TMP/id.csv" -o "$OUT/z.csv"
+    [ "$(grep -vc '[a-zA-Z]' "$OUT/z.csv")" = 4 ] || fail "transform --drop 1 --header no: not 4 feature rows: $(cat "$OUT/z.csv")"
+    run --separate-stderr mpi2 fit -k 1 -d 1 --drop 1 --header no "$TMP/id.csv" -o "$OUT/mm.h5"
     assert_status 0
     assert_stderr_contains "4 rows x 2 values"
-    # a header whose only name is the dropped column's, numbers elsewhere: refused, not read as data
+    # a header whose only name is the dropped column's: asked too
     printf 'id,1,2\nid001,1.5,2.5\nid002,3.5,4.5\n' >"$TMP/idh.csv"
     run --separate-stderr "$KPCA" fit -k 1 -d 1 --drop 1 "$TMP/idh.csv" -o "$OUT/m2.h5"
     assert_status 3
-    assert_stderr_contains "line 1 holds 1, 2: column numbers as names? or a data row?"
+    assert_stderr_contains "its only text, 'id', is in column 1, which --drop leaves out"
+}
+
+@test "integers above decimals in a row wider than the first 64 KiB, and two columns: the windows decide as the whole read; two increasing integers are a data row" {
+    [ -x "$PY" ] && "$PY" -c 'import numpy, pandas' 2>/dev/null || skip "$PY cannot import numpy and pandas"
+    "$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np, pandas as pd
+d = sys.argv[1]
+r = np.random.default_rng(2)
+pd.DataFrame(r.normal(size=(6, 3000))).to_csv(d + '/wide.csv', index=False, float_format='%.18e')
+np.savetxt(d + '/two.csv', np.vstack([[3, 7], r.normal(size=(5, 2))]), delimiter=',', fmt='%.17g')
+PYEOF
+    for solver in "--solver exact" "--solver nystrom --landmarks 3"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$KPCA" fit -k 1 -d 1 $solver "$TMP/wide.csv" -o "$OUT/w.h5"
+        assert_status 3
+        assert_stderr_contains "line 1 holds 0, 1, ..., 2999: pandas' default column names?"
+    done
+    [ "$(rows_read "$TMP/two.csv")" = 6 ] || fail "3,7 above decimals: not a data row"
 }
 
 @test "transform: a first line 0,1,2,3 that is the model's column names is its header, by windows and on 2 ranks" {

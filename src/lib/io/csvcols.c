@@ -419,29 +419,51 @@ static const char *next_line(const char *p, const char *end, size_t *len)
     return p;
 }
 
+/* 1 when every field of f but those skip marks is a number */
+static int numbers_only_row(char **f, size_t ncols, const unsigned char *skip, char mark)
+{
+    for (size_t j = 0; j < ncols; j++) {
+        const char *p = kpca_text_trim(f[j]);
+        double v;
+        if (!skip[j] && (*p == '\0' || kpca_parse_number_mark(&p, '\0', mark, &v) != 0 || *p != '\0'))
+            return 0;
+    }
+    return 1;
+}
+
 kpca_status kpca_csv_numbers_row(const char *path, size_t line, char **f, size_t ncols, unsigned char *skip,
-                                 const char *next, const char *end, char mark, int *header, int *numbered,
-                                 kpca_error *err)
+                                 size_t named, const char *next, const char *end, char mark, int *header,
+                                 int *numbered, kpca_error *err)
 {
     *header = *numbered = 0;
     size_t first = 0, len = 0;
     int step;
     /* pandas' to_csv(): its index unnamed, then the columns' default names
-     * (or some of them): as a data row, refused for its empty field */
+     * from 0 or 1 (or some of them): as a data row, refused for its empty
+     * field */
     const unsigned char skip0 = skip[0];
     skip[0] = 1;
-    *header = ncols >= 3 && *kpca_text_trim(f[0]) == '\0' && increasing_row(f, ncols, skip, &first, &step) > 0;
+    *header = ncols >= 3 && *kpca_text_trim(f[0]) == '\0' && increasing_row(f, ncols, skip, &first, &step) > 0 &&
+              first <= 1;
     skip[0] = skip0;
-    const size_t n = *header ? 0 : increasing_row(f, ncols, skip, &first, &step);
+    if (*header)
+        return KPCA_OK;
+    /* a name only where --drop leaves a column out, numbers elsewhere: a
+     * header over values, or a data row with its identifier */
+    if (named != NO_COLUMN && numbers_only_row(f, ncols, skip, mark))
+        return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: its only text, '%.40s', is in column %zu, which --drop "
+                         "leaves out: is the line a header (give --header yes) or a data row (give --header no)?",
+                         path, line, kpca_text_trim(f[named]), named + 1);
+    const size_t n = increasing_row(f, ncols, skip, &first, &step);
     if (n == 0)
         return KPCA_OK;
     /* 0..D-1 or 1..D: pandas' default names, column numbers, or data;
-     * other increasing integers above values that are not all integers:
-     * some columns' default names, years, or data.  The row is data when
-     * it is the only one. */
+     * three or more other increasing integers above values that are not
+     * all integers: some columns' default names, years, or data.  The row
+     * is data when it is the only one. */
     *numbered = step && first <= 1;
     const char *l = next_line(next, end, &len);
-    if (l == NULL || (!*numbered && memchr(l, mark, len) == NULL))
+    if (l == NULL || (!*numbered && (n < 3 || memchr(l, mark, len) == NULL)))
         return KPCA_OK;
     char held[80] = "";
     if (*numbered) {

@@ -67,19 +67,21 @@ void kpca_csv_left_out(const kpca_read_opts *opts, size_t ncols, unsigned char *
  * looks at (fields f but those skip marks: the columns --drop leaves out,
  * kpca_csv_left_out; skip[0] is changed and put back), the text after it
  * in [next, end):
- * - an empty first field and increasing integers after it: pandas'
- *   to_csv() with its index and its columns' default names (or some of
- *   them): *header 1;
+ * - an empty first field and increasing integers from 0 or 1 after it:
+ *   pandas' to_csv() with its index and its columns' default names (or
+ *   some of them): *header 1;
+ * - a name in a column --drop leaves out (named; NO_COLUMN: none) and
+ *   numbers in the rest: a header or a data row, refused (KPCA_EFORMAT);
  * - the integers 0..D-1 or 1..D (plain digits, D >= 2; *numbered 1):
  *   pandas' default names, column numbers, or data;
- * - other increasing integers above a line with the decimal mark: some
- *   columns' default names, years, or data;
+ * - three or more other increasing integers above a line with the decimal
+ *   mark: some columns' default names, years, or data;
  * either of the last two refused (KPCA_EFORMAT, naming --header yes and
  * --header no) when a line follows; else data (*header 0).  O(D + the
  * next line). */
 kpca_status kpca_csv_numbers_row(const char *path, size_t line, char **f, size_t ncols, unsigned char *skip,
-                                 const char *next, const char *end, char mark, int *header, int *numbered,
-                                 kpca_error *err);
+                                 size_t named, const char *next, const char *end, char mark, int *header,
+                                 int *numbered, kpca_error *err);
 
 /* 1 when the fields f of a first row, but the label column's (lcol;
  * NO_COLUMN: none), are the model's column names (opts->select, nselect),

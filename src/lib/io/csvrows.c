@@ -258,12 +258,7 @@ static kpca_status value_error(const csv_state *s, const csv_rows *R, size_t j, 
         return kpca_fail(err, KPCA_EFORMAT,
                          "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s', written with a decimal "
                          "comma: give --decimal , to read decimal commas", s->path, s->fline[j], j + 1, name, f, cut);
-    const char *mark_why = why != -1 ? NULL /* a decimal mark the other way round */
-                           : s->delim == ',' && strchr(f, '\t') != NULL ? "a tab inside a field: tab-separated values "
-                                                                          "with decimal commas? give --decimal ,"
-                           : s->mark == ',' && parse_field(f, '.', &(double){0}, &(int){0}) ? "written with a decimal "
-                                                                          "point: leave out --decimal ,"
-                           : NULL;
+    const char *mark_why = why == -1 ? kpca_text_mark_hint(f, s->delim, s->mark) : NULL; /* the other way round */
     if (mark_why != NULL)
         return kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu, column %zu%s: expected a number, found '%.40s%s', %s",
                          s->path, s->fline[j], j + 1, name, f, cut, mark_why);
@@ -550,12 +545,15 @@ kpca_status kpca_csv_first_row(csv_state *s, csv_rows *R, const kpca_read_opts *
         return kpca_fail(err, KPCA_ENOMEM, "out of memory reading '%s'", path);
     if (skip != NULL)
         kpca_csv_left_out(opts, ncols, skip);
-    for (size_t j = 0; j < ncols && skip != NULL && !*header; j++)
+    size_t named = NO_COLUMN; /* a name in a column --drop leaves out: the row's only text? */
+    for (size_t j = 0; j < ncols && skip != NULL && !*header; j++) {
         *header = !skip[j] && j != lcol ? name_field(s->f[j], s->mark) : kpca_csv_usual_name(s->f[j]);
+        named = named == NO_COLUMN && skip[j] && j != lcol && name_field(s->f[j], s->mark) ? j : named;
+    }
     *header = *header || (skip != NULL && kpca_csv_fitted_header(opts, s->f, ncols, lcol));
-    if (skip != NULL && !*header) /* integers (the label column's too): pandas' names, numbers, years, or data */
-        st = kpca_csv_numbers_row(path, first_line, s->f, ncols, skip, s->p, s->end, s->mark, header, &R->numbered,
-                                  err);
+    if (skip != NULL && !*header) /* numbers (the label column's too): pandas' names, years, or data */
+        st = kpca_csv_numbers_row(path, first_line, s->f, ncols, skip, named, s->p, s->end, s->mark, header,
+                                  &R->numbered, err);
     kpca_free(skip);
     if (st != KPCA_OK)
         return st;

@@ -142,6 +142,38 @@ int kpca_text_decimal_comma(const char *s, char stop)
     return before > 0 && after > 0 && (*s == '\0' || *s == stop);
 }
 
+/* 1 when s holds digits, then only digits or a sign and digits after each
+ * tab (the pieces of tab-separated decimal commas split at the commas:
+ * "5<TAB>1" of "0,5<TAB>1,25"), at least one tab */
+static int tab_digits(const char *s)
+{
+    size_t tabs = 0;
+    for (const char *p = s;; p++) {
+        if (p != s && (*p == '-' || *p == '+'))
+            p++;
+        const size_t d = strspn(p, "0123456789");
+        if (d == 0)
+            return 0;
+        p += d;
+        if (*p != '\t')
+            return *p == '\0' && tabs > 0;
+        tabs++;
+    }
+}
+
+const char *kpca_text_mark_hint(const char *field, char delim, char mark)
+{
+    const char *p = field, *dot = strchr(field, '.');
+    double v;
+    if (delim == ',' && mark == '.' && tab_digits(field))
+        return "a tab inside a field: tab-separated values with decimal commas? give --decimal ,";
+    /* a point before exactly three digits may group thousands (1.234,5) */
+    if (mark == ',' && dot != NULL && strspn(dot + 1, "0123456789") != 3 &&
+        kpca_parse_number_mark(&p, '\0', '.', &v) == 0 && *p == '\0')
+        return "written with a decimal point: leave out --decimal ,";
+    return NULL;
+}
+
 size_t kpca_text_bom(const char *p, size_t n)
 {
     return n >= 3 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf ? 3 : 0;

@@ -51,6 +51,13 @@ int kpca_parse_number_mark(const char **pp, char stop, char mark, double *v);
  * with a decimal comma ("5,1", "-0,25"): for the message that names
  * --decimal. */
 int kpca_text_decimal_comma(const char *s, char stop);
+/* For the message of a field that is no number: the hint when its
+ * decimal mark is the other way round, else NULL.  A comma-separated
+ * field of digits with tabs between them ("5<TAB>1": tab-separated values
+ * with decimal commas, split at the commas) names --decimal ,; under
+ * --decimal , (mark ',') a number written with a point (not one before
+ * exactly three digits, which may group thousands) names leaving it out. */
+const char *kpca_text_mark_hint(const char *field, char delim, char mark);
 
 /* 1 when the NUL-terminated s is valid UTF-8 (no overlong form, no
  * surrogate, nothing past U+10FFFF), else 0.  O(length). */
