@@ -166,6 +166,16 @@ read_summary() {
     assert_status 3
     assert_stderr_contains "found '1.5', written with a decimal point: leave out --decimal ,"
     assert_no_output "$OUT/p.h5"
+    # neither hint where it would mislead: a point grouping thousands, a tab in an identifier
+    printf 'a;b;c\n1.234;0,5;2\n2.345;1,5;3\n' >"$TMP/thousands.csv"
+    run --separate-stderr "$KPCA" fit -k 1 --decimal , "$TMP/thousands.csv" -o "$OUT/t.h5"
+    assert_status 3
+    [[ "$stderr" != *"leave out --decimal"* ]] || fail "a thousands point named as a decimal point: $stderr"
+    printf 'id,x,y\nfoo\tbar,1.5,2.5\nbaz\tqux,3.5,4.5\n' >"$TMP/tabid.csv"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/tabid.csv" -o "$OUT/t.h5"
+    assert_status 3
+    [[ "$stderr" != *"--decimal"* ]] || fail "a tab in an identifier named --decimal: $stderr"
+    assert_stderr_contains "leave it out with --drop 1"
 }
 
 @test "one column under a name: refused naming --header yes (not --label first, which would leave no value), which reads it" {
@@ -177,6 +187,11 @@ read_summary() {
     run --separate-stderr "$KPCA" fit -k 1 --header yes "$TMP/one.csv" -o "$OUT/m.h5"
     assert_status 0
     assert_stderr_contains "read '$TMP/one.csv': 3 rows x 1 values"
+    # a missing value's mark is no name
+    printf 'nan\n1.5\n2.5\n' >"$TMP/nan.csv"
+    run --separate-stderr "$KPCA" fit -k 1 "$TMP/nan.csv" -o "$OUT/n.h5"
+    assert_status 3
+    [[ "$stderr" != *"a header row of names"* ]] || fail "nan taken for a name: $stderr"
 }
 
 @test "a header name with a line break inside its quotes (as pandas writes it): the file is delimited text, CSV or TSV, its rows read" {

@@ -109,6 +109,16 @@ PYEOF
     assert_status 3
     assert_stderr_contains "'$TMP/only.txt': no data (the file holds only blank lines and '#' comments)"
     assert_no_output "$OUT/o.h5"
+    # after --skip-rows the window is not looked past: said so, with the way out
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 --skip-rows 1 "$TMP/many.txt" -o "$OUT/s.h5"
+    assert_status 2
+    assert_stderr_contains "after --skip-rows 1, the next 64 KiB of the text, where kpca tells its format, hold only blank lines and '#' comments: give --format csv (or esl)"
+    [ "$(OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-} "$KPCA" fit -k 1 -d 1 --skip-rows 1 --format esl "$TMP/many.txt" -o "$OUT/s.h5" 2>&1 | sed -n "s/^read .*: \([0-9]*\) rows.*/\1/p")" = 6 ] || fail "--skip-rows 1 --format esl: not 6 rows"
+    # a gzip file cut after its comments: the damage is said, not "only comments"
+    head -c 60000 "$TMP/long.txt.gz" >"$TMP/cut.txt.gz"
+    run --separate-stderr "$KPCA" fit -k 1 -d 1 "$TMP/cut.txt.gz" -o "$OUT/c.h5"
+    assert_status 3
+    assert_stderr_contains "corrupt or truncated gzip data"
 }
 
 @test "numpy.savetxt's header as names: '# a b c' with --header yes; two '#' lines refused; a CSV's '# a' kept, 'a' refused naming it" {

@@ -103,9 +103,9 @@ static void esl_failed(kpca_esl_rows *r, kpca_status st, const kpca_error *err)
     snprintf(r->msg, sizeof r->msg, "%s", err != NULL ? err->msg : "");
 }
 
-/* 1 when a line (p, blanks skipped) has fields and none is a number: a
- * header row of names (one name: a one-column file's, which --label first
- * would leave with no value) */
+/* 1 when a line (p, blanks skipped) has fields and none is a number or a
+ * missing value's mark: a header row of names (one name: a one-column
+ * file's, which --label first would leave with no value) */
 static int words_only(const char *p)
 {
     size_t fields = 0;
@@ -114,8 +114,14 @@ static int words_only(const char *p)
         const char *at = q;
         if (parse_value(&q, '\0', &v) == 0)
             return 0;
+        char word[16] = ""; /* a missing value's mark (nan, NA, ?...) is no name */
         for (q = at; *q != '\0' && !is_blank(*q);)
             q++;
+        if ((size_t)(q - at) < sizeof word) {
+            memcpy(word, at, (size_t)(q - at));
+            if (kpca_labels_missing_mark(word))
+                return 0;
+        }
         fields++;
     }
     return fields >= 1;

@@ -296,7 +296,6 @@ static int multilabel_svm(const char *p)
     return 1;
 }
 
-/* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */
 /* The format that the lines of text in [p, end) tell (the text changed),
  * looking at the first 20 that are neither blank nor comments, each up to
  * 4095 bytes (the first of them copied to first, 4096 bytes): a ',' or ';'
@@ -348,35 +347,34 @@ static kpca_format scan_lines(char *p, char *end, char *first, int *lines)
     return fmt;
 }
 
-/* 1 when the text of path (decompressed) has a line that is neither blank
- * nor a '#' comment, *at the byte it starts at; reads up to it.  0 when
- * there is none, or the text cannot be read (the reader says why). */
-static int first_data_line(const char *path, unsigned long long *at)
+/* *found 1 when the text of path (decompressed) has a line that is neither
+ * blank nor a '#' comment, *at the byte it starts at; reads up to it.  The
+ * text's own error (damaged compressed data) is returned. */
+static kpca_status first_data_line(const char *path, unsigned long long *at, int *found, kpca_error *err)
 {
     kpca_bytes *b = NULL;
-    kpca_error why;
     char buf[4096];
-    if (kpca_bytes_open(path, &b, &why) != KPCA_OK)
-        return 0;
+    kpca_status st = kpca_bytes_open(path, &b, err);
     unsigned long long off = 0, line = 0;
-    int comment = 0, found = 0; /* comment: in a line whose first byte not blank is '#' */
-    size_t n = 1;
-    while (!found && n > 0 && kpca_bytes_read(b, buf, sizeof buf, 0, &n, &why) == KPCA_OK) {
+    int comment = 0; /* in a line whose first byte not blank is '#' */
+    *found = 0;
+    for (size_t n = 1; st == KPCA_OK && !*found && n > 0 && (st = kpca_bytes_read(b, buf, sizeof buf, 0, &n, err)) ==
+                                                              KPCA_OK;) {
         const size_t bom = off == 0 ? kpca_text_bom(buf, n) : 0;
-        for (size_t i = bom; i < n && !found; i++) {
+        for (size_t i = bom; i < n && !*found; i++) {
             if (buf[i] == '\n') {
                 comment = 0;
                 line = off + i + 1;
             } else if (!comment && !kpca_text_blank(buf[i]) && buf[i] != '\r') {
                 comment = buf[i] == '#';
-                found = !comment;
+                *found = !comment;
             }
         }
         off += n;
     }
     kpca_bytes_close(b);
     *at = line;
-    return found;
+    return st;
 }
 
 /* text (cap + 1 bytes) holds up to cap bytes of path's text from byte at,
@@ -397,6 +395,7 @@ static kpca_status read_window(const char *path, unsigned long long at, char *te
     return st;
 }
 
+/* kpca_detect_format of the text after its first `skip` lines (--skip-rows) */
 static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -496,8 +495,14 @@ static kpca_status detect(const char *path, size_t skip, kpca_format *out, kpca_
     /* comments filled the first 64 KiB (numpy.savetxt's header of
      * thousands of names): the 64 KiB from the first line that is not one */
     unsigned long long at = 0;
-    if (!binary && !arff && lines == 0 && skip == 0 && len == cap && read_st == KPCA_OK &&
-        first_data_line(path, &at) && (st = read_window(path, at, text, cap, &len, err)) == KPCA_OK)
+    int found = 0;
+    const int comments = !binary && !arff && lines == 0 && len == cap && read_st == KPCA_OK;
+    if (comments && skip > 0)
+        st = kpca_fail(err, KPCA_EUSAGE, "'%s': after --skip-rows %zu, the next 64 KiB of the text, where kpca tells "
+                       "its format, hold only blank lines and '#' comments: give --format csv (or esl) with it",
+                       path, skip);
+    else if (comments && (st = first_data_line(path, &at, &found, err)) == KPCA_OK && found &&
+             (st = read_window(path, at, text, cap, &len, err)) == KPCA_OK)
         fmt = scan_lines(text, text + len, first, &lines);
     kpca_free(text);
     if (st != KPCA_OK)
