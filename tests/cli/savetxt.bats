@@ -121,6 +121,22 @@ PYEOF
     assert_stderr_contains "corrupt or truncated gzip data"
 }
 
+@test "numpy.savetxt of a complex array, whitespace and CSV: refused as complex numbers, naming the real and imaginary columns" {
+    [ -x "$PY" ] && "$PY" -c 'import numpy' 2>/dev/null || skip "$PY cannot import numpy"
+    "$PY" -c '
+import sys
+import numpy as np
+z = np.array([[1 + 2j, 3 - 4j], [5 + 0j, -1.5j], [2 - 1j, 0.5 + 0.5j]])
+np.savetxt(sys.argv[1] + "/z.txt", z)
+np.savetxt(sys.argv[1] + "/z.csv", z, delimiter=",")' "$TMP"
+    for f in z.txt z.csv; do
+        run --separate-stderr "$KPCA" fit -k 1 "$TMP/$f" -o "$OUT/m.h5"
+        assert_status 3
+        assert_stderr_contains "a complex number (numpy.savetxt of a complex array): kpca reads real values; save the real and imaginary parts as columns"
+        assert_no_output "$OUT/m.h5"
+    done
+}
+
 @test "numpy.savetxt's header as names: '# a b c' with --header yes; two '#' lines refused; a CSV's '# a' kept, 'a' refused naming it" {
     write_files
     run --separate-stderr "$KPCA" fit -k 2 -d 1 --header yes --label label --columns a,c "$TMP/header.txt" -o "$OUT/m.h5"

@@ -151,7 +151,10 @@ static int esl_line(kpca_esl_rows *r, double **out, size_t *cap, kpca_error *err
         double v;
         const char *at = q;
         if (parse_value(&q, '\0', &v) != 0) {
-            if (count == 0 && r->n == 0 && words_only(p))
+            if (kpca_text_complex(at))
+                st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a number, found '%s', %s", path,
+                               r->lr.lineno, token_at(at, tok, sizeof tok), kpca_text_mark_hint(at, ' ', '.'));
+            else if (count == 0 && r->n == 0 && words_only(p))
                 st = kpca_fail(err, KPCA_EFORMAT, "'%s' line %zu: expected a number, found '%s': a header row of "
                                "names? give --header yes (whitespace text with a header is read as delimited text)",
                                path, r->lr.lineno, token_at(at, tok, sizeof tok));

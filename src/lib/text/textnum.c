@@ -161,10 +161,27 @@ static int tab_digits(const char *s)
     }
 }
 
+int kpca_text_complex(const char *s)
+{
+    while (kpca_text_blank(*s))
+        s++;
+    char *e, *f;
+    if (*s != '(')
+        return 0;
+    (void)strtod(s + 1, &e); /* a message's test: strtod's rounding does not matter */
+    if (e == s + 1 || (*e != '+' && *e != '-'))
+        return 0;
+    (void)strtod(e, &f);
+    return f != e && f[0] == 'j' && f[1] == ')';
+}
+
 const char *kpca_text_mark_hint(const char *field, char delim, char mark)
 {
     const char *p = field, *dot = strchr(field, '.');
     double v;
+    if (kpca_text_complex(field))
+        return "a complex number (numpy.savetxt of a complex array): kpca reads real values; save the real and "
+               "imaginary parts as columns (numpy.column_stack([z.real, z.imag]))";
     if (delim == ',' && mark == '.' && tab_digits(field))
         return "a tab inside a field: tab-separated values with decimal commas? give --decimal ,";
     /* a point before exactly three digits may group thousands (1.234,5) */

@@ -51,8 +51,12 @@ int kpca_parse_number_mark(const char **pp, char stop, char mark, double *v);
  * with a decimal comma ("5,1", "-0,25"): for the message that names
  * --decimal. */
 int kpca_text_decimal_comma(const char *s, char stop);
-/* For the message of a field that is no number: the hint when its
- * decimal mark is the other way round, else NULL.  A comma-separated
+/* 1 when s (blanks first) starts as numpy writes a complex number:
+ * "(1.5e+00-2.0e+00j)". */
+int kpca_text_complex(const char *s);
+/* For the message of a field that is no number: the hint when it is a
+ * complex number (kpca_text_complex), or its decimal mark is the other way
+ * round, else NULL.  A comma-separated
  * field of digits with tabs between them ("5<TAB>1": tab-separated values
  * with decimal commas, split at the commas) names --decimal ,; under
  * --decimal , (mark ',') a number written with a point (not one before
