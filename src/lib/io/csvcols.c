@@ -340,43 +340,22 @@ kpca_status kpca_csv_label_column(const char *path, const char *opt, char **hdr,
     return kpca_fail(err, KPCA_EUSAGE, "'%s': --label %s: no column of that name in the header", path, opt);
 }
 
-/* 1 when list (NULL: none) holds column numbers only */
-static int numbers_only(const char *list)
+void kpca_csv_left_out(const kpca_read_opts *opts, size_t ncols, unsigned char *out)
 {
-    for (const char *p = list; p != NULL; p += *p != '\0') {
-        const size_t len = strcspn(p, ",");
-        if (!all_digits(p, len))
-            return 0;
+    memset(out, 0, ncols);
+    const char *drop = opts != NULL && opts->select == NULL ? opts->drop : NULL;
+    for (const char *p = drop; p != NULL; p++) {
+        const char *why;
+        const size_t len = strcspn(p, ","), j = all_digits(p, len) ? find_column(p, len, NULL, ncols, &why) : NO_COLUMN;
+        if (j == NO_COLUMN) { /* a name, or a number out of range */
+            memset(out, 0, ncols);
+            return;
+        }
+        out[j] = 1;
         p += len;
         if (*p == '\0')
             break;
     }
-    return 1;
-}
-
-/* out[j] = 1 for each column number j + 1 in list; 0 when one is out of
- * range */
-static int mark_numbers(const char *list, size_t ncols, unsigned char *out)
-{
-    for (const char *p = list;; p++) {
-        size_t c = 0, len = strcspn(p, ",");
-        for (size_t i = 0; i < len && c <= ncols; i++)
-            c = c * 10 + (size_t)(p[i] - '0');
-        if (c < 1 || c > ncols)
-            return 0;
-        out[c - 1] = 1;
-        p += len;
-        if (*p == '\0')
-            return 1;
-    }
-}
-
-void kpca_csv_left_out(const kpca_read_opts *opts, size_t ncols, unsigned char *out)
-{
-    memset(out, 0, ncols);
-    const char *drop = opts != NULL ? opts->drop : NULL;
-    if (drop != NULL && opts->select == NULL && numbers_only(drop) && !mark_numbers(drop, ncols, out))
-        memset(out, 0, ncols);
 }
 
 /* The fields f of a first row but those skip marks, when they are plain

@@ -168,9 +168,10 @@ kpca_status kpca_csv_win_open(csv_win *w, const char *path, char delim, const kp
         ;
     /* and the row after it, or the end: whether the first is a header may
      * rest on it (kpca_csv_numbers_row), as in the whole read */
-    while (st == KPCA_OK && !w->eof && kpca_csvtok_rows_end(w->buf, cut - 1, w->s.delim) == 0 &&
-           (st = csvwin_fill(w, line, CSV_HEAD, err)) == KPCA_OK)
-        cut = csvwin_cut(w, 0);
+    if (st == KPCA_OK && !w->eof && kpca_csvtok_rows_end(w->buf, cut - 1, w->s.delim) == 0) /* one row */
+        for (const size_t one = cut; st == KPCA_OK && !w->eof && cut == one;)
+            if ((st = csvwin_fill(w, line, CSV_HEAD, err)) == KPCA_OK)
+                cut = csvwin_cut(w, one); /* (looks only past the first row) */
     if (st != KPCA_OK)
         return st;
     w->s = (csv_state){.path = path, .p = w->buf, .end = w->buf + cut, .line = line, .delim = delim ? delim : ',',

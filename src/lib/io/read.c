@@ -23,6 +23,7 @@
 #include "io/labels.h"
 #include "io/npy.h"
 #include "text/bytes.h"
+#include "text/csvtok.h"
 #include "text/textfile.h"
 #include "text/textnum.h"
 #include "support/mem.h"
@@ -296,6 +297,24 @@ static int multilabel_svm(const char *p)
     return 1;
 }
 
+/* The end of a row that starts at p, whose line ends at nl (a NUL there),
+ * when a quoted field on that line (before a '#' comment) closes past it,
+ * by the quoting rule's close (text/csvtok.h): its next line end, or end;
+ * NULL when no field crosses the line end. */
+static char *quoted_row_end(char *p, char *nl, char *end)
+{
+    const char *hash = strchr(p, '#');
+    for (const char *q = p; (q = memchr(q, '"', (size_t)((hash != NULL ? hash : nl) - q))) != NULL;) {
+        const char *close = kpca_csvtok_close(q, end);
+        if (close == NULL || close > nl) {
+            char *e = close != NULL ? memchr(close, '\n', (size_t)(end - close)) : NULL;
+            return close == NULL ? NULL : e != NULL ? e : end;
+        }
+        q = close + 1;
+    }
+    return NULL;
+}
+
 /* The format that the lines of text in [p, end) tell (the text changed),
  * looking at the first 20 that are neither blank nor comments, each up to
  * 4095 bytes (the first of them copied to first, 4096 bytes): a ',' or ';'
@@ -316,19 +335,13 @@ static kpca_format scan_lines(char *p, char *end, char *first, int *lines)
             p = next;
             continue;
         }
-        size_t quotes = 0; /* before a '#' comment */
-        for (const char *q = p; *lines == 0 && *q != '\0' && *q != '#'; q++)
-            quotes += *q == '"';
-        if (quotes % 2 == 1 && nl != NULL) { /* a quoted field with a line break (a header name): the row's
-                                               * delimiters are past it */
-            char *q = nl + 1;
-            for (int open = 1; q < end && (open || *q != '\n'); q++)
-                open ^= *q == '"';
-            const char c = *q; /* end is inside the buffer (its NUL) */
+        char *row = *lines == 0 && nl != NULL ? quoted_row_end(p, nl, end) : NULL;
+        if (row != NULL) { /* a quoted field with a line break (a header name): its delimiters are past it */
+            const char c = *row; /* end is inside the buffer (its NUL) */
             *nl = '\n';
-            *q = '\0';
+            *row = '\0';
             const int delimited = strpbrk(p, ",;\t") != NULL;
-            *q = c;
+            *row = c;
             *nl = '\0';
             if (delimited)
                 return KPCA_FMT_CSV;
